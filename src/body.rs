@@ -1,0 +1,86 @@
+//! The state of one rigid body, in the form the best integrators need.
+//!
+//! Orientation and WORLD angular momentum are the state: torque-free, `L` is constant, so
+//! the momentum-conserving integrators leave it bitwise unchanged and only the
+//! orientation moves. Integrators that think in angular velocity (the engine baselines)
+//! convert at the start and end of their step, so switching integrators mid-run is
+//! seamless: no integrator keeps state of its own.
+
+use glam::{DQuat, DVec3};
+
+use crate::inertia::Inertia;
+
+/// Constant properties of a body.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MassProps {
+    pub mass: f64,
+    pub inertia: Inertia,
+}
+
+/// Position of the centre of mass, linear velocity, orientation (principal body frame →
+/// world) and world angular momentum about the centre of mass.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyState {
+    pub position: DVec3,
+    pub velocity: DVec3,
+    pub orientation: DQuat,
+    pub angular_momentum: DVec3,
+}
+
+impl BodyState {
+    /// A body at rest at the origin spinning with `omega_body` (principal body axes).
+    pub fn from_body_omega(props: &MassProps, orientation: DQuat, omega_body: DVec3) -> Self {
+        Self {
+            position: DVec3::ZERO,
+            velocity: DVec3::ZERO,
+            orientation,
+            angular_momentum: orientation * (props.inertia.principal() * omega_body),
+        }
+    }
+
+    /// Angular momentum in body axes.
+    #[inline]
+    pub fn body_momentum(&self) -> DVec3 {
+        self.orientation.inverse() * self.angular_momentum
+    }
+
+    /// Angular velocity in body axes, `I⁻¹ L_b`.
+    #[inline]
+    pub fn body_omega(&self, props: &MassProps) -> DVec3 {
+        self.body_momentum() * props.inertia.inverse()
+    }
+
+    /// Angular velocity in world axes.
+    #[inline]
+    pub fn world_omega(&self, props: &MassProps) -> DVec3 {
+        self.orientation * self.body_omega(props)
+    }
+
+    /// Sets the state from a world angular velocity, keeping the orientation; how the
+    /// velocity-based baselines hand their result back.
+    #[inline]
+    pub fn set_world_omega(&mut self, props: &MassProps, omega: DVec3) {
+        let body = self.orientation.inverse() * omega;
+        self.angular_momentum = self.orientation * (props.inertia.principal() * body);
+    }
+
+    /// Kinetic energy, translational plus rotational.
+    pub fn kinetic_energy(&self, props: &MassProps) -> f64 {
+        let lb = self.body_momentum();
+        0.5 * props.mass * self.velocity.length_squared()
+            + 0.5 * (lb * lb * props.inertia.inverse()).element_sum()
+    }
+
+    /// Rotational kinetic energy `½ ω·Iω`.
+    pub fn rotational_energy(&self, props: &MassProps) -> f64 {
+        let lb = self.body_momentum();
+        0.5 * (lb * lb * props.inertia.inverse()).element_sum()
+    }
+
+    pub fn is_finite(&self) -> bool {
+        self.position.is_finite()
+            && self.velocity.is_finite()
+            && self.orientation.is_finite()
+            && self.angular_momentum.is_finite()
+    }
+}

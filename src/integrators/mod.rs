@@ -1,0 +1,296 @@
+//! Every rotational integrator gyrolab offers, selectable by name.
+//!
+//! Each advances one body over one step under a force and a torque held constant over
+//! the step (world frame). None keeps private state, so switching is seamless.
+
+mod baselines;
+mod implicit;
+mod magnus;
+mod rk4;
+
+use std::fmt;
+use std::str::FromStr;
+
+use glam::{DQuat, DVec3};
+
+use crate::analytic::TorqueFreeTop;
+use crate::body::{BodyState, MassProps};
+
+pub use implicit::{ImplicitRule, Midpoint, ObjectTrapezoid, WorldTrapezoid, newton_solve};
+pub use magnus::magnus_rotation;
+
+/// Force and torque on a body, world frame, constant over the step.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Loads {
+    pub force: DVec3,
+    pub torque: DVec3,
+}
+
+/// What a step cost: for the implicit methods, the Newton iterations and sub-steps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StepInfo {
+    pub newton_iterations: u32,
+    pub substeps: u32,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum StepError {
+    /// `analytic` only knows the torque-free body.
+    AnalyticNeedsTorqueFree,
+    /// Newton did not converge even after the largest sub-division.
+    NotConverged { substeps: u32 },
+    /// The step would have produced a non-finite state; the state was left untouched.
+    NonFinite,
+}
+
+impl fmt::Display for StepError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Self::AnalyticNeedsTorqueFree => write!(
+                f,
+                "integrator 'analytic' is the exact solution of a torque-free single body; this scene applies a torque"
+            ),
+            Self::NotConverged { substeps } => {
+                write!(
+                    f,
+                    "Newton iteration did not converge with {substeps} sub-steps"
+                )
+            }
+            Self::NonFinite => write!(
+                f,
+                "the step produced a non-finite state (time step too large?)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for StepError {}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Integrator {
+    ExplicitEuler,
+    SymplecticEuler,
+    NoGyro,
+    MomentumClamp,
+    ImplicitGyro,
+    Midpoint,
+    Trapezoid,
+    ObjectTrapezoid,
+    Rk4,
+    Magnus,
+    Analytic,
+}
+
+/// What the app and `gyrolab integrators` show about an integrator.
+#[derive(Clone, Copy, Debug)]
+pub struct Info {
+    pub name: &'static str,
+    pub summary: &'static str,
+    pub formula: &'static str,
+    /// Global order of accuracy of the rotation.
+    pub order: u32,
+    pub conserves: &'static str,
+}
+
+impl Integrator {
+    pub const ALL: [Self; 11] = [
+        Self::ExplicitEuler,
+        Self::SymplecticEuler,
+        Self::NoGyro,
+        Self::MomentumClamp,
+        Self::ImplicitGyro,
+        Self::Midpoint,
+        Self::Trapezoid,
+        Self::ObjectTrapezoid,
+        Self::Rk4,
+        Self::Magnus,
+        Self::Analytic,
+    ];
+
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    pub fn info(self) -> Info {
+        match self {
+            Self::ExplicitEuler => Info {
+                name: "explicit-euler",
+                summary: "textbook Euler on (q, ω): orientation moved with the old ω",
+                formula: "ω' = ω + h I⁻¹(τ − ω×Iω);  q' = normalize(q + ½h ω⊗q)",
+                order: 1,
+                conserves: "nothing: energy drifts, the flip can vanish",
+            },
+            Self::SymplecticEuler => Info {
+                name: "symplectic-euler",
+                summary: "semi-implicit Euler with the gyroscopic term, orientation moved with the new ω",
+                formula: "ω' = ω + h I⁻¹(τ − ω×Iω);  q' = normalize(q + ½h ω'⊗q)",
+                order: 1,
+                conserves: "nothing: gains energy ½h²α·Iα per step",
+            },
+            Self::NoGyro => Info {
+                name: "no-gyro",
+                summary: "engines' approximate Newton-Euler without the gyroscopic term (Havok, Godot)",
+                formula: "ω' = ω + h I⁻¹τ;  q' = normalize(q + ½h ω'⊗q)",
+                order: 1,
+                conserves: "world ω instead of L: no Dzhanibekov flip, no precession",
+            },
+            Self::MomentumClamp => Info {
+                name: "momentum-clamp",
+                summary: "explicit gyroscopic update rescaled to keep |L| (PhysX, Jolt, avian, rapier)",
+                formula: "L' = L − h ω×L;  L' ← L'|L|/|L'|;  q' = normalize(q + ½h ω'⊗q)",
+                order: 1,
+                conserves: "|L| at the velocity update; energy drifts to L²/2I₂",
+            },
+            Self::ImplicitGyro => Info {
+                name: "implicit-gyro",
+                summary: "one Newton step of implicit Euler on the gyroscopic term (Catto 2015, Bullet, box3d)",
+                formula: "J = I + h([ω]I − [Iω]);  ω' = ω − J⁻¹(h ω×Iω)",
+                order: 1,
+                conserves: "nothing: dissipates energy, stable",
+            },
+            Self::Midpoint => Info {
+                name: "midpoint",
+                summary: "implicit midpoint in exponential coordinates, Newton with safe adaptive sub-steps",
+                formula: "I v = h R(−v/2) L_b;  q' = q ⊗ exp(v)",
+                order: 2,
+                conserves: "L exactly (world vector); energy error bounded, no drift",
+            },
+            Self::Trapezoid => Info {
+                name: "trapezoid",
+                summary: "world-space trapezoidal rule (Roblox), large Newton convergence region",
+                formula: "v = ½h(I⁻¹L_b + R(v) I⁻¹ R(−v) L_b);  q' = q ⊗ exp(v)",
+                order: 2,
+                conserves: "L exactly (world vector); energy error bounded, no drift",
+            },
+            Self::ObjectTrapezoid => Info {
+                name: "object-trapezoid",
+                summary: "object-space trapezoidal rule: exact energy and momentum, small Newton region",
+                formula: "I v = ½h(L_b + R(−v) L_b);  q' = q ⊗ exp(v)",
+                order: 2,
+                conserves: "L exactly and energy exactly (to round-off)",
+            },
+            Self::Rk4 => Info {
+                name: "rk4",
+                summary: "classical Runge-Kutta on (q, ω_b), quaternion renormalised",
+                formula: "q̇ = ½ q⊗ω_b,  I ω̇_b = τ_b − ω_b×Iω_b;  4 stages",
+                order: 4,
+                conserves: "nothing exactly; tiny drift at small h",
+            },
+            Self::Magnus => Info {
+                name: "magnus",
+                summary: "angular acceleration held constant; orientation by Magnus terms (seed 002)",
+                formula: "ω' = ω + αh;  q' = exp₃(Ω₁+Ω₂+Ω₃+Ω₄) ⊗ q",
+                order: 1,
+                conserves: "nothing: ω is explicit Euler, the orientation is high order",
+            },
+            Self::Analytic => Info {
+                name: "analytic",
+                summary: "the exact torque-free motion (Jacobi elliptic functions), the ground truth",
+                formula: "ω_b from sn, cn, dn;  attitude by quadrature, projected onto L",
+                order: 0,
+                conserves: "everything, exactly (torque-free single bodies only)",
+            },
+        }
+    }
+
+    /// Advances `state` by `h`. On error the state is left unchanged.
+    pub fn step(
+        self,
+        props: &MassProps,
+        state: &mut BodyState,
+        loads: Loads,
+        h: f64,
+    ) -> Result<StepInfo, StepError> {
+        let mut next = *state;
+        let info = match self {
+            Self::ExplicitEuler => baselines::explicit_euler(props, &mut next, loads, h),
+            Self::SymplecticEuler => baselines::symplectic_euler(props, &mut next, loads, h),
+            Self::NoGyro => baselines::no_gyro(props, &mut next, loads, h),
+            Self::MomentumClamp => baselines::momentum_clamp(props, &mut next, loads, h),
+            Self::ImplicitGyro => baselines::implicit_gyro(props, &mut next, loads, h),
+            Self::Midpoint => implicit::step::<Midpoint>(props, &mut next, loads, h)?,
+            Self::Trapezoid => implicit::step::<WorldTrapezoid>(props, &mut next, loads, h)?,
+            Self::ObjectTrapezoid => implicit::step::<ObjectTrapezoid>(props, &mut next, loads, h)?,
+            Self::Rk4 => rk4::step(props, &mut next, loads, h),
+            Self::Magnus => magnus::step(props, &mut next, loads, h),
+            Self::Analytic => analytic_step(props, &mut next, loads, h)?,
+        };
+        if !next.is_finite() {
+            return Err(StepError::NonFinite);
+        }
+        *state = next;
+        Ok(info)
+    }
+}
+
+impl fmt::Display for Integrator {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An integrator name that is not one of [`Integrator::ALL`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnknownIntegrator(pub String);
+
+impl fmt::Display for UnknownIntegrator {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let names: Vec<_> = Integrator::ALL.iter().map(|i| i.name()).collect();
+        write!(
+            f,
+            "unknown integrator '{}' (valid: {})",
+            self.0,
+            names.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownIntegrator {}
+
+impl FromStr for Integrator {
+    type Err = UnknownIntegrator;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|i| i.name() == s)
+            .ok_or_else(|| UnknownIntegrator(s.to_owned()))
+    }
+}
+
+/// Linear motion under a constant force, exactly: `x' = x + hv + ½h²a`, `v' = v + ha`.
+#[inline]
+pub(crate) fn linear_exact(props: &MassProps, state: &mut BodyState, force: DVec3, h: f64) {
+    let a = force / props.mass;
+    state.position += h * state.velocity + (0.5 * h * h) * a;
+    state.velocity += h * a;
+}
+
+/// Linear motion the way game engines do it: velocity first, then position.
+#[inline]
+pub(crate) fn linear_symplectic(props: &MassProps, state: &mut BodyState, force: DVec3, h: f64) {
+    state.velocity += h * force / props.mass;
+    state.position += h * state.velocity;
+}
+
+/// `normalize(q + ½h (0,ω)⊗q)`: the first-order orientation update of the engines.
+#[inline]
+pub(crate) fn integrate_orientation(q: DQuat, omega_world: DVec3, h: f64) -> DQuat {
+    let w = DQuat::from_xyzw(omega_world.x, omega_world.y, omega_world.z, 0.0);
+    (q + w * q * (0.5 * h)).normalize()
+}
+
+fn analytic_step(
+    props: &MassProps,
+    state: &mut BodyState,
+    loads: Loads,
+    h: f64,
+) -> Result<StepInfo, StepError> {
+    if loads.torque != DVec3::ZERO {
+        return Err(StepError::AnalyticNeedsTorqueFree);
+    }
+    let inertia = props.inertia.principal();
+    let top = TorqueFreeTop::new(inertia, state.body_omega(props));
+    state.orientation = top.attitude(inertia, state.orientation, 0.0, h);
+    linear_exact(props, state, loads.force, h);
+    Ok(StepInfo::default())
+}
