@@ -3,6 +3,10 @@
 
 pub mod analytic;
 pub mod body;
+pub mod cli;
 pub mod inertia;
 pub mod integrators;
 pub mod math;
+pub mod metrics;
+pub mod scene;
+pub mod world;

@@ -1,0 +1,148 @@
+//! `gyrolab compare`: one scene, several integrators, their errors side by side.
+
+use std::time::Instant;
+
+use crate::analytic::TorqueFreeTop;
+use crate::integrators::Integrator;
+use crate::metrics::{Drift, FlipCounter};
+use crate::world::World;
+
+use super::{CliError, CompareArgs, TableFormat, parse_integrator, prepare, step_count};
+
+/// One integrator's results on the first body.
+#[derive(Clone, Debug)]
+pub struct Comparison {
+    pub integrator: Integrator,
+    pub max_energy_error: f64,
+    pub final_energy_error: f64,
+    pub max_momentum_error: f64,
+    pub flips: usize,
+    pub flip_period: Option<f64>,
+    pub analytic_flip_period: Option<f64>,
+    pub ns_per_body_step: f64,
+}
+
+fn measure(
+    world: &World,
+    integrator: Integrator,
+    dt: f64,
+    steps: u64,
+) -> Result<Comparison, CliError> {
+    let fail = |e: crate::integrators::StepError| CliError(format!("{integrator}: {e}"));
+    // Timing run: nothing but stepping, so the figure is the integrator's cost.
+    let mut timed = world.clone();
+    timed.integrator = integrator;
+    let start = Instant::now();
+    for _ in 0..steps {
+        timed.step(dt).map_err(fail)?;
+    }
+    let ns = start.elapsed().as_nanos() as f64 / (steps as f64 * world.bodies.len() as f64);
+
+    let mut w = world.clone();
+    w.integrator = integrator;
+    let body = &w.bodies[0];
+    let axis = body.props.inertia.intermediate_axis();
+    let analytic = axis.and_then(|_| {
+        TorqueFreeTop::new(
+            body.props.inertia.principal(),
+            body.state.body_omega(&body.props),
+        )
+        .flip_period()
+    });
+    let mut drift = Drift::new(w.energy(), body.state.angular_momentum);
+    let mut flips = FlipCounter::default();
+    for _ in 0..steps {
+        w.step(dt).map_err(fail)?;
+        let b = &w.bodies[0];
+        drift.record(w.energy(), b.state.angular_momentum);
+        if let Some(a) = axis {
+            flips.record(w.time, b.state.body_omega(&b.props)[a]);
+        }
+    }
+    Ok(Comparison {
+        integrator,
+        max_energy_error: drift.max_energy,
+        final_energy_error: drift.final_energy,
+        max_momentum_error: drift.max_momentum,
+        flips: flips.flips(),
+        flip_period: flips.mean_period(),
+        analytic_flip_period: analytic,
+        ns_per_body_step: ns,
+    })
+}
+
+/// Runs the comparison without printing; the CLI and tests share it.
+pub fn compare(args: &CompareArgs) -> Result<Vec<Comparison>, CliError> {
+    let (scene, world, dt) = prepare(&args.scene)?;
+    let integrators = match &args.integrators {
+        Some(names) => names
+            .iter()
+            .map(|n| parse_integrator(n.trim(), &world))
+            .collect::<Result<Vec<_>, _>>()?,
+        None => Integrator::ALL
+            .into_iter()
+            .filter(|i| *i != Integrator::Analytic || world.analytic_applies())
+            .collect(),
+    };
+    let steps = step_count(args.duration.unwrap_or(scene.duration), dt)?;
+    integrators
+        .into_iter()
+        .map(|i| measure(&world, i, dt, steps))
+        .collect()
+}
+
+fn opt(v: Option<f64>) -> String {
+    v.map_or_else(|| "-".into(), |x| format!("{x:.4}"))
+}
+
+pub fn run(args: &CompareArgs) -> Result<(), CliError> {
+    let rows = compare(args)?;
+    match args.format {
+        TableFormat::Csv => {
+            println!(
+                "integrator,max_energy_error,final_energy_error,max_momentum_error,flips,flip_period,analytic_flip_period,ns_per_body_step"
+            );
+            for r in &rows {
+                let o = |v: Option<f64>| v.map_or_else(String::new, |x| x.to_string());
+                println!(
+                    "{},{},{},{},{},{},{},{}",
+                    r.integrator,
+                    r.max_energy_error,
+                    r.final_energy_error,
+                    r.max_momentum_error,
+                    r.flips,
+                    o(r.flip_period),
+                    o(r.analytic_flip_period),
+                    r.ns_per_body_step
+                );
+            }
+        }
+        TableFormat::Table => {
+            println!(
+                "{:<18} {:>12} {:>12} {:>12} {:>6} {:>10} {:>10} {:>9}",
+                "integrator",
+                "max|dE/E|",
+                "final dE/E",
+                "max|dL|/|L|",
+                "flips",
+                "T_flip",
+                "analytic",
+                "ns/step"
+            );
+            for r in &rows {
+                println!(
+                    "{:<18} {:>12.3e} {:>12.3e} {:>12.3e} {:>6} {:>10} {:>10} {:>9.1}",
+                    r.integrator.name(),
+                    r.max_energy_error,
+                    r.final_energy_error,
+                    r.max_momentum_error,
+                    r.flips,
+                    opt(r.flip_period),
+                    opt(r.analytic_flip_period),
+                    r.ns_per_body_step
+                );
+            }
+        }
+    }
+    Ok(())
+}

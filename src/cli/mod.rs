@@ -1,0 +1,230 @@
+//! The headless command line. Scripts depend on it: names, flags and columns are stable.
+
+pub mod compare;
+mod rows;
+mod simulate;
+
+use std::fmt;
+use std::str::FromStr;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use glam::{DQuat, DVec3};
+
+use crate::body::BodyState;
+use crate::inertia::Inertia;
+use crate::integrators::Integrator;
+use crate::scene::{self, DEFAULT_SCENE, Scene};
+use crate::world::World;
+
+pub use rows::{CSV_HEADER, Row};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "gyrolab",
+    version,
+    about = "A rigid-body sandbox that shows why rotation is hard"
+)]
+pub struct Cli {
+    /// Scene to open in the app (a built-in name or a .ron file).
+    #[arg(long, default_value = DEFAULT_SCENE)]
+    pub scene: String,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List scenes: name and a one-line description.
+    Scenes,
+    /// List integrators: name, order and what each conserves.
+    Integrators,
+    /// Run a scene headless and write its trajectory.
+    Simulate(SimulateArgs),
+    /// Run a scene with several integrators and tabulate their errors.
+    Compare(CompareArgs),
+}
+
+/// Changes to a scene shared by `simulate` and `compare`.
+#[derive(Debug, Args)]
+pub struct SceneArgs {
+    /// Built-in scene name or path to a .ron file.
+    #[arg(default_value = DEFAULT_SCENE)]
+    pub scene: String,
+    /// Time step in seconds (default: the scene's).
+    #[arg(long)]
+    pub dt: Option<f64>,
+    /// Principal moments I1,I2,I3 of the first body along its body x, y, z axes.
+    #[arg(long, value_name = "I1,I2,I3")]
+    pub inertia: Option<Vec3Arg>,
+    /// Initial angular velocity X,Y,Z of the first body in its body axes (orientation
+    /// then starts at the identity).
+    #[arg(long, value_name = "X,Y,Z", allow_hyphen_values = true)]
+    pub omega: Option<Vec3Arg>,
+}
+
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    #[command(flatten)]
+    pub scene: SceneArgs,
+    /// Integrator name (default: the scene's); see `gyrolab integrators`.
+    #[arg(long)]
+    pub integrator: Option<String>,
+    /// Simulated time in seconds (default: the scene's).
+    #[arg(long, conflicts_with = "steps")]
+    pub duration: Option<f64>,
+    /// Number of steps instead of a duration.
+    #[arg(long)]
+    pub steps: Option<u64>,
+    /// Write every N-th step (the first and the last are always written).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    pub every: u64,
+    #[arg(long, value_enum, default_value_t = Format::Csv)]
+    pub format: Format,
+    /// Output file (default: standard output). Written only if the run succeeds.
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    #[command(flatten)]
+    pub scene: SceneArgs,
+    /// Comma-separated integrator names (default: all that apply to the scene).
+    #[arg(long, value_delimiter = ',')]
+    pub integrators: Option<Vec<String>>,
+    /// Simulated time in seconds (default: the scene's).
+    #[arg(long)]
+    pub duration: Option<f64>,
+    #[arg(long, value_enum, default_value_t = TableFormat::Table)]
+    pub format: TableFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Csv,
+    Jsonl,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TableFormat {
+    Table,
+    Csv,
+}
+
+/// Three comma-separated numbers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Vec3Arg(pub DVec3);
+
+impl FromStr for Vec3Arg {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+        let numbers: Result<Vec<f64>, _> = parts.iter().map(|p| p.parse::<f64>()).collect();
+        match numbers {
+            Ok(n) if n.len() == 3 && n.iter().all(|x| x.is_finite()) => {
+                Ok(Self(DVec3::new(n[0], n[1], n[2])))
+            }
+            _ => Err(format!(
+                "expected three finite comma-separated numbers like 1,2,3.5, got '{s}'"
+            )),
+        }
+    }
+}
+
+/// An error for the user: one line on stderr, exit code 2.
+#[derive(Debug)]
+pub struct CliError(pub String);
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl<E: std::error::Error> From<E> for CliError {
+    fn from(e: E) -> Self {
+        Self(e.to_string())
+    }
+}
+
+/// The scene with the command line's overrides applied, and its time step.
+pub(crate) fn prepare(args: &SceneArgs) -> Result<(Scene, World, f64), CliError> {
+    let scene = Scene::load(&args.scene)?;
+    let dt = args.dt.unwrap_or(scene.dt);
+    scene::check_step(dt).map_err(|m| CliError(format!("--dt: {m}")))?;
+    let mut world = scene.build();
+    let first = &mut world.bodies[0];
+    if let Some(Vec3Arg(moments)) = args.inertia {
+        let omega = first.state.body_omega(&first.props);
+        first.props.inertia =
+            Inertia::new(moments).map_err(|e| CliError(format!("--inertia: {e}")))?;
+        first.state = BodyState {
+            angular_momentum: first.state.orientation * (moments * omega),
+            ..first.state
+        };
+    }
+    if let Some(Vec3Arg(omega)) = args.omega {
+        first.state.orientation = DQuat::IDENTITY;
+        first.state.angular_momentum = first.props.inertia.principal() * omega;
+    }
+    Ok((scene, world, dt))
+}
+
+pub(crate) fn parse_integrator(name: &str, world: &World) -> Result<Integrator, CliError> {
+    let integrator: Integrator = name.parse()?;
+    if integrator == Integrator::Analytic && !world.analytic_applies() {
+        return Err(CliError(format!(
+            "integrator 'analytic' is exact only for a single torque-free body; this scene has {} bodies",
+            world.bodies.len()
+        )));
+    }
+    Ok(integrator)
+}
+
+/// Steps needed to cover `duration` with steps of `dt`, bounded so a typo cannot hang.
+pub(crate) fn step_count(duration: f64, dt: f64) -> Result<u64, CliError> {
+    if !(duration.is_finite() && duration > 0.0) {
+        return Err(CliError(format!(
+            "--duration must be positive, got {duration}"
+        )));
+    }
+    let n = (duration / dt).round().max(1.0);
+    if n > MAX_STEPS as f64 {
+        return Err(CliError(format!(
+            "{duration} s at dt = {dt} s is {n} steps; at most {MAX_STEPS} are allowed"
+        )));
+    }
+    Ok(n as u64)
+}
+
+const MAX_STEPS: u64 = 100_000_000;
+
+/// Runs a headless command, writing to stdout.
+pub fn run(command: Command) -> Result<(), CliError> {
+    match command {
+        Command::Scenes => {
+            for s in scene::builtin_scenes() {
+                println!("{:<14} {}", s.name, s.description);
+            }
+            Ok(())
+        }
+        Command::Integrators => {
+            println!("{:<18} {:<6} {:<58} conserves", "name", "order", "summary");
+            for i in Integrator::ALL {
+                let info = i.info();
+                let order = if info.order == 0 {
+                    "exact".into()
+                } else {
+                    info.order.to_string()
+                };
+                println!(
+                    "{:<18} {:<6} {:<58} {}",
+                    info.name, order, info.summary, info.conserves
+                );
+            }
+            Ok(())
+        }
+        Command::Simulate(args) => simulate::run(&args),
+        Command::Compare(args) => compare::run(&args),
+    }
+}

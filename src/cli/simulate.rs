@@ -1,0 +1,51 @@
+//! `gyrolab simulate`: a trajectory as CSV or JSON lines.
+
+use std::io::Write;
+
+use super::{CliError, Format, Row, SimulateArgs, parse_integrator, prepare, step_count};
+
+pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
+    let (scene, mut world, dt) = prepare(&args.scene)?;
+    if let Some(name) = &args.integrator {
+        world.integrator = parse_integrator(name, &world)?;
+    } else {
+        world.integrator = parse_integrator(&scene.integrator, &world)?;
+    }
+    let steps = match args.steps {
+        Some(0) => return Err(CliError("--steps must be at least 1".into())),
+        Some(n) => n,
+        None => step_count(args.duration.unwrap_or(scene.duration), dt)?,
+    };
+    // The whole output is built before anything is written, so a failed run leaves no
+    // partial file behind.
+    let mut out = String::new();
+    let write_rows = |world: &crate::world::World, out: &mut String| {
+        for row in Row::of_world(world) {
+            match args.format {
+                Format::Csv => row.write_csv(out),
+                Format::Jsonl => row.write_json(out),
+            }
+        }
+    };
+    if args.format == Format::Csv {
+        out.push_str(super::CSV_HEADER);
+        out.push('\n');
+    }
+    write_rows(&world, &mut out);
+    for i in 1..=steps {
+        world
+            .step(dt)
+            .map_err(|e| CliError(format!("step {i} (t = {:.6} s): {e}", world.time)))?;
+        if i % args.every == 0 || i == steps {
+            write_rows(&world, &mut out);
+        }
+    }
+    match &args.out {
+        Some(path) => std::fs::write(path, out)
+            .map_err(|e| CliError(format!("cannot write {}: {e}", path.display()))),
+        None => std::io::stdout()
+            .lock()
+            .write_all(out.as_bytes())
+            .map_err(|e| CliError(format!("cannot write to stdout: {e}"))),
+    }
+}

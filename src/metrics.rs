@@ -1,0 +1,89 @@
+//! What the comparisons measure: drift of energy and angular momentum, and the flip
+//! period of the intermediate-axis component of the body angular velocity.
+
+use glam::DVec3;
+
+/// Worst and final relative drift of energy and angular momentum against the start.
+#[derive(Clone, Copy, Debug)]
+pub struct Drift {
+    e0: f64,
+    l0: DVec3,
+    pub max_energy: f64,
+    pub final_energy: f64,
+    pub max_momentum: f64,
+}
+
+impl Drift {
+    pub fn new(energy: f64, momentum: DVec3) -> Self {
+        Self {
+            e0: energy,
+            l0: momentum,
+            max_energy: 0.0,
+            final_energy: 0.0,
+            max_momentum: 0.0,
+        }
+    }
+
+    /// Records a sample: `(E−E0)/E0` and `|L−L0|/|L0|` (the vector error also catches a
+    /// change of direction).
+    pub fn record(&mut self, energy: f64, momentum: DVec3) {
+        let de = if self.e0 != 0.0 {
+            (energy - self.e0) / self.e0.abs()
+        } else {
+            energy - self.e0
+        };
+        let l0 = self.l0.length();
+        let dl = (momentum - self.l0).length() / if l0 > 0.0 { l0 } else { 1.0 };
+        self.final_energy = de;
+        self.max_energy = self.max_energy.max(de.abs());
+        self.max_momentum = self.max_momentum.max(dl);
+    }
+}
+
+/// Counts sign changes of one signal and times them by linear interpolation.
+#[derive(Clone, Debug, Default)]
+pub struct FlipCounter {
+    last: Option<(f64, f64)>,
+    crossings: Vec<f64>,
+}
+
+impl FlipCounter {
+    pub fn record(&mut self, t: f64, value: f64) {
+        if let Some((t0, v0)) = self.last
+            && v0 != 0.0
+            && (value == 0.0 || v0.signum() != value.signum())
+        {
+            self.crossings.push(t0 + (t - t0) * v0 / (v0 - value));
+        }
+        if value != 0.0 || self.last.is_none() {
+            self.last = Some((t, value));
+        }
+    }
+
+    pub fn flips(&self) -> usize {
+        self.crossings.len()
+    }
+
+    /// Mean time between sign changes, once there are at least two.
+    pub fn mean_period(&self) -> Option<f64> {
+        let n = self.crossings.len();
+        (n >= 2).then(|| (self.crossings[n - 1] - self.crossings[0]) / (n - 1) as f64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flip_counter_measures_the_half_period_of_a_sine() {
+        let mut c = FlipCounter::default();
+        let period = 2.0;
+        for i in 0..=2000 {
+            let t = i as f64 * 0.01;
+            c.record(t, (std::f64::consts::TAU * t / period + 0.3).sin());
+        }
+        assert_eq!(c.flips(), 20);
+        assert!((c.mean_period().unwrap() - 1.0).abs() < 1e-4);
+    }
+}

@@ -1,0 +1,320 @@
+//! Scene files: RON descriptions of bodies, loaded with errors that name the file, the
+//! line and the field. The built-in scenes are compiled in, so the binary works from any
+//! directory; a path ending in `.ron` loads a user's own file.
+
+use std::fmt;
+
+use glam::{DQuat, DVec3, EulerRot};
+use serde::Deserialize;
+
+use crate::body::{BodyState, MassProps};
+use crate::inertia::{Inertia, Part, Shape, compound};
+use crate::integrators::Integrator;
+use crate::world::{Body, World};
+
+/// Built-in scenes, in the order the app's number keys use.
+const BUILTIN: [(&str, &str); 2] = [
+    (
+        "dzhanibekov",
+        include_str!("../assets/scenes/dzhanibekov.ron"),
+    ),
+    ("free-body", include_str!("../assets/scenes/free-body.ron")),
+];
+
+pub const DEFAULT_SCENE: &str = "dzhanibekov";
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scene {
+    pub name: String,
+    pub description: String,
+    #[serde(default)]
+    pub gravity: DVec3,
+    pub dt: f64,
+    pub duration: f64,
+    #[serde(default = "default_integrator")]
+    pub integrator: String,
+    pub bodies: Vec<BodyDesc>,
+}
+
+fn default_integrator() -> String {
+    "midpoint".into()
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BodyDesc {
+    pub name: String,
+    pub parts: Vec<PartDesc>,
+    #[serde(default)]
+    pub position: DVec3,
+    /// Orientation of the authored frame, XYZ Euler angles in degrees.
+    #[serde(default)]
+    pub orientation_deg: DVec3,
+    #[serde(default)]
+    pub velocity: DVec3,
+    /// Initial angular velocity in principal body axes.
+    #[serde(default)]
+    pub omega: DVec3,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PartDesc {
+    pub shape: Shape,
+    pub mass: f64,
+    #[serde(default)]
+    pub offset: DVec3,
+    #[serde(default)]
+    pub rotation_deg: DVec3,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum SceneError {
+    Unknown(String),
+    Io { file: String, message: String },
+    Parse { file: String, message: String },
+    Invalid { file: String, message: String },
+}
+
+impl fmt::Display for SceneError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Self::Unknown(name) => write!(
+                f,
+                "unknown scene '{name}' (valid: {}, or a path to a .ron file)",
+                scene_names().join(", ")
+            ),
+            Self::Io { file, message } => write!(f, "{file}: {message}"),
+            Self::Parse { file, message } => write!(f, "{file}:{message}"),
+            Self::Invalid { file, message } => write!(f, "{file}: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for SceneError {}
+
+pub fn scene_names() -> Vec<&'static str> {
+    BUILTIN.iter().map(|(n, _)| *n).collect()
+}
+
+/// Every built-in scene, parsed; they are tested to parse, so this cannot fail at runtime.
+pub fn builtin_scenes() -> Vec<Scene> {
+    scene_names()
+        .into_iter()
+        .filter_map(|n| Scene::load(n).ok())
+        .collect()
+}
+
+fn euler_deg(v: DVec3) -> DQuat {
+    DQuat::from_euler(
+        EulerRot::XYZ,
+        v.x.to_radians(),
+        v.y.to_radians(),
+        v.z.to_radians(),
+    )
+}
+
+impl Scene {
+    /// A built-in scene by name, or a `.ron` file by path.
+    pub fn load(name_or_path: &str) -> Result<Self, SceneError> {
+        if let Some((name, text)) = BUILTIN.iter().find(|(n, _)| *n == name_or_path) {
+            return Self::parse(&format!("assets/scenes/{name}.ron"), text);
+        }
+        if name_or_path.ends_with(".ron") {
+            let text = std::fs::read_to_string(name_or_path).map_err(|e| SceneError::Io {
+                file: name_or_path.into(),
+                message: e.to_string(),
+            })?;
+            return Self::parse(name_or_path, &text);
+        }
+        Err(SceneError::Unknown(name_or_path.into()))
+    }
+
+    /// Parses and validates scene text; `file` names it in errors.
+    pub fn parse(file: &str, text: &str) -> Result<Self, SceneError> {
+        let scene: Scene = ron::from_str(text).map_err(|e| SceneError::Parse {
+            file: file.into(),
+            message: e.to_string(),
+        })?;
+        scene.validate().map_err(|message| SceneError::Invalid {
+            file: file.into(),
+            message,
+        })?;
+        Ok(scene)
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        check_step(self.dt)?;
+        if !(self.duration.is_finite() && self.duration > 0.0) {
+            return Err(format!("duration must be positive, got {}", self.duration));
+        }
+        self.integrator
+            .parse::<Integrator>()
+            .map_err(|e| format!("integrator: {e}"))?;
+        if self.bodies.is_empty() {
+            return Err("a scene needs at least one body".into());
+        }
+        if !self.gravity.is_finite() {
+            return Err("gravity must be finite".into());
+        }
+        for b in &self.bodies {
+            let at = |m: String| format!("body '{}': {m}", b.name);
+            if b.parts.is_empty() {
+                return Err(at("needs at least one part".into()));
+            }
+            for (i, p) in b.parts.iter().enumerate() {
+                p.shape
+                    .validate()
+                    .map_err(|m| at(format!("part {i}: {m}")))?;
+                if !(p.mass.is_finite() && p.mass > 0.0) {
+                    return Err(at(format!(
+                        "part {i}: mass must be positive, got {}",
+                        p.mass
+                    )));
+                }
+                if !(p.offset.is_finite() && p.rotation_deg.is_finite()) {
+                    return Err(at(format!("part {i}: offset and rotation must be finite")));
+                }
+            }
+            for (field, v) in [
+                ("position", b.position),
+                ("orientation_deg", b.orientation_deg),
+                ("velocity", b.velocity),
+                ("omega", b.omega),
+            ] {
+                if !v.is_finite() {
+                    return Err(at(format!("{field} must be finite, got {v}")));
+                }
+            }
+            Inertia::new(self.mass_properties(b).principal).map_err(|e| at(e.to_string()))?;
+        }
+        Ok(())
+    }
+
+    fn mass_properties(&self, b: &BodyDesc) -> crate::inertia::MassProperties {
+        let parts: Vec<Part> = b.parts.iter().map(PartDesc::part).collect();
+        compound(&parts)
+    }
+
+    /// The simulation this scene describes. The body frame is the principal frame; parts
+    /// are re-expressed in it for rendering.
+    pub fn build(&self) -> World {
+        let bodies = self
+            .bodies
+            .iter()
+            .map(|b| {
+                let mp = self.mass_properties(b);
+                let to_principal = mp.principal_frame.inverse();
+                let parts = b
+                    .parts
+                    .iter()
+                    .map(|p| {
+                        let mut part = p.part();
+                        part.offset = to_principal * (part.offset - mp.center_of_mass);
+                        part.rotation = to_principal * part.rotation;
+                        part
+                    })
+                    .collect();
+                let props = MassProps {
+                    mass: mp.mass,
+                    inertia: Inertia::new(mp.principal).expect("validated when parsed"),
+                };
+                let frame = euler_deg(b.orientation_deg);
+                let orientation = (frame * mp.principal_frame).normalize();
+                let mut state = BodyState::from_body_omega(&props, orientation, b.omega);
+                state.position = b.position + frame * mp.center_of_mass;
+                state.velocity = b.velocity;
+                Body {
+                    name: b.name.clone(),
+                    props,
+                    state,
+                    parts,
+                }
+            })
+            .collect();
+        World {
+            bodies,
+            gravity: self.gravity,
+            integrator: self.integrator.parse().expect("validated when parsed"),
+            time: 0.0,
+        }
+    }
+}
+
+impl PartDesc {
+    fn part(&self) -> Part {
+        Part {
+            shape: self.shape,
+            mass: self.mass,
+            offset: self.offset,
+            rotation: euler_deg(self.rotation_deg),
+        }
+    }
+}
+
+/// The largest time step gyrolab accepts: beyond it no integrator is meaningful, and the
+/// baselines overflow.
+pub const MAX_DT: f64 = 1.0;
+
+pub fn check_step(dt: f64) -> Result<(), String> {
+    if !(dt.is_finite() && dt > 0.0) {
+        Err(format!("time step must be positive, got {dt}"))
+    } else if dt > MAX_DT {
+        Err(format!(
+            "time step {dt} s is too large (at most {MAX_DT} s)"
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_scene_parses_and_builds() {
+        for name in scene_names() {
+            let scene = Scene::load(name).unwrap_or_else(|e| panic!("{e}"));
+            let world = scene.build();
+            assert!(!world.bodies.is_empty());
+        }
+    }
+
+    #[test]
+    fn dzhanibekov_spins_about_the_intermediate_axis() {
+        let world = Scene::load("dzhanibekov").unwrap().build();
+        let body = &world.bodies[0];
+        let axis = body.props.inertia.intermediate_axis().expect("asymmetric");
+        let w = body.state.body_omega(&body.props);
+        assert!(w[axis].abs() > 100.0 * (w.length_squared() - w[axis] * w[axis]).sqrt());
+    }
+
+    #[test]
+    fn typo_in_a_field_names_the_field_and_line() {
+        let text = Scene::load("free-body")
+            .map(|_| ())
+            .and(Ok(
+                include_str!("../assets/scenes/free-body.ron").replace("omega:", "omgea:")
+            ));
+        let err = Scene::parse("typo.ron", &text.unwrap())
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("typo.ron:"), "{err}");
+        assert!(err.contains("omgea"), "{err}");
+    }
+
+    #[test]
+    fn negative_mass_and_bad_inertia_are_rejected() {
+        let base = include_str!("../assets/scenes/free-body.ron");
+        let err = Scene::parse("neg.ron", &base.replace("mass: 2.0", "mass: -2.0"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("mass must be positive"), "{err}");
+        let err = Scene::parse("dt.ron", &base.replace("dt: 0.01", "dt: 1e9"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("too large"), "{err}");
+    }
+}

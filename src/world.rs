@@ -1,0 +1,74 @@
+//! A world of bodies and the order of one physics step.
+//!
+//! One step of length `h`:
+//! 1. **forces**: gravity and user forces become per-body [`Loads`];
+//! 2. **hierarchy** (transform-hierarchy issue): parents' global dynamics are propagated
+//!    top-down and free children get the inertial forces of their moving frame;
+//! 3. **velocities** and 4. **contacts** (contacts issue): the solver turns contacts and
+//!    joints into impulses on linear and angular momentum before positions move;
+//! 5. **positions**: the selected integrator advances each body (its rotation is where
+//!    the integrators differ);
+//! 6. **render sync** happens outside, in the app, which reads the states.
+
+use glam::DVec3;
+
+use crate::body::{BodyState, MassProps};
+use crate::inertia::Part;
+use crate::integrators::{Integrator, Loads, StepError};
+
+#[derive(Clone, Debug)]
+pub struct Body {
+    pub name: String,
+    pub props: MassProps,
+    pub state: BodyState,
+    /// Shapes in the principal body frame, for rendering.
+    pub parts: Vec<Part>,
+}
+
+impl Body {
+    /// Kinetic plus gravitational potential energy.
+    pub fn energy(&self, gravity: DVec3) -> f64 {
+        self.state.kinetic_energy(&self.props) - self.props.mass * gravity.dot(self.state.position)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct World {
+    pub bodies: Vec<Body>,
+    pub gravity: DVec3,
+    pub integrator: Integrator,
+    pub time: f64,
+}
+
+impl World {
+    /// Whether the exact solution applies: one body, no torque.
+    pub fn analytic_applies(&self) -> bool {
+        self.bodies.len() == 1
+    }
+
+    /// Advances every body by `h`. On error no body has moved.
+    pub fn step(&mut self, h: f64) -> Result<(), StepError> {
+        if self.integrator == Integrator::Analytic && !self.analytic_applies() {
+            return Err(StepError::AnalyticNeedsTorqueFree);
+        }
+        let mut next: Vec<BodyState> = Vec::with_capacity(self.bodies.len());
+        for body in &self.bodies {
+            let loads = Loads {
+                force: self.gravity * body.props.mass,
+                torque: DVec3::ZERO,
+            };
+            let mut state = body.state;
+            self.integrator.step(&body.props, &mut state, loads, h)?;
+            next.push(state);
+        }
+        for (body, state) in self.bodies.iter_mut().zip(next) {
+            body.state = state;
+        }
+        self.time += h;
+        Ok(())
+    }
+
+    pub fn energy(&self) -> f64 {
+        self.bodies.iter().map(|b| b.energy(self.gravity)).sum()
+    }
+}
