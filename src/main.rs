@@ -3,7 +3,22 @@ use clap::Parser;
 use gyrolab::cli::{Cli, run};
 
 fn main() {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if e.use_stderr() => {
+            // One line, the one that names the problem; clap's usage hint follows it.
+            let rendered = e.to_string();
+            eprintln!(
+                "{}",
+                rendered
+                    .lines()
+                    .next()
+                    .unwrap_or("error: invalid arguments")
+            );
+            std::process::exit(2);
+        }
+        Err(e) => e.exit(),
+    };
     let result = match cli.command {
         Some(command) => run(command),
         None => open_app(&cli.scene),

@@ -51,10 +51,10 @@ pub struct SceneArgs {
     #[arg(default_value = DEFAULT_SCENE)]
     pub scene: String,
     /// Time step in seconds (default: the scene's).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub dt: Option<f64>,
     /// Principal moments I1,I2,I3 of the first body along its body x, y, z axes.
-    #[arg(long, value_name = "I1,I2,I3")]
+    #[arg(long, value_name = "I1,I2,I3", allow_hyphen_values = true)]
     pub inertia: Option<Vec3Arg>,
     /// Initial angular velocity X,Y,Z of the first body in its body axes (orientation
     /// then starts at the identity).
@@ -70,7 +70,7 @@ pub struct SimulateArgs {
     #[arg(long)]
     pub integrator: Option<String>,
     /// Simulated time in seconds (default: the scene's).
-    #[arg(long, conflicts_with = "steps")]
+    #[arg(long, conflicts_with = "steps", allow_negative_numbers = true)]
     pub duration: Option<f64>,
     /// Number of steps instead of a duration.
     #[arg(long)]
@@ -93,7 +93,7 @@ pub struct CompareArgs {
     #[arg(long, value_delimiter = ',')]
     pub integrators: Option<Vec<String>>,
     /// Simulated time in seconds (default: the scene's).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub duration: Option<f64>,
     #[arg(long, value_enum, default_value_t = TableFormat::Table)]
     pub format: TableFormat,

@@ -1,0 +1,280 @@
+//! The command line as scripts use it: formats, columns and every bad-input path.
+
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_gyrolab");
+
+fn gyrolab(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().expect("binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+/// Exit code 2, one line on stderr containing `needle`, no panic, nothing on stdout.
+fn assert_bad_input(args: &[&str], needle: &str) {
+    let o = gyrolab(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "{args:?}: one line expected, got {err}"
+    );
+    assert!(err.contains(needle), "{args:?}: '{needle}' not in {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    assert!(o.stdout.is_empty(), "{args:?}");
+}
+
+#[test]
+fn csv_has_the_required_header_and_full_rows() {
+    let o = gyrolab(&[
+        "simulate",
+        "dzhanibekov",
+        "--steps",
+        "10",
+        "--integrator",
+        "rk4",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "t,body,integrator,px,py,pz,qw,qx,qy,qz,wx,wy,wz,wbx,wby,wbz,lx,ly,lz,energy"
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 11, "initial state plus 10 steps");
+    for r in &rows {
+        assert_eq!(r.len(), 20);
+        assert_eq!(r[1], "t-handle");
+        assert_eq!(r[2], "rk4");
+        for v in &r[3..] {
+            assert!(v.parse::<f64>().unwrap().is_finite());
+        }
+    }
+    // Full precision: the time column reads back exactly as 10 steps of the scene's dt.
+    let t: f64 = rows[10][0].parse().unwrap();
+    assert!((t - 0.1).abs() < 1e-15);
+    // The quaternion is a unit quaternion and ω = R ω_b (a consistency check of columns).
+    let f = |i: usize| rows[10][i].parse::<f64>().unwrap();
+    let q = glam::DQuat::from_xyzw(f(7), f(8), f(9), f(6));
+    assert!((q.length() - 1.0).abs() < 1e-14);
+    let w = q * glam::DVec3::new(f(13), f(14), f(15));
+    assert!((w - glam::DVec3::new(f(10), f(11), f(12))).length() < 1e-12);
+}
+
+#[test]
+fn every_and_jsonl_and_out_file() {
+    let dir = std::env::temp_dir().join(format!("gyrolab-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("run.jsonl");
+    let o = gyrolab(&[
+        "simulate",
+        "free-body",
+        "--steps",
+        "10",
+        "--every",
+        "3",
+        "--format",
+        "jsonl",
+        "--out",
+        path.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let times: Vec<f64> = text
+        .lines()
+        .map(|l| {
+            assert!(l.starts_with("{\"t\":") && l.ends_with('}'));
+            for key in ["\"body\":", "\"qw\":", "\"wbz\":", "\"lx\":", "\"energy\":"] {
+                assert!(l.contains(key), "{key} missing in {l}");
+            }
+            l["{\"t\":".len()..l.find(',').unwrap()].parse().unwrap()
+        })
+        .collect();
+    assert_eq!(times.len(), 5, "steps 0, 3, 6, 9 and the last");
+    assert!((times[4] - 0.1).abs() < 1e-12);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn inertia_and_omega_overrides_set_the_first_body() {
+    let o = gyrolab(&[
+        "simulate",
+        "--steps",
+        "1",
+        "--inertia",
+        "1,2,3",
+        "--omega",
+        "0.5,-1,2",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let row: Vec<f64> = text
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .skip(3)
+        .map(|v| v.parse().unwrap())
+        .collect();
+    // Initial row: identity orientation, ω_b as given, L = Iω, E = ½ω·Iω (at rest).
+    assert_eq!(&row[3..7], &[1.0, 0.0, 0.0, 0.0]);
+    assert_eq!(&row[10..13], &[0.5, -1.0, 2.0]);
+    assert_eq!(&row[13..16], &[0.5, -2.0, 6.0]);
+    assert!((row[16] - 0.5 * (0.25 + 2.0 + 12.0)).abs() < 1e-15);
+}
+
+#[test]
+fn compare_shows_baselines_drifting_and_midpoint_on_the_analytic_period() {
+    let o = gyrolab(&["compare", "dzhanibekov", "--format", "csv"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let rows: Vec<Vec<String>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(String::from).collect())
+        .collect();
+    let get = |name: &str| {
+        rows.iter()
+            .find(|r| r[0] == name)
+            .unwrap_or_else(|| panic!("{name} missing"))
+    };
+    assert_eq!(
+        rows.len(),
+        11,
+        "every integrator applies to a single free body"
+    );
+    let num = |r: &Vec<String>, i: usize| r[i].parse::<f64>().unwrap();
+    let midpoint = get("midpoint");
+    let (measured, exact) = (num(midpoint, 5), num(midpoint, 6));
+    assert!(
+        (measured - exact).abs() / exact < 2e-3,
+        "midpoint {measured} vs {exact}"
+    );
+    assert_eq!(num(midpoint, 3), 0.0, "midpoint keeps L exactly");
+    // Without the gyroscopic term nothing flips.
+    assert_eq!(get("no-gyro")[4], "0");
+    // Symplectic Euler gains energy; explicit Euler loses it; both far beyond midpoint.
+    assert!(num(get("symplectic-euler"), 2) > 0.01);
+    assert!(num(get("explicit-euler"), 2) < -0.01);
+    assert!(num(midpoint, 1) < 1e-3);
+    // The table form has a header and a line per integrator.
+    let table = stdout(&gyrolab(&[
+        "compare",
+        "--integrators",
+        "midpoint,rk4",
+        "--duration",
+        "5",
+    ]));
+    assert_eq!(table.lines().count(), 3);
+    assert!(table.lines().next().unwrap().contains("analytic"));
+}
+
+#[test]
+fn listings_name_every_scene_and_integrator() {
+    let scenes = stdout(&gyrolab(&["scenes"]));
+    assert!(scenes.contains("dzhanibekov") && scenes.contains("free-body"));
+    let integrators = stdout(&gyrolab(&["integrators"]));
+    for name in [
+        "explicit-euler",
+        "symplectic-euler",
+        "no-gyro",
+        "momentum-clamp",
+        "implicit-gyro",
+        "midpoint",
+        "trapezoid",
+        "object-trapezoid",
+        "rk4",
+        "magnus",
+        "analytic",
+    ] {
+        assert!(integrators.contains(name), "{name}");
+    }
+}
+
+#[test]
+fn bad_input_is_one_line_exit_two_no_panic() {
+    assert_bad_input(
+        &["simulate", "dzhanibeckov"],
+        "valid: dzhanibekov, free-body",
+    );
+    assert_bad_input(
+        &["simulate", "--integrator", "euler"],
+        "valid: explicit-euler",
+    );
+    assert_bad_input(&["compare", "--integrators", "midpoint,rk5"], "rk5");
+    assert_bad_input(&["simulate", "--dt", "abc"], "--dt");
+    assert_bad_input(&["simulate", "--dt", "0"], "time step must be positive");
+    assert_bad_input(&["simulate", "--dt", "-0.01"], "time step must be positive");
+    assert_bad_input(&["simulate", "--dt", "1e6"], "too large");
+    assert_bad_input(&["simulate", "--dt", "NaN"], "time step must be positive");
+    assert_bad_input(&["simulate", "--inertia", "1,1,5"], "triangle inequality");
+    assert_bad_input(&["simulate", "--inertia", "1,-2,2"], "must be positive");
+    assert_bad_input(
+        &["simulate", "--inertia", "1,2"],
+        "three finite comma-separated numbers",
+    );
+    assert_bad_input(
+        &["simulate", "--omega", "1,nan,0"],
+        "three finite comma-separated numbers",
+    );
+    assert_bad_input(
+        &["simulate", "--duration", "-3"],
+        "--duration must be positive",
+    );
+    assert_bad_input(&["simulate", "--steps", "0"], "--steps");
+    assert_bad_input(&["simulate", "--every", "0"], "--every");
+    assert_bad_input(
+        &["simulate", "--duration", "1e12", "--dt", "1e-6"],
+        "at most",
+    );
+    assert_bad_input(&["simulate", "--format", "xml"], "xml");
+}
+
+#[test]
+fn scene_file_errors_name_the_file_and_line_and_write_nothing() {
+    let dir = std::env::temp_dir().join(format!("gyrolab-scene-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = include_str!("../assets/scenes/free-body.ron");
+    let typo = dir.join("typo.ron");
+    std::fs::write(&typo, good.replace("duration:", "duraton:")).unwrap();
+    let out = dir.join("out.csv");
+    let o = gyrolab(&[
+        "simulate",
+        typo.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("typo.ron:") && err.contains("duraton"),
+        "{err}"
+    );
+    assert!(!out.exists(), "no partial file");
+
+    let two = dir.join("two.ron");
+    let body_start = good.find("        (\n            name: \"box\"").unwrap();
+    let body_end = good.rfind("    ],").unwrap();
+    let body = &good[body_start..body_end];
+    std::fs::write(&two, good.replace(body, &format!("{body}{body}"))).unwrap();
+    assert_bad_input(
+        &[
+            "simulate",
+            two.to_str().unwrap(),
+            "--integrator",
+            "analytic",
+        ],
+        "analytic",
+    );
+    let missing = dir.join("missing.ron");
+    assert_bad_input(&["simulate", missing.to_str().unwrap()], "missing.ron");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
