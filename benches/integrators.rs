@@ -1,1 +1,84 @@
-fn main() {}
+//! Cost of one body-step for every integrator, and of stepping 100,000 free bodies.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use glam::{DQuat, DVec3};
+use gyrolab::body::{BodyState, MassProps};
+use gyrolab::inertia::Inertia;
+use gyrolab::integrators::{Integrator, Loads};
+use gyrolab::world::{Body, World};
+
+/// The Dzhanibekov T-handle at a game rate: one sub-step for the implicit methods.
+fn t_handle() -> (MassProps, BodyState) {
+    let props = MassProps {
+        mass: 0.9,
+        inertia: Inertia::new(DVec3::new(0.00812, 0.00403, 0.01197)).unwrap(),
+    };
+    let state = BodyState::from_body_omega(&props, DQuat::IDENTITY, DVec3::new(10.0, 0.05, 0.0));
+    (props, state)
+}
+
+const H: f64 = 1.0 / 60.0;
+
+fn body_step(c: &mut Criterion) {
+    let mut group = c.benchmark_group("body-step");
+    for integrator in Integrator::ALL {
+        let (props, mut state) = t_handle();
+        group.bench_function(integrator.name(), |b| {
+            b.iter(|| {
+                integrator
+                    .step(
+                        &props,
+                        black_box(&mut state),
+                        Loads::default(),
+                        black_box(H),
+                    )
+                    .unwrap()
+            })
+        });
+    }
+    group.finish();
+}
+
+/// 100,000 bodies with varied inertia and spin, as a world steps them (both cores).
+fn many_bodies(c: &mut Criterion) {
+    let bodies = (0..100_000)
+        .map(|i| {
+            let f = i as f64;
+            let moments = DVec3::new(
+                1.0 + (f * 0.37).sin().abs(),
+                1.5 + (f * 0.11).cos().abs(),
+                2.0,
+            );
+            let props = MassProps {
+                mass: 1.0,
+                inertia: Inertia::new(moments).unwrap(),
+            };
+            let omega = DVec3::new((f * 0.7).sin(), 3.0 + (f * 0.3).cos(), (f * 1.3).sin()) * 2.0;
+            Body {
+                name: format!("body-{i}"),
+                props,
+                state: BodyState::from_body_omega(&props, DQuat::IDENTITY, omega),
+                parts: Vec::new(),
+            }
+        })
+        .collect();
+    let mut group = c.benchmark_group("world-100k");
+    group.sample_size(20);
+    for integrator in [Integrator::Midpoint, Integrator::MomentumClamp] {
+        let mut world = World {
+            bodies: Vec::clone(&bodies),
+            gravity: DVec3::ZERO,
+            integrator,
+            time: 0.0,
+        };
+        group.bench_function(integrator.name(), |b| {
+            b.iter(|| world.step(black_box(H)).unwrap())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, body_step, many_bodies);
+criterion_main!(benches);

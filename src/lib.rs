@@ -2,6 +2,8 @@
 //! See README.md for the architecture.
 
 pub mod analytic;
+#[cfg(feature = "app")]
+pub mod app;
 pub mod body;
 pub mod cli;
 pub mod inertia;

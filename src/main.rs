@@ -21,7 +21,7 @@ fn main() {
     };
     let result = match cli.command {
         Some(command) => run(command),
-        None => open_app(&cli.scene),
+        None => open_app(&cli),
     };
     if let Err(e) = result {
         eprintln!("error: {e}");
@@ -30,14 +30,26 @@ fn main() {
 }
 
 #[cfg(feature = "app")]
-fn open_app(scene: &str) -> Result<(), gyrolab::cli::CliError> {
-    let scene = gyrolab::scene::Scene::load(scene)?;
-    gyrolab::app::run(scene);
+fn open_app(cli: &Cli) -> Result<(), gyrolab::cli::CliError> {
+    let scene = gyrolab::scene::Scene::load(&cli.scene)?;
+    if let Some(path) = &cli.screenshot
+        && path.extension().and_then(|e| e.to_str()) != Some("png")
+    {
+        return Err(gyrolab::cli::CliError(format!(
+            "--screenshot: '{}' must end in .png",
+            path.display()
+        )));
+    }
+    let options = gyrolab::app::AppOptions {
+        screenshot: cli.screenshot.clone(),
+        frames: cli.frames,
+    };
+    gyrolab::app::run(scene, options);
     Ok(())
 }
 
 #[cfg(not(feature = "app"))]
-fn open_app(_scene: &str) -> Result<(), gyrolab::cli::CliError> {
+fn open_app(_cli: &Cli) -> Result<(), gyrolab::cli::CliError> {
     Err(gyrolab::cli::CliError(
         "this gyrolab was built without the 'app' feature; use a subcommand (gyrolab --help)"
             .into(),

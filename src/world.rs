@@ -11,6 +11,7 @@
 //! 6. **render sync** happens outside, in the app, which reads the states.
 
 use glam::DVec3;
+use rayon::prelude::*;
 
 use crate::body::{BodyState, MassProps};
 use crate::inertia::Part;
@@ -40,6 +41,9 @@ pub struct World {
     pub time: f64,
 }
 
+/// Below this many bodies a step is cheaper on one thread than the fork-join.
+const PARALLEL_THRESHOLD: usize = 4096;
+
 impl World {
     /// Whether the exact solution applies: one body, no torque.
     pub fn analytic_applies(&self) -> bool {
@@ -51,16 +55,25 @@ impl World {
         if self.integrator == Integrator::Analytic && !self.analytic_applies() {
             return Err(StepError::AnalyticNeedsTorqueFree);
         }
-        let mut next: Vec<BodyState> = Vec::with_capacity(self.bodies.len());
-        for body in &self.bodies {
+        let (integrator, gravity) = (self.integrator, self.gravity);
+        let advance = |body: &Body| {
             let loads = Loads {
-                force: self.gravity * body.props.mass,
+                force: gravity * body.props.mass,
                 torque: DVec3::ZERO,
             };
             let mut state = body.state;
-            self.integrator.step(&body.props, &mut state, loads, h)?;
-            next.push(state);
-        }
+            integrator
+                .step(&body.props, &mut state, loads, h)
+                .map(|_| state)
+        };
+        let next: Vec<BodyState> = if self.bodies.len() >= PARALLEL_THRESHOLD {
+            self.bodies
+                .par_iter()
+                .map(advance)
+                .collect::<Result<_, _>>()?
+        } else {
+            self.bodies.iter().map(advance).collect::<Result<_, _>>()?
+        };
         for (body, state) in self.bodies.iter_mut().zip(next) {
             body.state = state;
         }

@@ -28,6 +28,12 @@ pub struct Cli {
     /// Scene to open in the app (a built-in name or a .ron file).
     #[arg(long, default_value = DEFAULT_SCENE)]
     pub scene: String,
+    /// Render, save a PNG of the window (UI included) and exit.
+    #[arg(long, value_name = "FILE.png")]
+    pub screenshot: Option<std::path::PathBuf>,
+    /// Frames to render before the screenshot.
+    #[arg(long, default_value_t = 90, requires = "screenshot", value_parser = clap::value_parser!(u32).range(1..))]
+    pub frames: u32,
     #[command(subcommand)]
     pub command: Option<Command>,
 }

@@ -1,0 +1,57 @@
+//! The Bevy app: thin systems over the physics core, one plugin per concern.
+//!
+//! Physics runs in `FixedUpdate` at the scene's rate; rendering interpolates between the
+//! last two physics states and converts f64 to Bevy's f32 `Transform` only here, at the
+//! edge.
+
+mod camera;
+mod hud;
+mod physics;
+mod render_sync;
+mod screenshot;
+mod vectors;
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+use bevy::window::WindowResolution;
+
+use crate::scene::Scene;
+
+pub use physics::Simulation;
+
+/// Options from the command line.
+#[derive(Clone, Debug, Default)]
+pub struct AppOptions {
+    /// Save a screenshot here after `frames` frames, then exit.
+    pub screenshot: Option<PathBuf>,
+    pub frames: u32,
+}
+
+pub fn run(scene: Scene, options: AppOptions) {
+    let mut app = App::new();
+    app.add_plugins(DefaultPlugins.set(WindowPlugin {
+        primary_window: Some(Window {
+            title: format!("gyrolab: {}", scene.name),
+            resolution: WindowResolution::new(1280, 720),
+            ..default()
+        }),
+        ..default()
+    }))
+    .add_plugins(bevy_egui::EguiPlugin::default())
+    .insert_resource(ClearColor(Color::srgb(0.06, 0.07, 0.09)))
+    .add_plugins((
+        physics::PhysicsPlugin::new(scene),
+        render_sync::RenderSyncPlugin,
+        camera::CameraPlugin,
+        vectors::VectorsPlugin,
+        hud::HudPlugin,
+    ));
+    if let Some(path) = options.screenshot {
+        app.add_plugins(screenshot::ScreenshotPlugin {
+            path,
+            frames: options.frames,
+        });
+    }
+    app.run();
+}
