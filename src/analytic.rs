@@ -50,7 +50,11 @@ impl TorqueFreeTop {
         perm.sort_by(|&a, &b| inertia[b].total_cmp(&inertia[a]));
         let inversions =
             (perm[0] > perm[1]) as u8 + (perm[0] > perm[2]) as u8 + (perm[1] > perm[2]) as u8;
-        let parity = if inversions % 2 == 0 { 1.0 } else { -1.0 };
+        let parity = if inversions.is_multiple_of(2) {
+            1.0
+        } else {
+            -1.0
+        };
         let [i1, i2, i3] = perm.map(|k| inertia[k]);
         let [w1, w2, w3] = perm.map(|k| parity * omega0[k]);
         let delta = i1 * (i1 - i2) * w1 * w1 - i3 * (i2 - i3) * w3 * w3;

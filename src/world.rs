@@ -14,6 +14,7 @@ use glam::DVec3;
 use rayon::prelude::*;
 
 use crate::body::{BodyState, MassProps};
+
 use crate::inertia::Part;
 use crate::integrators::{Integrator, Loads, StepError};
 
@@ -50,32 +51,27 @@ impl World {
         self.bodies.len() == 1
     }
 
-    /// Advances every body by `h`. On error no body has moved.
+    /// Advances every body by `h`, in place and on all cores for large worlds. A body
+    /// whose step fails keeps its state and the first error is returned; the world is then
+    /// not consistent in time and callers stop (the CLI exits, the app shows the error).
     pub fn step(&mut self, h: f64) -> Result<(), StepError> {
         if self.integrator == Integrator::Analytic && !self.analytic_applies() {
             return Err(StepError::AnalyticNeedsTorqueFree);
         }
         let (integrator, gravity) = (self.integrator, self.gravity);
-        let advance = |body: &Body| {
+        let advance = |body: &mut Body| {
             let loads = Loads {
                 force: gravity * body.props.mass,
                 torque: DVec3::ZERO,
             };
-            let mut state = body.state;
             integrator
-                .step(&body.props, &mut state, loads, h)
-                .map(|_| state)
+                .step(&body.props, &mut body.state, loads, h)
+                .map(|_| ())
         };
-        let next: Vec<BodyState> = if self.bodies.len() >= PARALLEL_THRESHOLD {
-            self.bodies
-                .par_iter()
-                .map(advance)
-                .collect::<Result<_, _>>()?
+        if self.bodies.len() >= PARALLEL_THRESHOLD {
+            self.bodies.par_iter_mut().try_for_each(advance)?;
         } else {
-            self.bodies.iter().map(advance).collect::<Result<_, _>>()?
-        };
-        for (body, state) in self.bodies.iter_mut().zip(next) {
-            body.state = state;
+            self.bodies.iter_mut().try_for_each(advance)?;
         }
         self.time += h;
         Ok(())

@@ -10,14 +10,17 @@ use glam::{DMat3, DQuat, DVec3};
 use crate::body::{BodyState, MassProps};
 use crate::math::quat;
 use crate::math::scalar::{Scalar, V3};
-use crate::math::so3::{self, coeffs, quadratic, skew};
+use crate::math::so3::{self, coeffs, coeffs_ab, quadratic, skew};
 
 use super::{Loads, StepError, StepInfo, linear_exact};
 
-/// Newton stops once the update is below this fraction of `|v|`; quadratic convergence
-/// puts the remaining error near `TOL²`, below round-off.
-const TOL: f64 = 1e-9;
-const MAX_ITERATIONS: u32 = 12;
+/// Newton stops once the error it predicts for `v` is below this fraction of `|v|`: a
+/// few ulps, far below any integrator's truncation error.
+const PRECISION: f64 = 1e-14;
+/// Once an update is this small relative to `|v|`, the Jacobian is frozen: the next
+/// updates then contract by at least this factor each, at a third of the cost.
+const FREEZE: f64 = 1e-4;
+const MAX_ITERATIONS: u32 = 16;
 /// Sub-steps doubled on non-convergence up to this many before giving up.
 const MAX_SUBSTEPS: u32 = 1 << 14;
 
@@ -29,16 +32,27 @@ pub trait ImplicitRule {
     /// Residual `g(v)` and Jacobian `∂g/∂v`, the fast f64 path.
     fn residual_jacobian(inertia: DVec3, inv_inertia: DVec3, k: DVec3, v: DVec3) -> (DVec3, DMat3);
 
+    /// Residual alone, for iterations with a frozen Jacobian.
+    fn residual_only(inertia: DVec3, inv_inertia: DVec3, k: DVec3, v: DVec3) -> DVec3;
+
     /// The same residual for any scalar, so tests can differentiate it with dual numbers.
     fn residual<S: Scalar>(inertia: DVec3, k: DVec3, v: V3<S>) -> V3<S>;
 
-    /// Second-order predictor shared by all three rules: each expands to
-    /// `I v = k − ½ v × k + O(v²)`.
+    /// Starting guess. All three rules expand to `I v = k − ½ v × k + O(v²)`; rules that
+    /// know their quadratic term override this with a third-order guess.
     #[inline]
     fn predictor(inv_inertia: DVec3, k: DVec3) -> DVec3 {
         let v0 = k * inv_inertia;
         (k - 0.5 * v0.cross(k)) * inv_inertia
     }
+}
+
+/// Third-order guess for rules of the form `I v = k − ½ v×k + q v×(v×k) + O(v³)`.
+#[inline]
+fn predictor_third_order(inv_inertia: DVec3, k: DVec3, q: f64) -> DVec3 {
+    let v0 = k * inv_inertia;
+    let v1 = (k - 0.5 * v0.cross(k)) * inv_inertia;
+    (k - 0.5 * v1.cross(k) + q * v0.cross(v0.cross(k))) * inv_inertia
 }
 
 /// Implicit midpoint: `I v = R(−v/2) k`.
@@ -56,6 +70,19 @@ impl ImplicitRule for Midpoint {
         let t = quadratic(u, c.b, c.c);
         let j = DMat3::from_diagonal(inertia) - skew(m) * t * 0.5;
         (inertia * v - m, j)
+    }
+
+    #[inline]
+    fn residual_only(inertia: DVec3, _inv: DVec3, k: DVec3, v: DVec3) -> DVec3 {
+        let u = -0.5 * v;
+        let (a, b) = coeffs_ab(u.length_squared());
+        let uk = u.cross(k);
+        inertia * v - (k + a * uk + b * u.cross(uk))
+    }
+
+    #[inline]
+    fn predictor(inv_inertia: DVec3, k: DVec3) -> DVec3 {
+        predictor_third_order(inv_inertia, k, 0.125)
     }
 
     fn residual<S: Scalar>(inertia: DVec3, k: DVec3, v: V3<S>) -> V3<S> {
@@ -79,6 +106,19 @@ impl ImplicitRule for ObjectTrapezoid {
         let t = quadratic(u, c.b, c.c);
         let j = DMat3::from_diagonal(inertia) - skew(m) * t * 0.5;
         (inertia * v - 0.5 * (k + m), j)
+    }
+
+    #[inline]
+    fn residual_only(inertia: DVec3, _inv: DVec3, k: DVec3, v: DVec3) -> DVec3 {
+        let u = -v;
+        let (a, b) = coeffs_ab(u.length_squared());
+        let uk = u.cross(k);
+        inertia * v - 0.5 * (k + k + a * uk + b * u.cross(uk))
+    }
+
+    #[inline]
+    fn predictor(inv_inertia: DVec3, k: DVec3) -> DVec3 {
+        predictor_third_order(inv_inertia, k, 0.25)
     }
 
     fn residual<S: Scalar>(inertia: DVec3, k: DVec3, v: V3<S>) -> V3<S> {
@@ -112,6 +152,16 @@ impl ImplicitRule for WorldTrapezoid {
         (v - 0.5 * (k * inv + ry), j)
     }
 
+    #[inline]
+    fn residual_only(_inertia: DVec3, inv: DVec3, k: DVec3, v: DVec3) -> DVec3 {
+        let (a, b) = coeffs_ab(v.length_squared());
+        let rot = |u: DVec3, x: DVec3| {
+            let ux = u.cross(x);
+            x + a * ux + b * u.cross(ux)
+        };
+        v - 0.5 * (k * inv + rot(v, rot(-v, k) * inv))
+    }
+
     fn residual<S: Scalar>(_inertia: DVec3, k: DVec3, v: V3<S>) -> V3<S> {
         let inv = _inertia.recip();
         let kk = V3::from_dvec3(k);
@@ -120,36 +170,78 @@ impl ImplicitRule for WorldTrapezoid {
     }
 }
 
-/// Solves `m x = b` by Cramer's rule; `None` if `m` is singular or not finite.
-#[inline]
-fn solve3(m: DMat3, b: DVec3) -> Option<DVec3> {
-    let c12 = m.y_axis.cross(m.z_axis);
-    let det = m.x_axis.dot(c12);
-    if !(det.abs() > 1e-300) {
-        return None;
+/// A 3×3 matrix factored for repeated solves by Cramer's rule: the rows of the inverse
+/// are cross products of the columns, so no general inverse is formed.
+struct Factored {
+    rows: [DVec3; 3],
+    inv_det: f64,
+}
+
+impl Factored {
+    #[inline]
+    fn new(m: DMat3) -> Option<Self> {
+        let rows = [
+            m.y_axis.cross(m.z_axis),
+            m.z_axis.cross(m.x_axis),
+            m.x_axis.cross(m.y_axis),
+        ];
+        let det = m.x_axis.dot(rows[0]);
+        (det.abs() > 1e-300).then(|| Self {
+            rows,
+            inv_det: 1.0 / det,
+        })
     }
-    let x = DVec3::new(
-        b.dot(c12),
-        m.x_axis.dot(b.cross(m.z_axis)),
-        m.x_axis.dot(m.y_axis.cross(b)),
-    );
-    Some(x / det)
+
+    #[inline]
+    fn solve(&self, b: DVec3) -> DVec3 {
+        DVec3::new(
+            self.rows[0].dot(b),
+            self.rows[1].dot(b),
+            self.rows[2].dot(b),
+        ) * self.inv_det
+    }
 }
 
 /// Newton's method from the predictor. Returns `v` and the iterations used, or `None`
 /// if it did not converge.
+///
+/// After an update of relative size `d`, the remaining error is about `d²` with a fresh
+/// Jacobian and about `d·d_J` with one frozen when the update was `d_J`; iteration stops
+/// when that estimate is below [`PRECISION`].
 #[inline]
 pub fn newton_solve<R: ImplicitRule>(inertia: DVec3, inv: DVec3, k: DVec3) -> Option<(DVec3, u32)> {
     let mut v = R::predictor(inv, k);
+    let mut jacobian: Option<Factored> = None;
+    // Relative size of the update made with the current Jacobian when it was fresh.
+    let mut frozen_at = f64::INFINITY;
     for it in 1..=MAX_ITERATIONS {
-        let (g, j) = R::residual_jacobian(inertia, inv, k, v);
-        let delta = solve3(j, g)?;
+        let fresh = frozen_at > FREEZE || jacobian.is_none();
+        let g = if fresh {
+            let (g, j) = R::residual_jacobian(inertia, inv, k, v);
+            jacobian = Some(Factored::new(j)?);
+            g
+        } else {
+            R::residual_only(inertia, inv, k, v)
+        };
+        let delta = jacobian.as_ref()?.solve(g);
         v -= delta;
-        if !v.is_finite() {
+        let (d2, v2) = (delta.length_squared(), v.length_squared());
+        if !(d2.is_finite() && v2.is_finite()) {
             return None;
         }
-        if delta.length_squared() <= TOL * TOL * v.length_squared() {
+        if d2 == 0.0 {
             return Some((v, it));
+        }
+        let remaining2 = if fresh {
+            d2 * d2 / v2
+        } else {
+            d2 * frozen_at * frozen_at
+        };
+        if remaining2 <= PRECISION * PRECISION * v2 {
+            return Some((v, it));
+        }
+        if fresh {
+            frozen_at = (d2 / v2).sqrt();
         }
     }
     None
@@ -171,7 +263,7 @@ fn advance<R: ImplicitRule>(
     for _ in 0..n {
         let k = hs * (q.inverse() * l_world);
         let (v, it) = newton_solve::<R>(inertia, inv, k)?;
-        q = q * quat::exp(v);
+        q *= quat::exp(v);
         // One Newton step towards |q| = 1: no square root, error squared each step.
         q = q * (1.5 - 0.5 * q.length_squared());
         iterations += it;
@@ -181,13 +273,15 @@ fn advance<R: ImplicitRule>(
 
 /// The number of equal sub-steps the Kantorovich condition asks for.
 #[inline]
-pub fn safe_substeps<R: ImplicitRule>(props: &MassProps, l: f64, h: f64) -> u32 {
-    let ratio = h * l / (props.inertia.min() * R::SAFE_STEP);
-    if ratio <= 1.0 {
-        1
-    } else {
-        ratio.ceil().min(MAX_SUBSTEPS as f64) as u32
+pub fn safe_substeps<R: ImplicitRule>(props: &MassProps, l_squared: f64, h: f64) -> u32 {
+    let limit = props.inertia.min() * R::SAFE_STEP;
+    // Squares first: the common case needs no square root and no division.
+    if h * h * l_squared <= limit * limit {
+        return 1;
     }
+    (h * l_squared.sqrt() / limit)
+        .ceil()
+        .min(MAX_SUBSTEPS as f64) as u32
 }
 
 /// A full step: half the torque impulse, the torque-free implicit rotation, the other half
@@ -199,7 +293,7 @@ pub(super) fn step<R: ImplicitRule>(
     h: f64,
 ) -> Result<StepInfo, StepError> {
     s.angular_momentum += 0.5 * h * loads.torque;
-    let mut n = safe_substeps::<R>(props, s.angular_momentum.length(), h);
+    let mut n = safe_substeps::<R>(props, s.angular_momentum.length_squared(), h);
     loop {
         if let Some((q, iterations)) = advance::<R>(props, s.orientation, s.angular_momentum, h, n)
         {
@@ -235,6 +329,9 @@ mod tests {
             let (g, j) = R::residual_jacobian(inertia, inv, k, v);
             let ad = jacobian3(|x| R::residual(inertia, k, x), v);
             let g_generic = R::residual::<f64>(inertia, k, V3::from_dvec3(v)).re();
+            assert!(
+                (R::residual_only(inertia, inv, k, v) - g).length() < 1e-15 * (1.0 + g.length())
+            );
             assert!((g - g_generic).length() < 1e-14 * (1.0 + g.length()));
             let err = (j - ad)
                 .abs()
@@ -258,6 +355,25 @@ mod tests {
     #[test]
     fn world_trapezoid_jacobian_matches_dual_numbers() {
         check_jacobian::<WorldTrapezoid>();
+    }
+
+    #[test]
+    fn safe_substeps_follow_the_kantorovich_bound() {
+        let props = MassProps {
+            mass: 1.0,
+            inertia: crate::inertia::Inertia::new(DVec3::new(1.0, 2.5, 2.0)).unwrap(),
+        };
+        // h|L|/I_min = 20/60 < √2: one step; 20·0.5 = 10 → ceil(10/√2) = 8 sub-steps.
+        assert_eq!(safe_substeps::<Midpoint>(&props, 400.0, 1.0 / 60.0), 1);
+        assert_eq!(safe_substeps::<Midpoint>(&props, 400.0, 0.5), 8);
+        assert_eq!(safe_substeps::<ObjectTrapezoid>(&props, 400.0, 0.5), 10);
+    }
+
+    #[test]
+    fn zero_momentum_converges_to_no_rotation() {
+        let inertia = DVec3::new(2.5, 1.4, 1.3);
+        let (v, _) = newton_solve::<Midpoint>(inertia, inertia.recip(), DVec3::ZERO).unwrap();
+        assert_eq!(v, DVec3::ZERO);
     }
 
     #[test]

@@ -147,6 +147,8 @@ pub fn incomplete_f(phi: f64, p: Parameter) -> f64 {
 }
 
 #[cfg(test)]
+// Reference values are quoted with every digit mpmath printed.
+#[allow(clippy::excessive_precision)]
 mod tests {
     use super::*;
 

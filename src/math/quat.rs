@@ -3,16 +3,16 @@
 
 use glam::{DQuat, DVec3};
 
-use super::so3::coeffs;
+use super::so3::coeffs_ab;
 
 /// The unit quaternion of the rotation by `|v|` about `v`. The half-angle sine and cosine
 /// come from the same series as `R(v)`, so small angles cost no trigonometry.
 #[inline]
 pub fn exp(v: DVec3) -> DQuat {
     let quarter = 0.25 * v.length_squared();
-    let k = coeffs(quarter);
-    let xyz = v * (0.5 * k.a);
-    DQuat::from_xyzw(xyz.x, xyz.y, xyz.z, 1.0 - quarter * k.b)
+    let (a, b) = coeffs_ab(quarter);
+    let xyz = v * (0.5 * a);
+    DQuat::from_xyzw(xyz.x, xyz.y, xyz.z, 1.0 - quarter * b)
 }
 
 /// The rotation vector of `q` (angle in [0, π]); the inverse of [`exp`].

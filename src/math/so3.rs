@@ -59,13 +59,18 @@ const SERIES_MAX_THETA2: f64 = 0.25;
 /// The double-angle step keeps the half angle inside the series range up to θ = 1.
 const DOUBLE_ANGLE_MAX_THETA2: f64 = 1.0;
 
+/// The degree-7 polynomial in `x` by Estrin's scheme: a dependency chain of three
+/// multiply-adds instead of Horner's seven, which is what the Newton loop waits on.
 #[inline]
-fn horner<S: Scalar>(t2: S, c: &[f64; 8]) -> S {
-    let mut acc = S::from_f64(c[7]);
-    for k in (0..7).rev() {
-        acc = acc * t2 + S::from_f64(c[k]);
-    }
-    acc
+fn poly<S: Scalar>(x: S, c: &[f64; 8]) -> S {
+    let k = |i: usize| S::from_f64(c[i]);
+    let x2 = x * x;
+    let x4 = x2 * x2;
+    let p01 = k(0) + k(1) * x;
+    let p23 = k(2) + k(3) * x;
+    let p45 = k(4) + k(5) * x;
+    let p67 = k(6) + k(7) * x;
+    (p01 + p23 * x2) + (p45 + p67 * x2) * x4
 }
 
 /// The coefficients `a, b, c` of `R(v)` and `T(v)`, from `θ²`.
@@ -78,20 +83,35 @@ pub struct Coeffs<S> {
 
 #[inline]
 pub fn coeffs<S: Scalar>(t2: S) -> Coeffs<S> {
+    coeffs_with::<S, true>(t2)
+}
+
+/// Only `a` and `b`, the coefficients of `R(v)`: hot paths that rotate but do not need
+/// `T(v)` skip the third series.
+#[inline]
+pub fn coeffs_ab<S: Scalar>(t2: S) -> (S, S) {
+    let k = coeffs_with::<S, false>(t2);
+    (k.a, k.b)
+}
+
+/// `c` is computed only when `WITH_C`; otherwise it is zero and must not be read.
+#[inline]
+fn coeffs_with<S: Scalar, const WITH_C: bool>(t2: S) -> Coeffs<S> {
+    let series = |x: S| Coeffs {
+        a: poly(x, &A_SERIES),
+        b: poly(x, &B_SERIES),
+        c: if WITH_C {
+            poly(x, &C_SERIES)
+        } else {
+            S::from_f64(0.0)
+        },
+    };
     let x = t2.re();
     if x <= SERIES_MAX_THETA2 {
-        Coeffs {
-            a: horner(t2, &A_SERIES),
-            b: horner(t2, &B_SERIES),
-            c: horner(t2, &C_SERIES),
-        }
+        series(t2)
     } else if x <= DOUBLE_ANGLE_MAX_THETA2 {
         let quarter = t2 * S::from_f64(0.25);
-        let h = Coeffs {
-            a: horner(quarter, &A_SERIES),
-            b: horner(quarter, &B_SERIES),
-            c: horner(quarter, &C_SERIES),
-        };
+        let h = series(quarter);
         let cos_half = S::from_f64(1.0) - quarter * h.b;
         Coeffs {
             a: h.a * cos_half,
@@ -113,7 +133,7 @@ pub fn coeffs<S: Scalar>(t2: S) -> Coeffs<S> {
 #[inline]
 pub fn coeff_d<S: Scalar>(t2: S) -> S {
     if t2.re() <= SERIES_MAX_THETA2 {
-        horner(t2, &D_SERIES)
+        poly(t2, &D_SERIES)
     } else {
         let k = coeffs(t2);
         (S::from_f64(2.0) * k.b - k.a) / (S::from_f64(2.0) * k.b * t2)
