@@ -68,10 +68,13 @@ impl<'a> Row<'a> {
     }
 
     pub fn write_json(&self, out: &mut String) {
+        // serde_json escapes the body name; floats are finite, and Rust prints them in
+        // the shortest form that reads back exactly, which is valid JSON.
+        let name = serde_json::to_string(self.body).unwrap_or_else(|_| "\"?\"".into());
         let _ = write!(
             out,
-            "{{\"t\":{},\"body\":{:?},\"integrator\":\"{}\"",
-            self.t, self.body, self.integrator
+            "{{\"t\":{},\"body\":{name},\"integrator\":\"{}\"",
+            self.t, self.integrator
         );
         for (k, v) in VALUE_KEYS.iter().zip(self.values) {
             let _ = write!(out, ",\"{k}\":{v}");
