@@ -61,59 +61,48 @@ impl TorqueFreeTop {
         let p = i1 * (i1 - i3) * w1 * w1 + i2 * (i2 - i3) * w2 * w2;
         let m = i2 * (i1 - i2) * w2 * w2 + i3 * (i1 - i3) * w3 * w3;
         let major = delta > 0.0 || (delta == 0.0 && i1 > i2);
-        let motion = if i1 == i3 {
-            Motion::Steady
-        } else if major {
-            let lambda = ((i1 - i2) * p / (i1 * i2 * i3)).sqrt();
+        // Per regime (reference/rotation.md): λ, the amplitudes, m and 1 − m, the sign of
+        // the component that keeps its sign, and the phase angle at t = 0.
+        let (lambda, a, param, sign, phi0) = if major {
             let a = [
                 (p / (i1 * (i1 - i3))).sqrt(),
                 (m / (i2 * (i1 - i2))).sqrt(),
                 (m / (i3 * (i1 - i3))).sqrt(),
             ];
-            if lambda == 0.0 || m == 0.0 {
-                Motion::Steady
-            } else {
-                let param = Parameter {
-                    m: (i2 - i3) * m / ((i1 - i2) * p),
-                    mc: (i1 - i3) * delta / ((i1 - i2) * p),
-                };
-                let s = w1.signum();
-                let phi0 = (-s * w2 / a[1]).atan2(w3 / a[2]);
-                Motion::Elliptic {
-                    major,
-                    amplitude: a,
-                    lambda,
-                    param,
-                    k: complete_k(param),
-                    u0: incomplete_f(phi0, param),
-                    sign: s,
-                }
-            }
+            let param = Parameter {
+                m: (i2 - i3) * m / ((i1 - i2) * p),
+                mc: (i1 - i3) * delta / ((i1 - i2) * p),
+            };
+            let s = w1.signum();
+            let lambda = ((i1 - i2) * p / (i1 * i2 * i3)).sqrt();
+            (lambda, a, param, s, (-s * w2 / a[1]).atan2(w3 / a[2]))
         } else {
-            let lambda = ((i2 - i3) * m / (i1 * i2 * i3)).sqrt();
             let a = [
                 (p / (i1 * (i1 - i3))).sqrt(),
                 (p / (i2 * (i2 - i3))).sqrt(),
                 (m / (i3 * (i1 - i3))).sqrt(),
             ];
-            if lambda == 0.0 || p == 0.0 {
-                Motion::Steady
-            } else {
-                let param = Parameter {
-                    m: (i1 - i2) * p / ((i2 - i3) * m),
-                    mc: (i1 - i3) * -delta / ((i2 - i3) * m),
-                };
-                let s = w3.signum();
-                let phi0 = (-s * w2 / a[1]).atan2(w1 / a[0]);
-                Motion::Elliptic {
-                    major,
-                    amplitude: a,
-                    lambda,
-                    param,
-                    k: complete_k(param),
-                    u0: incomplete_f(phi0, param),
-                    sign: s,
-                }
+            let param = Parameter {
+                m: (i1 - i2) * p / ((i2 - i3) * m),
+                mc: (i1 - i3) * -delta / ((i2 - i3) * m),
+            };
+            let s = w3.signum();
+            let lambda = ((i2 - i3) * m / (i1 * i2 * i3)).sqrt();
+            (lambda, a, param, s, (-s * w2 / a[1]).atan2(w1 / a[0]))
+        };
+        // A spherical body, or a spin exactly about a principal axis, does not move in ω.
+        let steady = i1 == i3 || !(lambda > 0.0) || a[1] == 0.0;
+        let motion = if steady {
+            Motion::Steady
+        } else {
+            Motion::Elliptic {
+                major,
+                amplitude: a,
+                lambda,
+                param,
+                k: complete_k(param),
+                u0: incomplete_f(phi0, param),
+                sign,
             }
         };
         Self {
