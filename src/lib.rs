@@ -6,6 +6,7 @@ pub mod analytic;
 pub mod app;
 pub mod body;
 pub mod cli;
+pub mod convergence_map;
 pub mod inertia;
 pub mod integrators;
 pub mod math;
