@@ -91,7 +91,9 @@ impl TorqueFreeTop {
             (lambda, a, param, s, (-s * w2 / a[1]).atan2(w1 / a[0]))
         };
         // A spherical body, or a spin exactly about a principal axis, does not move in ω.
-        let steady = i1 == i3 || !(lambda > 0.0) || a[1] == 0.0;
+        // Degenerate inputs (a symmetric body in the wrong branch) give NaN; those are steady too.
+        let degenerate = |x: f64| !x.is_finite() || x == 0.0;
+        let steady = i1 == i3 || degenerate(lambda) || degenerate(a[1]);
         let motion = if steady {
             Motion::Steady
         } else {
