@@ -11,5 +11,6 @@ pub mod inertia;
 pub mod integrators;
 pub mod math;
 pub mod metrics;
+pub mod run;
 pub mod scene;
 pub mod world;

@@ -1,8 +1,11 @@
-//! Camera and lights framing the scene.
+//! Camera and lights framing every lane.
 
 use bevy::prelude::*;
 
+use crate::inertia::Shape;
+
 use super::physics::Simulation;
+use super::render_sync::lane_spacing;
 
 pub struct CameraPlugin;
 
@@ -12,18 +15,20 @@ impl Plugin for CameraPlugin {
     }
 }
 
-/// Radius of a sphere around the origin holding every body at the start.
-fn scene_radius(sim: &Simulation) -> f32 {
-    sim.world
+/// Radius of a sphere around the origin holding every body of one lane at the start.
+pub fn scene_radius(sim: &Simulation) -> f32 {
+    sim.lanes[0]
+        .world
         .bodies
         .iter()
         .flat_map(|b| {
             b.parts.iter().map(move |p| {
                 let reach = match p.shape {
-                    crate::inertia::Shape::Sphere { radius } => radius,
-                    crate::inertia::Shape::Box { half_extents } => half_extents.length(),
-                    crate::inertia::Shape::Cylinder { radius, length }
-                    | crate::inertia::Shape::Capsule { radius, length } => 0.5 * length + radius,
+                    Shape::Sphere { radius } => radius,
+                    Shape::Box { half_extents } => half_extents.length(),
+                    Shape::Cylinder { radius, length } | Shape::Capsule { radius, length } => {
+                        0.5 * length + radius
+                    }
                 };
                 (b.state.position.length() + p.offset.length() + reach) as f32
             })
@@ -33,9 +38,12 @@ fn scene_radius(sim: &Simulation) -> f32 {
 
 fn setup(mut commands: Commands, sim: Res<Simulation>) {
     let r = scene_radius(&sim);
+    // Far enough back that the row of lanes fills the width.
+    let width = lane_spacing(&sim) * sim.lanes.len() as f32;
+    let d = (2.6 * r).max(0.62 * width);
     commands.spawn((
         Camera3d::default(),
-        Transform::from_xyz(1.6 * r, 1.1 * r, 2.4 * r).looking_at(Vec3::ZERO, Vec3::Y),
+        Transform::from_xyz(0.0, 0.45 * d, d).looking_at(Vec3::new(0.0, -0.1 * r, 0.0), Vec3::Y),
     ));
     commands.spawn((
         DirectionalLight {

@@ -1,33 +1,50 @@
-//! Steps the physics core in `FixedUpdate`.
+//! Steps the physics core in `FixedUpdate`: one [`Run`] per lane, and the exact solution
+//! as a ghost when the scene has one.
 
 use bevy::prelude::*;
 
-use crate::body::BodyState;
+use crate::integrators::Integrator;
+use crate::run::Run;
 use crate::scene::Scene;
-use crate::world::World;
 
-/// The simulated world, the states one step back (for interpolation) and the first error,
-/// shown in the app instead of letting NaN spread.
+/// Integrators shown side by side on single-body scenes: wrong motion, no flip, drift,
+/// and the method that gets it right.
+const SIDE_BY_SIDE: [Integrator; 4] = [
+    Integrator::ExplicitEuler,
+    Integrator::NoGyro,
+    Integrator::MomentumClamp,
+    Integrator::Midpoint,
+];
+
+/// Every lane with identical initial conditions; a failed lane stops and shows its error
+/// instead of spreading NaN.
 #[derive(Resource)]
 pub struct Simulation {
     pub scene: Scene,
-    pub world: World,
-    pub previous: Vec<BodyState>,
     pub dt: f64,
-    pub initial_energy: f64,
-    pub error: Option<String>,
+    pub lanes: Vec<Run>,
+    /// The analytic solution, drawn translucent over every lane.
+    pub ghost: Option<Run>,
 }
 
 impl Simulation {
     pub fn new(scene: Scene) -> Self {
         let world = scene.build();
+        let (lanes, ghost) = if world.analytic_applies() {
+            let lanes = SIDE_BY_SIDE
+                .iter()
+                .map(|&i| Run::new(world.clone(), i))
+                .collect();
+            (lanes, Some(Run::new(world, Integrator::Analytic)))
+        } else {
+            let integrator = world.integrator;
+            (vec![Run::new(world, integrator)], None)
+        };
         Self {
-            previous: world.bodies.iter().map(|b| b.state).collect(),
             dt: scene.dt,
-            initial_energy: world.energy(),
-            world,
             scene,
-            error: None,
+            lanes,
+            ghost,
         }
     }
 }
@@ -52,13 +69,8 @@ impl Plugin for PhysicsPlugin {
 
 fn step(mut sim: ResMut<Simulation>) {
     let sim = &mut *sim;
-    if sim.error.is_some() {
-        return;
-    }
-    sim.previous.clear();
-    sim.previous
-        .extend(sim.world.bodies.iter().map(|b| b.state));
-    if let Err(e) = sim.world.step(sim.dt) {
-        sim.error = Some(e.to_string());
+    // Errors are kept in each run and shown by the HUD.
+    for run in sim.lanes.iter_mut().chain(sim.ghost.as_mut()) {
+        let _ = run.step(sim.dt);
     }
 }

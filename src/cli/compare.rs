@@ -2,9 +2,8 @@
 
 use std::time::Instant;
 
-use crate::analytic::TorqueFreeTop;
 use crate::integrators::Integrator;
-use crate::metrics::{Drift, FlipCounter};
+use crate::run::Run;
 use crate::world::World;
 
 use super::{CliError, CompareArgs, TableFormat, parse_integrator, prepare, step_count};
@@ -38,35 +37,18 @@ fn measure(
     }
     let ns = start.elapsed().as_nanos() as f64 / (steps as f64 * world.bodies.len() as f64);
 
-    let mut w = world.clone();
-    w.integrator = integrator;
-    let body = &w.bodies[0];
-    let axis = body.props.inertia.intermediate_axis();
-    let analytic = axis.and_then(|_| {
-        TorqueFreeTop::new(
-            body.props.inertia.principal(),
-            body.state.body_omega(&body.props),
-        )
-        .flip_period()
-    });
-    let mut drift = Drift::new(w.energy(), body.state.angular_momentum);
-    let mut flips = FlipCounter::default();
+    let mut run = Run::new(world.clone(), integrator);
     for _ in 0..steps {
-        w.step(dt).map_err(fail)?;
-        let b = &w.bodies[0];
-        drift.record(w.energy(), b.state.angular_momentum);
-        if let Some(a) = axis {
-            flips.record(w.time, b.state.body_omega(&b.props)[a]);
-        }
+        run.step(dt).map_err(fail)?;
     }
     Ok(Comparison {
         integrator,
-        max_energy_error: drift.max_energy,
-        final_energy_error: drift.final_energy,
-        max_momentum_error: drift.max_momentum,
-        flips: flips.flips(),
-        flip_period: flips.mean_period(),
-        analytic_flip_period: analytic,
+        max_energy_error: run.drift.max_energy,
+        final_energy_error: run.drift.final_energy,
+        max_momentum_error: run.drift.max_momentum,
+        flips: run.flips.flips(),
+        flip_period: run.flips.mean_period(),
+        analytic_flip_period: run.analytic_flip_period,
         ns_per_body_step: ns,
     })
 }
