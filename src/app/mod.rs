@@ -5,6 +5,7 @@
 //! edge.
 
 mod camera;
+mod controls;
 mod hud;
 mod physics;
 mod render_sync;
@@ -44,6 +45,7 @@ pub fn run(scene: Scene, options: AppOptions) {
         physics::PhysicsPlugin::new(scene),
         render_sync::RenderSyncPlugin,
         camera::CameraPlugin,
+        controls::ControlsPlugin,
         vectors::VectorsPlugin,
         hud::HudPlugin,
     ));

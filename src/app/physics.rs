@@ -67,10 +67,16 @@ impl Plugin for PhysicsPlugin {
     }
 }
 
-fn step(mut sim: ResMut<Simulation>) {
-    let sim = &mut *sim;
-    // Errors are kept in each run and shown by the HUD.
-    for run in sim.lanes.iter_mut().chain(sim.ghost.as_mut()) {
-        let _ = run.step(sim.dt);
+impl Simulation {
+    /// One physics step of every lane and the ghost. Errors are kept in each run and shown
+    /// by the HUD.
+    pub fn step(&mut self) {
+        for run in self.lanes.iter_mut().chain(self.ghost.as_mut()) {
+            let _ = run.step(self.dt);
+        }
     }
+}
+
+fn step(mut sim: ResMut<Simulation>) {
+    sim.step();
 }
