@@ -66,9 +66,7 @@ impl BodyState {
 
     /// Kinetic energy, translational plus rotational.
     pub fn kinetic_energy(&self, props: &MassProps) -> f64 {
-        let lb = self.body_momentum();
-        0.5 * props.mass * self.velocity.length_squared()
-            + 0.5 * (lb * lb * props.inertia.inverse()).element_sum()
+        0.5 * props.mass * self.velocity.length_squared() + self.rotational_energy(props)
     }
 
     /// Rotational kinetic energy `½ ω·Iω`.

@@ -138,6 +138,16 @@ impl Shape {
         Ok(())
     }
 
+    /// Radius of the smallest sphere about the shape's centre that holds it.
+    pub fn bounding_radius(&self) -> f64 {
+        match *self {
+            Shape::Sphere { radius } => radius,
+            Shape::Box { half_extents } => half_extents.length(),
+            Shape::Cylinder { radius, length } => radius.hypot(0.5 * length),
+            Shape::Capsule { radius, length } => 0.5 * length + radius,
+        }
+    }
+
     /// Inertia tensor about the shape's centre for a given mass, in the shape's frame.
     pub fn inertia_tensor(&self, mass: f64) -> DMat3 {
         let d = match *self {

@@ -2,8 +2,6 @@
 
 use bevy::prelude::*;
 
-use crate::inertia::Shape;
-
 use super::physics::Simulation;
 use super::render_sync::lane_spacing;
 
@@ -15,29 +13,8 @@ impl Plugin for CameraPlugin {
     }
 }
 
-/// Radius of a sphere around the origin holding every body of one lane at the start.
-pub fn scene_radius(sim: &Simulation) -> f32 {
-    sim.lanes[0]
-        .world
-        .bodies
-        .iter()
-        .flat_map(|b| {
-            b.parts.iter().map(move |p| {
-                let reach = match p.shape {
-                    Shape::Sphere { radius } => radius,
-                    Shape::Box { half_extents } => half_extents.length(),
-                    Shape::Cylinder { radius, length } | Shape::Capsule { radius, length } => {
-                        0.5 * length + radius
-                    }
-                };
-                (b.state.position.length() + p.offset.length() + reach) as f32
-            })
-        })
-        .fold(0.1, f32::max)
-}
-
 fn setup(mut commands: Commands, sim: Res<Simulation>) {
-    let r = scene_radius(&sim);
+    let r = sim.radius;
     // Far enough back that the row of lanes fills the width.
     let width = lane_spacing(&sim) * sim.lanes.len() as f32;
     let d = (2.6 * r).max(0.62 * width);

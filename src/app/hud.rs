@@ -71,7 +71,7 @@ fn draw(
         });
     // Lane labels, projected from below each lane (above, they would meet the panel).
     if let Ok((cam, cam_transform)) = camera.single() {
-        let lift = -Vec3::Y * 1.2 * super::camera::scene_radius(&sim);
+        let lift = -Vec3::Y * 1.2 * sim.radius;
         for (lane, run) in sim.lanes.iter().enumerate() {
             let Ok(pos) = cam.world_to_viewport(cam_transform, lane_offset(&sim, lane) + lift)
             else {

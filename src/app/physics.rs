@@ -25,12 +25,15 @@ pub struct Simulation {
     pub lanes: Vec<Run>,
     /// The analytic solution, drawn translucent over every lane.
     pub ghost: Option<Run>,
+    /// Radius of a sphere about the origin holding one lane's bodies at the start: the
+    /// scale for lane spacing, camera distance and arrows.
+    pub radius: f32,
 }
 
 impl Simulation {
     pub fn new(scene: Scene) -> Self {
         let world = scene.build();
-        let (lanes, ghost) = if world.analytic_applies() {
+        let (lanes, ghost): (Vec<Run>, _) = if world.analytic_applies() {
             let lanes = SIDE_BY_SIDE
                 .iter()
                 .map(|&i| Run::new(world.clone(), i))
@@ -40,11 +43,23 @@ impl Simulation {
             let integrator = world.integrator;
             (vec![Run::new(world, integrator)], None)
         };
+        let radius = lanes[0]
+            .world
+            .bodies
+            .iter()
+            .flat_map(|b| {
+                let center = b.state.position.length();
+                b.parts
+                    .iter()
+                    .map(move |p| center + p.offset.length() + p.shape.bounding_radius())
+            })
+            .fold(0.1, f64::max) as f32;
         Self {
             dt: scene.dt,
             scene,
             lanes,
             ghost,
+            radius,
         }
     }
 }

@@ -47,7 +47,7 @@ pub fn integrator_color(i: Integrator) -> Color {
 
 /// Distance between lanes: the scene's size plus room.
 pub fn lane_spacing(sim: &Simulation) -> f32 {
-    2.6 * super::camera::scene_radius(sim)
+    2.6 * sim.radius
 }
 
 /// World offset of lane `i`, the lanes centred on the origin along x.

@@ -18,7 +18,7 @@ pub const OMEGA_COLOR: Color = Color::srgb(0.2, 0.9, 0.95);
 pub const MOMENTUM_COLOR: Color = Color::srgb(0.98, 0.85, 0.2);
 
 fn draw(sim: Res<Simulation>, mut gizmos: Gizmos) {
-    let size = 0.8 * super::camera::scene_radius(&sim);
+    let size = 0.8 * sim.radius;
     for (lane, run) in sim.lanes.iter().enumerate() {
         for body in &run.world.bodies {
             let s = &body.state;

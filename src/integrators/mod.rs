@@ -16,9 +16,7 @@ use glam::{DQuat, DVec3};
 use crate::analytic::TorqueFreeTop;
 use crate::body::{BodyState, MassProps};
 
-pub use implicit::{
-    ImplicitRule, Midpoint, ObjectTrapezoid, WorldTrapezoid, newton_solve, safe_substeps,
-};
+pub use implicit::{ImplicitRule, Midpoint, ObjectTrapezoid, WorldTrapezoid, newton_solve};
 pub use magnus::magnus_rotation;
 
 /// Force and torque on a body, world frame, constant over the step.
