@@ -25,7 +25,7 @@ impl ConvergenceMap {
             size,
             extent,
             iterations: Vec::new(),
-            safe_radius: Midpoint::SAFE_STEP * inertia.min_element(),
+            safe_radius: safe_radius(inertia),
         };
         let inv = inertia.recip();
         let iterations = (0..size * size)
@@ -44,6 +44,11 @@ impl ConvergenceMap {
             |i: usize| -self.extent + 2.0 * self.extent * (i as f64 + 0.5) / self.size as f64;
         DVec3::new(coord(x), coord(y), 0.0)
     }
+}
+
+/// `|h·L|` below which the Kantorovich condition guarantees Newton converges.
+pub fn safe_radius(inertia: DVec3) -> f64 {
+    Midpoint::SAFE_STEP * inertia.min_element()
 }
 
 #[cfg(test)]

@@ -11,6 +11,8 @@ pub struct Drift {
     pub max_energy: f64,
     pub final_energy: f64,
     pub max_momentum: f64,
+    /// The latest `|L−L0|/|L0|`, for plots.
+    pub momentum: f64,
 }
 
 impl Drift {
@@ -21,7 +23,13 @@ impl Drift {
             max_energy: 0.0,
             final_energy: 0.0,
             max_momentum: 0.0,
+            momentum: 0.0,
         }
+    }
+
+    /// Angular momentum at the start, the reference of the momentum error.
+    pub fn initial_momentum(&self) -> DVec3 {
+        self.l0
     }
 
     /// Records a sample: `(E−E0)/E0` and `|L−L0|/|L0|` (the vector error also catches a
@@ -36,6 +44,7 @@ impl Drift {
         let dl = (momentum - self.l0).length() / if l0 > 0.0 { l0 } else { 1.0 };
         self.final_energy = de;
         self.max_energy = self.max_energy.max(de.abs());
+        self.momentum = dl;
         self.max_momentum = self.max_momentum.max(dl);
     }
 }

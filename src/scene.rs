@@ -13,12 +13,20 @@ use crate::integrators::Integrator;
 use crate::world::{Body, World};
 
 /// Built-in scenes, in the order the app's number keys use.
-const BUILTIN: [(&str, &str); 2] = [
+const BUILTIN: [(&str, &str); 4] = [
     (
         "dzhanibekov",
         include_str!("../assets/scenes/dzhanibekov.ron"),
     ),
     ("free-body", include_str!("../assets/scenes/free-body.ron")),
+    (
+        "tennis-racket",
+        include_str!("../assets/scenes/tennis-racket.ron"),
+    ),
+    (
+        "tumbling-crowd",
+        include_str!("../assets/scenes/tumbling-crowd.ron"),
+    ),
 ];
 
 pub const DEFAULT_SCENE: &str = "dzhanibekov";
@@ -28,6 +36,9 @@ pub const DEFAULT_SCENE: &str = "dzhanibekov";
 pub struct Scene {
     pub name: String,
     pub description: String,
+    /// "What am I seeing?": a few sentences for a student, shown by the app.
+    #[serde(default)]
+    pub explanation: String,
     #[serde(default)]
     pub gravity: DVec3,
     pub dt: f64,
@@ -144,7 +155,7 @@ impl Scene {
         Ok(scene)
     }
 
-    fn validate(&self) -> Result<(), String> {
+    pub(crate) fn validate(&self) -> Result<(), String> {
         check_step(self.dt)?;
         if !(self.duration.is_finite() && self.duration > 0.0) {
             return Err(format!("duration must be positive, got {}", self.duration));

@@ -3,7 +3,9 @@
 use std::fmt::Write;
 
 use crate::integrators::Integrator;
-use crate::world::World;
+use glam::DVec3;
+
+use crate::world::{Body, World};
 
 pub const CSV_HEADER: &str =
     "t,body,integrator,px,py,pz,qw,qx,qy,qz,wx,wy,wz,wbx,wby,wbz,lx,ly,lz,energy";
@@ -24,39 +26,45 @@ const VALUE_KEYS: [&str; 17] = [
 
 impl<'a> Row<'a> {
     pub fn of_world(world: &'a World) -> impl Iterator<Item = Row<'a>> {
-        world.bodies.iter().map(move |b| {
-            let s = &b.state;
-            let (p, q) = (s.position, s.orientation);
-            let (w, wb, l) = (
-                s.world_omega(&b.props),
-                s.body_omega(&b.props),
-                s.angular_momentum,
-            );
-            Row {
-                t: world.time,
-                body: &b.name,
-                integrator: world.integrator,
-                values: [
-                    p.x,
-                    p.y,
-                    p.z,
-                    q.w,
-                    q.x,
-                    q.y,
-                    q.z,
-                    w.x,
-                    w.y,
-                    w.z,
-                    wb.x,
-                    wb.y,
-                    wb.z,
-                    l.x,
-                    l.y,
-                    l.z,
-                    b.energy(world.gravity),
-                ],
-            }
-        })
+        world
+            .bodies
+            .iter()
+            .map(move |b| Self::of_body(world.time, world.integrator, world.gravity, b))
+    }
+
+    /// One body at time `t`; the app's export builds rows from recorded states with it.
+    pub fn of_body(t: f64, integrator: Integrator, gravity: DVec3, b: &'a Body) -> Self {
+        let s = &b.state;
+        let (p, q) = (s.position, s.orientation);
+        let (w, wb, l) = (
+            s.world_omega(&b.props),
+            s.body_omega(&b.props),
+            s.angular_momentum,
+        );
+        Row {
+            t,
+            body: &b.name,
+            integrator,
+            values: [
+                p.x,
+                p.y,
+                p.z,
+                q.w,
+                q.x,
+                q.y,
+                q.z,
+                w.x,
+                w.y,
+                w.z,
+                wb.x,
+                wb.y,
+                wb.z,
+                l.x,
+                l.y,
+                l.z,
+                b.energy(gravity),
+            ],
+        }
     }
 
     pub fn write_csv(&self, out: &mut String) {

@@ -1,0 +1,383 @@
+//! What the app shows, without Bevy: a scene run by one integrator per lane from identical
+//! start conditions (single-body scenes, with the exact solution as a ghost), or by one
+//! integrator switched live (scenes of several bodies); the time step and sub-steps; the
+//! plot series and the recording for CSV export. The app's systems only call into it.
+
+use glam::DVec3;
+
+use crate::history::{Sample, Series, Trail};
+use crate::integrators::Integrator;
+use crate::presets::Start;
+use crate::recording::Recording;
+use crate::run::Run;
+use crate::scene::{Scene, check_step};
+
+/// Compared by default: wrong motion, no flip, drift, and the method that gets it right.
+pub const DEFAULT_COMPARED: [Integrator; 4] = [
+    Integrator::ExplicitEuler,
+    Integrator::NoGyro,
+    Integrator::MomentumClamp,
+    Integrator::Midpoint,
+];
+
+pub const MAX_SUBSTEPS: u32 = 64;
+
+#[derive(Clone, Debug)]
+pub struct Lab {
+    pub scene: Scene,
+    pub start: Start,
+    /// One physics step; the app's fixed rate is `1/dt`.
+    pub dt: f64,
+    /// Each step is taken as this many equal sub-steps.
+    pub substeps: u32,
+    /// Integrators run side by side, in [`Integrator::ALL`] order (single-body scenes).
+    pub compared: Vec<Integrator>,
+    pub lanes: Vec<Run>,
+    /// The exact solution, drawn translucent over every lane, when it exists.
+    pub ghost: Option<Run>,
+    /// Plot series, one per lane.
+    pub history: Vec<Series>,
+    pub ghost_history: Series,
+    /// Paths of ω's tip, per lane and body.
+    pub trails: Vec<Vec<Trail>>,
+    pub recording: Recording,
+    /// Live integrator switches of a single lane, `(time, new integrator)`, for the plots.
+    pub switches: Vec<(f64, Integrator)>,
+    /// Bumped whenever lanes or bodies are rebuilt, so views respawn what they draw.
+    pub generation: u64,
+    /// Bumped when another scene is loaded, so the camera reframes.
+    pub scene_generation: u64,
+    /// Radius of a sphere about the origin holding one lane's bodies at the start: the
+    /// scale for lane spacing, camera distance and arrows.
+    pub radius: f64,
+}
+
+impl Lab {
+    pub fn new(scene: Scene) -> Self {
+        let mut lab = Self {
+            start: Start::of_scene(&scene),
+            dt: scene.dt,
+            substeps: 1,
+            compared: DEFAULT_COMPARED.to_vec(),
+            lanes: Vec::new(),
+            ghost: None,
+            history: Vec::new(),
+            ghost_history: Series::default(),
+            trails: Vec::new(),
+            recording: Recording::default(),
+            switches: Vec::new(),
+            generation: 0,
+            scene_generation: 0,
+            radius: 0.1,
+            scene,
+        };
+        lab.restart()
+            .expect("a parsed scene's own start conditions are valid");
+        lab
+    }
+
+    /// Replaces the scene: its own time step and start conditions; the compared set stays.
+    pub fn load_scene(&mut self, scene: Scene) {
+        let compared = std::mem::take(&mut self.compared);
+        let (generation, scene_generation) = (self.generation, self.scene_generation);
+        *self = Self::new(scene);
+        self.compared = compared;
+        self.generation = generation;
+        self.scene_generation = scene_generation + 1;
+        self.restart()
+            .expect("a parsed scene's own start conditions are valid");
+    }
+
+    /// Single-body scenes compare integrators side by side against the exact ghost.
+    pub fn side_by_side(&self) -> bool {
+        self.scene.bodies.len() == 1
+    }
+
+    /// Starts again from the start conditions. Impossible conditions are refused with the
+    /// reason and the current run goes on.
+    pub fn restart(&mut self) -> Result<(), String> {
+        let world = self.start.apply(&self.scene)?;
+        let (lanes, ghost): (Vec<Run>, _) = if self.side_by_side() {
+            let lanes = self
+                .compared
+                .iter()
+                .map(|&i| Run::new(world.clone(), i))
+                .collect();
+            (lanes, Some(Run::new(world, Integrator::Analytic)))
+        } else {
+            let integrator = self.lanes.first().map_or(world.integrator, Run::integrator);
+            (vec![Run::new(world, integrator)], None)
+        };
+        self.radius = lanes[0]
+            .world
+            .bodies
+            .iter()
+            .flat_map(|b| {
+                let center = b.state.position.length();
+                b.parts
+                    .iter()
+                    .map(move |p| center + p.offset.length() + p.shape.bounding_radius())
+            })
+            .fold(0.1, f64::max);
+        self.lanes = lanes;
+        self.ghost = ghost;
+        self.history = vec![Series::default(); self.lanes.len()];
+        self.ghost_history = Series::default();
+        self.trails = self
+            .lanes
+            .iter()
+            .map(|r| vec![Trail::default(); r.world.bodies.len()])
+            .collect();
+        self.recording = Recording::default();
+        self.switches.clear();
+        self.generation += 1;
+        self.record();
+        Ok(())
+    }
+
+    /// Adds or removes an integrator from the side-by-side comparison and restarts, so
+    /// every lane starts from the same state at the same time. At least one stays.
+    pub fn set_compared(&mut self, integrator: Integrator, on: bool) -> Result<(), String> {
+        if integrator == Integrator::Analytic {
+            return Err("the exact solution is always shown, as the ghost".into());
+        }
+        let mut compared: Vec<Integrator> = Integrator::ALL
+            .into_iter()
+            .filter(|&i| {
+                if i == integrator {
+                    on
+                } else {
+                    self.compared.contains(&i)
+                }
+            })
+            .collect();
+        if compared.is_empty() {
+            return Err("compare at least one integrator".into());
+        }
+        std::mem::swap(&mut self.compared, &mut compared);
+        self.restart().inspect_err(|_| self.compared = compared)
+    }
+
+    /// Switches the integrator of a single-lane scene mid-motion: the bodies keep their
+    /// state, nothing restarts.
+    pub fn switch_integrator(&mut self, integrator: Integrator) -> Result<(), String> {
+        if self.side_by_side() {
+            return Err("this scene compares integrators side by side".into());
+        }
+        let run = &mut self.lanes[0];
+        if integrator == Integrator::Analytic && !run.world.analytic_applies() {
+            return Err("the exact solution exists for a single torque-free body only".into());
+        }
+        if run.world.integrator != integrator {
+            run.world.integrator = integrator;
+            self.switches.push((run.world.time, integrator));
+        }
+        Ok(())
+    }
+
+    pub fn set_dt(&mut self, dt: f64) -> Result<(), String> {
+        check_step(dt)?;
+        self.dt = dt;
+        Ok(())
+    }
+
+    pub fn set_substeps(&mut self, substeps: u32) -> Result<(), String> {
+        if !(1..=MAX_SUBSTEPS).contains(&substeps) {
+            return Err(format!(
+                "sub-steps must be between 1 and {MAX_SUBSTEPS}, got {substeps}"
+            ));
+        }
+        self.substeps = substeps;
+        Ok(())
+    }
+
+    /// The length of one integrator step.
+    pub fn h(&self) -> f64 {
+        self.dt / self.substeps as f64
+    }
+
+    /// One physics step of every lane and the ghost. A lane whose step fails stops and
+    /// keeps its error for the panel; the others go on.
+    pub fn step(&mut self) {
+        let h = self.h();
+        for _ in 0..self.substeps {
+            for run in self.lanes.iter_mut().chain(self.ghost.as_mut()) {
+                let _ = run.step(h);
+            }
+        }
+        self.record();
+    }
+
+    fn record(&mut self) {
+        for (lane, run) in self.lanes.iter().enumerate() {
+            if run.error.is_none() {
+                self.history[lane].record(sample(run));
+                for (trail, body) in self.trails[lane].iter_mut().zip(&run.world.bodies) {
+                    let s = &body.state;
+                    trail.record(s.world_omega(&body.props), s.body_omega(&body.props));
+                }
+                self.recording.record(lane, &run.world);
+            }
+        }
+        if let Some(ghost) = self.ghost.as_ref().filter(|g| g.error.is_none()) {
+            self.ghost_history.record(sample(ghost));
+        }
+    }
+
+    pub fn time(&self) -> f64 {
+        self.lanes[0].world.time
+    }
+
+    /// Bodies stepped per physics step, the ghost included.
+    pub fn bodies(&self) -> usize {
+        self.lanes
+            .iter()
+            .chain(self.ghost.as_ref())
+            .map(|r| r.world.bodies.len())
+            .sum()
+    }
+
+    /// The first body's principal moments and its `h·L` in body axes: the midpoint
+    /// integrator's Newton problem, the point the convergence map marks.
+    pub fn newton_point(&self) -> (DVec3, DVec3) {
+        let body = &self.lanes[0].world.bodies[0];
+        (
+            body.props.inertia.principal(),
+            self.h() * body.state.body_momentum(),
+        )
+    }
+
+    /// The recorded run as CSV, in the columns of `gyrolab simulate`.
+    pub fn csv(&self) -> String {
+        self.recording.csv(self.lanes.iter().map(|r| &r.world))
+    }
+}
+
+fn sample(run: &Run) -> Sample {
+    let body = &run.world.bodies[0];
+    Sample {
+        t: run.world.time,
+        energy: run.drift.final_energy,
+        momentum: run.drift.momentum,
+        omega: body.state.body_omega(&body.props),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::presets::InertiaPreset;
+
+    fn lab(name: &str) -> Lab {
+        Lab::new(Scene::load(name).unwrap())
+    }
+
+    #[test]
+    fn single_body_scenes_run_the_compared_integrators_over_the_ghost() {
+        let lab = lab("dzhanibekov");
+        let lanes: Vec<_> = lab.lanes.iter().map(Run::integrator).collect();
+        assert_eq!(lanes, DEFAULT_COMPARED);
+        assert_eq!(
+            lab.ghost.as_ref().unwrap().integrator(),
+            Integrator::Analytic
+        );
+        let start = lab.lanes[0].world.bodies[0].state;
+        assert!(lab.lanes.iter().all(|r| r.world.bodies[0].state == start));
+    }
+
+    #[test]
+    fn switching_the_integrator_mid_run_keeps_the_motion() {
+        let mut lab = lab("tumbling-crowd");
+        assert!(!lab.side_by_side());
+        for _ in 0..50 {
+            lab.step();
+        }
+        let before: Vec<_> = lab.lanes[0].world.bodies.iter().map(|b| b.state).collect();
+        let t = lab.time();
+        lab.switch_integrator(Integrator::ExplicitEuler).unwrap();
+        assert_eq!(lab.time(), t, "no restart");
+        let after: Vec<_> = lab.lanes[0].world.bodies.iter().map(|b| b.state).collect();
+        assert_eq!(before, after, "no jump");
+        lab.step();
+        assert_eq!(lab.lanes[0].integrator(), Integrator::ExplicitEuler);
+        assert_eq!(lab.switches, vec![(t, Integrator::ExplicitEuler)]);
+        // One more step moves every body by about one step of its own velocity.
+        for (b, s0) in lab.lanes[0].world.bodies.iter().zip(&after) {
+            let moved = s0.orientation.inverse() * b.state.orientation;
+            let omega = s0.body_omega(&b.props).length();
+            assert!(
+                (moved.to_scaled_axis().length() - omega * lab.dt).abs() < 0.05 * omega * lab.dt
+            );
+        }
+        assert!(lab.switch_integrator(Integrator::Analytic).is_err());
+    }
+
+    #[test]
+    fn sub_steps_are_steps_of_dt_over_n() {
+        let mut four = lab("dzhanibekov");
+        four.set_substeps(4).unwrap();
+        let mut fine = lab("dzhanibekov");
+        fine.set_dt(four.dt / 4.0).unwrap();
+        for _ in 0..100 {
+            four.step();
+            for _ in 0..4 {
+                fine.step();
+            }
+        }
+        for (a, b) in four.lanes.iter().zip(&fine.lanes) {
+            assert_eq!(a.world.bodies[0].state, b.world.bodies[0].state);
+        }
+        assert!((four.time() - 100.0 * four.dt).abs() < 1e-12);
+        assert!(four.set_substeps(0).is_err() && four.set_substeps(MAX_SUBSTEPS + 1).is_err());
+    }
+
+    #[test]
+    fn impossible_settings_are_refused_and_the_run_goes_on() {
+        let mut lab = lab("dzhanibekov");
+        lab.step();
+        let (t, generation) = (lab.time(), lab.generation);
+        lab.start.preset = InertiaPreset::Custom;
+        lab.start.custom = DVec3::new(1.0, 1.0, 5.0);
+        assert!(lab.restart().unwrap_err().contains("triangle inequality"));
+        assert_eq!((lab.time(), lab.generation), (t, generation));
+        assert!(lab.set_dt(f64::NAN).is_err() && lab.set_dt(10.0).is_err());
+        assert!(lab.set_compared(Integrator::Analytic, true).is_err());
+        lab.start.preset = InertiaPreset::Scene;
+        for i in DEFAULT_COMPARED {
+            let _ = lab.set_compared(i, false);
+        }
+        assert_eq!(lab.compared.len(), 1, "the last one stays");
+    }
+
+    #[test]
+    fn the_plots_and_the_export_follow_the_run() {
+        let mut lab = lab("free-body");
+        for _ in 0..30 {
+            lab.step();
+        }
+        assert_eq!(lab.history[0].samples.len(), 31);
+        assert_eq!(lab.ghost_history.samples.len(), 31);
+        let midpoint = lab
+            .compared
+            .iter()
+            .position(|&i| i == Integrator::Midpoint)
+            .unwrap();
+        assert_eq!(lab.history[midpoint].last().unwrap().momentum, 0.0);
+        let csv = lab.csv();
+        let mut lines = csv.lines();
+        assert_eq!(lines.next(), Some(crate::cli::CSV_HEADER));
+        assert_eq!(lines.count(), 31 * lab.lanes.len());
+        assert!(csv.contains(",box,midpoint,"));
+    }
+
+    #[test]
+    fn loading_a_scene_keeps_the_comparison_and_bumps_the_generations() {
+        let mut lab = lab("dzhanibekov");
+        lab.set_compared(Integrator::Rk4, true).unwrap();
+        let (g, s) = (lab.generation, lab.scene_generation);
+        lab.load_scene(Scene::load("tennis-racket").unwrap());
+        assert!(lab.compared.contains(&Integrator::Rk4));
+        assert_eq!(lab.lanes.len(), 5);
+        assert!(lab.generation > g && lab.scene_generation == s + 1);
+    }
+}
