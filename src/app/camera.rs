@@ -1,26 +1,78 @@
-//! Camera and lights framing every lane.
+//! The 3D camera: it orbits, pans and zooms with the mouse, frames every lane when a scene
+//! loads, and draws only in the part of the window the panels leave free. The panels are
+//! drawn by a second camera over the whole window.
 
+use bevy::camera::{CameraOutputMode, Viewport, visibility::RenderLayers};
+use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit};
 use bevy::prelude::*;
+use bevy::render::render_resource::BlendState;
+use bevy::window::PrimaryWindow;
+use bevy_egui::input::egui_wants_any_pointer_input;
+use bevy_egui::{EguiGlobalSettings, PrimaryEguiContext};
 
-use super::physics::Simulation;
+use super::physics::Sim;
 use super::render_sync::lane_spacing;
+use super::status::Timed;
 
 pub struct CameraPlugin;
 
 impl Plugin for CameraPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Startup, setup);
+        app.init_resource::<FreeRect>()
+            .add_systems(Startup, setup)
+            .add_systems(
+                Update,
+                (
+                    frame_scene,
+                    orbit_with_mouse.run_if(not(egui_wants_any_pointer_input)),
+                    place,
+                    fit_viewport,
+                )
+                    .chain(),
+            );
     }
 }
 
-fn setup(mut commands: Commands, sim: Res<Simulation>) {
-    let r = sim.radius;
-    // Far enough back that the row of lanes fills the width.
-    let width = lane_spacing(&sim) * sim.lanes.len() as f32;
-    let d = (2.6 * r).max(0.62 * width);
+/// Where the camera looks from: yaw and pitch about a focus point, at a distance.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct Orbit {
+    focus: Vec3,
+    yaw: f32,
+    pitch: f32,
+    distance: f32,
+}
+
+/// The part of the window, in logical pixels, that the panels leave for the 3D view.
+#[derive(Resource, Default)]
+pub struct FreeRect(pub Option<Rect>);
+
+fn setup(mut commands: Commands, mut egui: ResMut<EguiGlobalSettings>) {
+    // The panels get their own camera: the 3D camera's viewport shrinks to the free
+    // area, and an egui context on it would shrink with it.
+    egui.auto_create_primary_context = false;
     commands.spawn((
         Camera3d::default(),
-        Transform::from_xyz(0.0, 0.45 * d, d).looking_at(Vec3::new(0.0, -0.1 * r, 0.0), Vec3::Y),
+        Orbit {
+            focus: Vec3::ZERO,
+            yaw: 0.0,
+            pitch: -0.42,
+            distance: 3.0,
+        },
+        Transform::default(),
+    ));
+    commands.spawn((
+        PrimaryEguiContext,
+        Camera2d,
+        RenderLayers::none(),
+        Camera {
+            order: 1,
+            output_mode: CameraOutputMode::Write {
+                blend_state: Some(BlendState::ALPHA_BLENDING),
+                clear_color: ClearColorConfig::None,
+            },
+            clear_color: ClearColorConfig::Custom(Color::NONE),
+            ..default()
+        },
     ));
     commands.spawn((
         DirectionalLight {
@@ -34,4 +86,90 @@ fn setup(mut commands: Commands, sim: Res<Simulation>) {
         brightness: 400.0,
         ..default()
     });
+}
+
+/// Frames the row of lanes when a scene loads or the number of lanes changes; a reset
+/// keeps the user's view.
+fn frame_scene(
+    sim: Res<Sim>,
+    mut orbit: Single<&mut Orbit>,
+    mut framed: Local<Option<(u64, usize)>>,
+) {
+    let _timed = Timed::start();
+    let key = (sim.scene_generation, sim.lanes.len());
+    if *framed == Some(key) {
+        return;
+    }
+    *framed = Some(key);
+    let r = sim.radius as f32;
+    let width = lane_spacing(&sim) * sim.lanes.len() as f32;
+    **orbit = Orbit {
+        focus: Vec3::new(0.0, -0.1 * r, 0.0),
+        yaw: 0.0,
+        pitch: -0.42,
+        distance: (2.8 * r).max(0.75 * width),
+    };
+}
+
+/// Left drag orbits, right or middle drag pans, the wheel zooms.
+fn orbit_with_mouse(
+    buttons: Res<ButtonInput<MouseButton>>,
+    motion: Res<AccumulatedMouseMotion>,
+    scroll: Res<AccumulatedMouseScroll>,
+    mut orbit: Single<&mut Orbit>,
+) {
+    let _timed = Timed::start();
+    let d = motion.delta;
+    if buttons.pressed(MouseButton::Left) {
+        orbit.yaw -= 0.006 * d.x;
+        orbit.pitch = (orbit.pitch - 0.006 * d.y).clamp(-1.55, 1.55);
+    }
+    if buttons.pressed(MouseButton::Right) || buttons.pressed(MouseButton::Middle) {
+        let rotation = Quat::from_euler(EulerRot::YXZ, orbit.yaw, orbit.pitch, 0.0);
+        let scale = 0.0015 * orbit.distance;
+        orbit.focus += rotation * Vec3::new(-d.x * scale, d.y * scale, 0.0);
+    }
+    let lines = match scroll.unit {
+        MouseScrollUnit::Line => scroll.delta.y,
+        MouseScrollUnit::Pixel => scroll.delta.y / 40.0,
+    };
+    if lines != 0.0 {
+        orbit.distance = (orbit.distance * (-0.12 * lines).exp()).clamp(0.05, 500.0);
+    }
+}
+
+fn place(mut camera: Single<(&Orbit, &mut Transform)>) {
+    let _timed = Timed::start();
+    let (orbit, transform) = &mut *camera;
+    let rotation = Quat::from_euler(EulerRot::YXZ, orbit.yaw, orbit.pitch, 0.0);
+    transform.rotation = rotation;
+    transform.translation = orbit.focus + rotation * Vec3::Z * orbit.distance;
+}
+
+fn fit_viewport(
+    free: Res<FreeRect>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    mut camera: Single<&mut Camera, With<Camera3d>>,
+) {
+    let _timed = Timed::start();
+    let Some(rect) = free.0 else { return };
+    let scale = window.scale_factor();
+    let window_size = UVec2::new(window.physical_width(), window.physical_height());
+    let position = (rect.min * scale).as_uvec2().min(window_size);
+    let size = ((rect.size() * scale).as_uvec2()).min(window_size - position);
+    if size.x < 16 || size.y < 16 {
+        return;
+    }
+    let viewport = Viewport {
+        physical_position: position,
+        physical_size: size,
+        ..default()
+    };
+    let same = camera.viewport.as_ref().is_some_and(|v| {
+        v.physical_position == viewport.physical_position
+            && v.physical_size == viewport.physical_size
+    });
+    if !same {
+        camera.viewport = Some(viewport);
+    }
 }

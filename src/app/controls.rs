@@ -1,37 +1,65 @@
-//! Keyboard control of the run: space pauses, N steps once while paused, R resets, H shows
-//! the shortcuts. Pausing stops virtual time, so the fixed-step physics stops with it.
+//! Keyboard control: space pauses, N steps once while paused, R resets, the number keys
+//! load scenes, H shows every shortcut. Pausing stops virtual time, so the fixed-step
+//! physics stops with it. Keys typed into a text field are left to the field.
 
 use bevy::prelude::*;
+use bevy_egui::input::egui_wants_any_keyboard_input;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use super::physics::Simulation;
+use crate::scene::scene_names;
+
+use super::panel::load_scene;
+use super::physics::Sim;
+use super::status::Timed;
+use super::ui::Panels;
+use super::view::{Message, View};
 
 pub struct ControlsPlugin;
 
 impl Plugin for ControlsPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<ShowHelp>()
-            .add_systems(Update, keyboard)
-            .add_systems(EguiPrimaryContextPass, help_overlay);
+            .add_systems(Update, keyboard.run_if(not(egui_wants_any_keyboard_input)))
+            .add_systems(EguiPrimaryContextPass, help_overlay.after(Panels));
     }
 }
 
 #[derive(Resource, Default)]
 struct ShowHelp(bool);
 
-const SHORTCUTS: [(&str, &str); 4] = [
+const SHORTCUTS: [(&str, &str); 9] = [
     ("Space", "pause / resume"),
     ("N", "one physics step (while paused)"),
     ("R", "reset the scene"),
+    ("1 … 9", "load scene 1 … 9 (as in the scene list)"),
     ("H", "show / hide this help"),
+    ("left drag", "orbit the camera"),
+    ("right drag", "pan"),
+    ("wheel", "zoom"),
+    ("hover", "an integrator's name shows its formula"),
+];
+
+const DIGITS: [KeyCode; 9] = [
+    KeyCode::Digit1,
+    KeyCode::Digit2,
+    KeyCode::Digit3,
+    KeyCode::Digit4,
+    KeyCode::Digit5,
+    KeyCode::Digit6,
+    KeyCode::Digit7,
+    KeyCode::Digit8,
+    KeyCode::Digit9,
 ];
 
 fn keyboard(
     keys: Res<ButtonInput<KeyCode>>,
     mut time: ResMut<Time<Virtual>>,
-    mut sim: ResMut<Simulation>,
+    mut sim: ResMut<Sim>,
+    mut view: ResMut<View>,
+    mut message: ResMut<Message>,
     mut help: ResMut<ShowHelp>,
 ) {
+    let _timed = Timed::start();
     if keys.just_pressed(KeyCode::Space) {
         if time.is_paused() {
             time.unpause();
@@ -42,11 +70,21 @@ fn keyboard(
     if keys.just_pressed(KeyCode::KeyN) && time.is_paused() {
         sim.step();
     }
-    if keys.just_pressed(KeyCode::KeyR) {
-        *sim = Simulation::new(sim.scene.clone());
+    if keys.just_pressed(KeyCode::KeyR)
+        && let Err(e) = sim.restart()
+    {
+        message.set(Err(e));
     }
     if keys.just_pressed(KeyCode::KeyH) {
         help.0 = !help.0;
+    }
+    let names = scene_names();
+    for (key, name) in DIGITS.iter().zip(names) {
+        if keys.just_pressed(*key)
+            && let Err(e) = load_scene(&mut sim, &mut view, name)
+        {
+            message.set(Err(e));
+        }
     }
 }
 
@@ -54,16 +92,19 @@ fn help_overlay(
     mut contexts: EguiContexts,
     help: Res<ShowHelp>,
     time: Res<Time<Virtual>>,
+    free: Res<super::camera::FreeRect>,
 ) -> Result {
+    let _timed = Timed::start();
     let ctx = contexts.ctx_mut()?;
+    let Some(rect) = free.0 else { return Ok(()) };
     if time.is_paused() {
         egui::Area::new(egui::Id::new("paused"))
-            .anchor(egui::Align2::CENTER_TOP, [0.0, 12.0])
+            .fixed_pos([rect.center().x - 120.0, rect.min.y + 10.0])
             .show(ctx, |ui| ui.strong("PAUSED  (space resumes, N steps)"));
     }
     if help.0 {
-        egui::Window::new("Keyboard")
-            .anchor(egui::Align2::RIGHT_TOP, [-12.0, 12.0])
+        egui::Window::new("Keyboard and mouse")
+            .fixed_pos([rect.max.x - 330.0, rect.min.y + 10.0])
             .resizable(false)
             .show(ctx, |ui| {
                 egui::Grid::new("shortcuts").show(ui, |ui| {
@@ -76,7 +117,8 @@ fn help_overlay(
             });
     } else {
         egui::Area::new(egui::Id::new("help-hint"))
-            .anchor(egui::Align2::RIGHT_BOTTOM, [-12.0, -12.0])
+            .fixed_pos([rect.max.x - 150.0, rect.max.y - 24.0])
+            .interactable(false)
             .show(ctx, |ui| ui.weak("H: keyboard shortcuts"));
     }
     Ok(())

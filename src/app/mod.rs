@@ -1,16 +1,24 @@
 //! The Bevy app: thin systems over the physics core, one plugin per concern.
 //!
-//! Physics runs in `FixedUpdate` at the scene's rate; rendering interpolates between the
-//! last two physics states and converts f64 to Bevy's f32 `Transform` only here, at the
-//! edge.
+//! The model is [`crate::lab::Lab`], plain Rust; the plugins step it (`FixedUpdate`, at the
+//! rate the user sets), draw it (meshes, arrows, trails), and edit it (panels, keyboard,
+//! mouse). Rendering interpolates between the last two physics states and converts f64 to
+//! Bevy's f32 `Transform` only here, at the edge.
 
 mod camera;
 mod controls;
-mod hud;
+mod labels;
+mod newton_map;
+mod panel;
 mod physics;
+mod plots;
 mod render_sync;
 mod screenshot;
+mod status;
+mod trails;
+mod ui;
 mod vectors;
+mod view;
 
 use std::path::PathBuf;
 
@@ -19,7 +27,7 @@ use bevy::window::WindowResolution;
 
 use crate::scene::Scene;
 
-pub use physics::Simulation;
+pub use physics::Sim;
 
 /// Options from the command line.
 #[derive(Clone, Debug, Default)]
@@ -43,11 +51,16 @@ pub fn run(scene: Scene, options: AppOptions) {
     .insert_resource(ClearColor(Color::srgb(0.06, 0.07, 0.09)))
     .add_plugins((
         physics::PhysicsPlugin::new(scene),
+        view::ViewPlugin,
         render_sync::RenderSyncPlugin,
         camera::CameraPlugin,
         controls::ControlsPlugin,
         vectors::VectorsPlugin,
-        hud::HudPlugin,
+        trails::TrailsPlugin,
+        ui::UiPlugin,
+        labels::LabelsPlugin,
+        newton_map::NewtonMapPlugin,
+        status::StatusPlugin,
     ));
     if let Some(path) = options.screenshot {
         app.add_plugins(screenshot::ScreenshotPlugin {

@@ -1,20 +1,26 @@
-//! Spawns a mesh per body part for every lane (and the translucent ghost over each lane)
-//! and copies interpolated physics states to `Transform`s.
+//! Spawns a mesh per body part for every lane (and the translucent ghost over each lane),
+//! respawns them whenever the lab rebuilds, and copies interpolated physics states to
+//! `Transform`s.
 
 use bevy::prelude::*;
 
 use crate::inertia::Shape;
 use crate::integrators::Integrator;
-use crate::run::Run;
+use crate::lab::Lab;
+use crate::world::Body;
 
-use super::physics::Simulation;
+use super::physics::Sim;
+use super::status::Timed;
+use super::view::View;
 
 pub struct RenderSyncPlugin;
 
 impl Plugin for RenderSyncPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Startup, spawn_bodies)
-            .add_systems(PostUpdate, sync.before(TransformSystems::Propagate));
+        app.add_systems(Startup, make_materials).add_systems(
+            PostUpdate,
+            (respawn, sync).chain().before(TransformSystems::Propagate),
+        );
     }
 }
 
@@ -26,7 +32,7 @@ pub struct Shows {
     pub ghost: bool,
 }
 
-/// One colour per integrator, the same in the 3D view and in the panel.
+/// One colour per integrator, the same in the 3D view, the panel and the plots.
 pub fn integrator_color(i: Integrator) -> Color {
     const PALETTE: [(f32, f32, f32); 11] = [
         (0.90, 0.30, 0.25),
@@ -46,14 +52,23 @@ pub fn integrator_color(i: Integrator) -> Color {
 }
 
 /// Distance between lanes: the scene's size plus room.
-pub fn lane_spacing(sim: &Simulation) -> f32 {
-    2.6 * sim.radius
+pub fn lane_spacing(lab: &Lab) -> f32 {
+    2.6 * lab.radius as f32
 }
 
 /// World offset of lane `i`, the lanes centred on the origin along x.
-pub fn lane_offset(sim: &Simulation, i: usize) -> Vec3 {
-    let n = sim.lanes.len() as f32;
-    Vec3::X * (i as f32 - 0.5 * (n - 1.0)) * lane_spacing(sim)
+pub fn lane_offset(lab: &Lab, i: usize) -> Vec3 {
+    let n = lab.lanes.len() as f32;
+    Vec3::X * (i as f32 - 0.5 * (n - 1.0)) * lane_spacing(lab)
+}
+
+/// Radius of a sphere about the body's centre of mass holding all its parts: the scale of
+/// its arrows and trails.
+pub fn body_size(body: &Body) -> f32 {
+    body.parts
+        .iter()
+        .map(|p| p.offset.length() + p.shape.bounding_radius())
+        .fold(0.05, f64::max) as f32
 }
 
 fn mesh_of(shape: Shape) -> Mesh {
@@ -67,27 +82,59 @@ fn mesh_of(shape: Shape) -> Mesh {
     }
 }
 
-fn spawn_bodies(
-    mut commands: Commands,
-    sim: Res<Simulation>,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
-) {
-    let ghost_material = materials.add(StandardMaterial {
+/// Materials made once: one per integrator and the ghost's.
+#[derive(Resource)]
+struct Materials {
+    solid: Vec<Handle<StandardMaterial>>,
+    ghost: Handle<StandardMaterial>,
+}
+
+fn make_materials(mut commands: Commands, mut materials: ResMut<Assets<StandardMaterial>>) {
+    let solid = Integrator::ALL
+        .iter()
+        .map(|&i| {
+            materials.add(StandardMaterial {
+                base_color: integrator_color(i),
+                perceptual_roughness: 0.45,
+                metallic: 0.1,
+                ..default()
+            })
+        })
+        .collect();
+    let ghost = materials.add(StandardMaterial {
         base_color: Color::srgba(0.9, 0.95, 1.0, 0.22),
         alpha_mode: AlphaMode::Blend,
         unlit: true,
         ..default()
     });
+    commands.insert_resource(Materials { solid, ghost });
+}
+
+/// Rebuilds the entities when the lab's generation changes (scene switch, reset, a new set
+/// of lanes): a handful of entities, so replacing them is simpler than patching them.
+fn respawn(
+    mut commands: Commands,
+    sim: Res<Sim>,
+    materials: Res<Materials>,
+    shown: Query<Entity, With<Shows>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut spawned: Local<Option<u64>>,
+) {
+    let _timed = Timed::start();
+    if *spawned == Some(sim.generation) {
+        return;
+    }
+    *spawned = Some(sim.generation);
+    for e in &shown {
+        commands.entity(e).despawn();
+    }
     for (lane, run) in sim.lanes.iter().enumerate() {
-        let solid = materials.add(StandardMaterial {
-            base_color: integrator_color(run.integrator()),
-            perceptual_roughness: 0.45,
-            metallic: 0.1,
-            ..default()
-        });
-        let mut spawn = |run: &Run, ghost: bool, material: &Handle<StandardMaterial>| {
-            for (body, b) in run.world.bodies.iter().enumerate() {
+        let solid = &materials.solid[run.integrator() as usize];
+        let ghost = sim.ghost.as_ref().map(|g| (g, &materials.ghost));
+        for (world, ghost, material) in std::iter::once((&run.world, false, solid))
+            .chain(ghost.map(|(g, m)| (&g.world, true, m)))
+        {
+            for (body, b) in world.bodies.iter().enumerate() {
                 commands
                     .spawn((
                         Shows { lane, body, ghost },
@@ -105,19 +152,24 @@ fn spawn_bodies(
                         }
                     });
             }
-        };
-        spawn(run, false, &solid);
-        if let Some(ghost) = &sim.ghost {
-            spawn(ghost, true, &ghost_material);
         }
     }
 }
 
 /// Interpolates between the last two physics states by the fixed-step overstep, so slow
-/// physics rates still look smooth.
-fn sync(sim: Res<Simulation>, time: Res<Time<Fixed>>, mut shown: Query<(&Shows, &mut Transform)>) {
-    let alpha = time.overstep_fraction_f64();
-    for (shows, mut transform) in &mut shown {
+/// motion and low physics rates still look smooth. A lane switched to another integrator
+/// mid-run takes that integrator's colour.
+fn sync(
+    sim: Res<Sim>,
+    view: Res<View>,
+    time: Res<Time<Fixed>>,
+    materials: Res<Materials>,
+    mut shown: Query<(&Shows, &Children, &mut Transform, &mut Visibility)>,
+    mut parts: Query<&mut MeshMaterial3d<StandardMaterial>>,
+) {
+    let _timed = Timed::start();
+    let alpha = time.overstep_fraction_f64().clamp(0.0, 1.0);
+    for (shows, children, mut transform, mut visibility) in &mut shown {
         let run = if shows.ghost {
             sim.ghost.as_ref()
         } else {
@@ -134,5 +186,21 @@ fn sync(sim: Res<Simulation>, time: Res<Time<Fixed>>, mut shown: Query<(&Shows, 
         let rotation = prev.orientation.slerp(body.state.orientation, alpha);
         transform.translation = position.as_vec3() + lane_offset(&sim, shows.lane);
         transform.rotation = rotation.as_quat();
+        if shows.ghost {
+            visibility.set_if_neq(if view.ghost {
+                Visibility::Inherited
+            } else {
+                Visibility::Hidden
+            });
+        } else {
+            let material = &materials.solid[run.integrator() as usize];
+            for &child in children {
+                if let Ok(mut m) = parts.get_mut(child)
+                    && m.0 != *material
+                {
+                    m.0 = material.clone();
+                }
+            }
+        }
     }
 }

@@ -1,10 +1,14 @@
-//! `--screenshot FILE --frames N`: render N frames, save the window (UI included), exit.
+//! `--screenshot FILE --frames N`: render N frames, save the window (UI included), print
+//! the measured frame cost, exit.
 
 use std::path::PathBuf;
 
 use bevy::diagnostic::FrameCount;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
+
+use super::physics::StepTiming;
+use super::status::FrameCost;
 
 pub struct ScreenshotPlugin {
     pub path: PathBuf,
@@ -38,7 +42,11 @@ fn take(mut commands: Commands, frames: Res<FrameCount>, mut request: ResMut<Req
         .spawn(Screenshot::primary_window())
         .observe(save_to_disk(request.path.clone()))
         .observe(
-            |_: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
+            |_: On<ScreenshotCaptured>,
+             cost: Res<FrameCost>,
+             timing: Res<StepTiming>,
+             mut exit: MessageWriter<AppExit>| {
+                println!("{}", cost.summary(&timing));
                 exit.write(AppExit::Success);
             },
         );

@@ -1,0 +1,345 @@
+//! The control panel on the left: scene, integrators, time, start conditions, what is
+//! drawn, the readouts per lane, and CSV export. Plain functions over the lab and the
+//! view; the UI system calls them.
+
+use bevy::prelude::*;
+use bevy_egui::egui::{self, RichText};
+
+use crate::integrators::Integrator;
+use crate::lab::MAX_SUBSTEPS;
+use crate::presets::{InertiaPreset, SpinAxis};
+use crate::scene::{Scene, scene_names};
+
+use super::physics::Sim;
+use super::render_sync::integrator_color;
+use super::trails::{HERPOLHODE_COLOR, POLHODE_COLOR};
+use super::vectors::{MOMENTUM_COLOR, OMEGA_COLOR};
+use super::view::{MAX_TIME_SCALE, MIN_TIME_SCALE, Message, View};
+
+pub fn egui_color(c: Color) -> egui::Color32 {
+    let [r, g, b, _] = c.to_srgba().to_u8_array();
+    egui::Color32::from_rgb(r, g, b)
+}
+
+pub fn integrator_text(i: Integrator) -> RichText {
+    RichText::new(i.name()).color(egui_color(integrator_color(i)))
+}
+
+/// The tooltip of an integrator: what it does, its update, its order, what it keeps.
+pub fn integrator_tooltip(ui: &mut egui::Ui, i: Integrator) {
+    let info = i.info();
+    ui.strong(info.name);
+    ui.label(info.summary);
+    ui.label(RichText::new(info.formula).monospace());
+    if info.order > 0 {
+        ui.label(format!("order {}", info.order));
+    }
+    ui.label(format!("conserves: {}", info.conserves));
+}
+
+pub fn controls(
+    ui: &mut egui::Ui,
+    sim: &mut Sim,
+    view: &mut View,
+    time: &mut Time<Virtual>,
+    message: &mut Message,
+) {
+    scene(ui, sim, view, message);
+    egui::CollapsingHeader::new("Integrators")
+        .default_open(true)
+        .show(ui, |ui| integrators(ui, sim, view, message));
+    egui::CollapsingHeader::new("Time")
+        .default_open(true)
+        .show(ui, |ui| time_controls(ui, sim, view, time, message));
+    egui::CollapsingHeader::new("Start conditions")
+        .default_open(false)
+        .show(ui, |ui| start(ui, sim, message));
+    egui::CollapsingHeader::new("Show")
+        .default_open(false)
+        .show(ui, |ui| show(ui, view));
+    egui::CollapsingHeader::new("Readouts")
+        .default_open(true)
+        .show(ui, |ui| readouts(ui, sim));
+    egui::CollapsingHeader::new("Export")
+        .default_open(false)
+        .show(ui, |ui| export(ui, sim, message));
+    if !message.text.is_empty() {
+        let color = if message.error {
+            egui::Color32::LIGHT_RED
+        } else {
+            egui::Color32::LIGHT_GREEN
+        };
+        ui.colored_label(color, &message.text);
+    }
+}
+
+/// Loads a built-in scene by its place in the list (number keys count from 1).
+pub fn load_scene(sim: &mut Sim, view: &mut View, name: &str) -> Result<(), String> {
+    let scene = Scene::load(name).map_err(|e| e.to_string())?;
+    sim.load_scene(scene);
+    view.omega_lane = 0;
+    Ok(())
+}
+
+fn scene(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: &mut Message) {
+    let mut chosen = None;
+    egui::ComboBox::from_label("scene")
+        .selected_text(&sim.scene.name)
+        .show_ui(ui, |ui| {
+            for (i, name) in scene_names().into_iter().enumerate() {
+                if ui
+                    .selectable_label(sim.scene.name == name, format!("{}  {name}", i + 1))
+                    .clicked()
+                {
+                    chosen = Some(name);
+                }
+            }
+        });
+    if let Some(name) = chosen
+        && let Err(e) = load_scene(sim, view, name)
+    {
+        message.set(Err(e));
+    }
+    ui.label(RichText::new(&sim.scene.description).italics());
+    if !sim.scene.explanation.is_empty() {
+        egui::CollapsingHeader::new("What am I seeing?")
+            .default_open(true)
+            .show(ui, |ui| ui.label(&sim.scene.explanation));
+    }
+}
+
+fn integrators(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: &mut Message) {
+    let choices = Integrator::ALL
+        .into_iter()
+        .filter(|&i| i != Integrator::Analytic);
+    if sim.side_by_side() {
+        ui.weak("Side by side from the same start; changing the set restarts.");
+        for i in choices {
+            let mut on = sim.compared.contains(&i);
+            let response = ui
+                .checkbox(&mut on, integrator_text(i))
+                .on_hover_ui(|ui| integrator_tooltip(ui, i));
+            if response.changed()
+                && let Err(e) = sim.set_compared(i, on)
+            {
+                message.set(Err(e));
+            }
+        }
+        ui.checkbox(&mut view.ghost, "ghost: the exact solution (analytic)")
+            .on_hover_ui(|ui| integrator_tooltip(ui, Integrator::Analytic));
+    } else {
+        ui.weak("Switch live: the bodies carry on from where they are.");
+        let current = sim.lanes[0].integrator();
+        for i in choices {
+            let response = ui
+                .radio(current == i, integrator_text(i))
+                .on_hover_ui(|ui| integrator_tooltip(ui, i));
+            if response.clicked()
+                && let Err(e) = sim.switch_integrator(i)
+            {
+                message.set(Err(e));
+            }
+        }
+    }
+}
+
+fn time_controls(
+    ui: &mut egui::Ui,
+    sim: &mut Sim,
+    view: &mut View,
+    time: &mut Time<Virtual>,
+    message: &mut Message,
+) {
+    ui.horizontal(|ui| {
+        let paused = time.is_paused();
+        if ui
+            .button(if paused { "▶ run" } else { "⏸ pause" })
+            .clicked()
+        {
+            if paused {
+                time.unpause();
+            } else {
+                time.pause();
+            }
+        }
+        if ui
+            .add_enabled(paused, egui::Button::new("step"))
+            .on_hover_text("one physics step (while paused)")
+            .clicked()
+        {
+            sim.step();
+        }
+        if ui.button("⟲ reset").clicked()
+            && let Err(e) = sim.restart()
+        {
+            message.set(Err(e));
+        }
+    });
+    let mut dt = sim.dt;
+    if ui
+        .add(
+            egui::Slider::new(&mut dt, 0.001..=0.1)
+                .logarithmic(true)
+                .text("dt (s)"),
+        )
+        .on_hover_text("one physics step; the physics rate is 1/dt")
+        .changed()
+        && let Err(e) = sim.set_dt(dt)
+    {
+        message.set(Err(e));
+    }
+    let mut substeps = sim.substeps;
+    if ui
+        .add(
+            egui::Slider::new(&mut substeps, 1..=MAX_SUBSTEPS)
+                .logarithmic(true)
+                .text("sub-steps"),
+        )
+        .on_hover_text("each step taken as this many smaller ones")
+        .changed()
+        && let Err(e) = sim.set_substeps(substeps)
+    {
+        message.set(Err(e));
+    }
+    ui.add(
+        egui::Slider::new(&mut view.time_scale, MIN_TIME_SCALE..=MAX_TIME_SCALE)
+            .logarithmic(true)
+            .text("time scale"),
+    )
+    .on_hover_text("simulated seconds per real second: below 1 is slow motion");
+    ui.weak(format!(
+        "integrator step h = {:.5} s, {:.0} physics steps/s",
+        sim.h(),
+        1.0 / sim.dt
+    ));
+}
+
+fn start(ui: &mut egui::Ui, sim: &mut Sim, message: &mut Message) {
+    let mut start = sim.start.clone();
+    if sim.side_by_side() {
+        egui::ComboBox::from_label("body")
+            .selected_text(start.preset.name())
+            .show_ui(ui, |ui| {
+                for p in InertiaPreset::ALL {
+                    ui.selectable_value(&mut start.preset, p, p.name());
+                }
+            });
+        if start.preset == InertiaPreset::Custom {
+            ui.horizontal(|ui| {
+                ui.label("moments");
+                for k in 0..3 {
+                    ui.add(
+                        egui::DragValue::new(&mut start.custom[k])
+                            .speed(0.0005)
+                            .max_decimals(5),
+                    );
+                }
+            })
+            .response
+            .on_hover_text("principal moments in kg·m²; drawn as the box with this inertia");
+        }
+        ui.label("spin about the axis of");
+        ui.horizontal(|ui| {
+            for axis in SpinAxis::ALL {
+                ui.radio_value(&mut start.axis, axis, axis.name());
+            }
+        });
+        ui.add(egui::Slider::new(&mut start.spin, -30.0..=30.0).text("spin (rad/s)"));
+        ui.add(egui::Slider::new(&mut start.perturbation, 0.0..=2.0).text("perturbation (rad/s)"))
+            .on_hover_text("a small spin about another axis: the seed of the instability");
+    }
+    let mut g = -start.gravity.y;
+    ui.add(egui::Slider::new(&mut g, 0.0..=20.0).text("gravity (m/s², down)"));
+    start.gravity.y = -g;
+    if start != sim.start {
+        sim.start = start;
+        match sim.restart() {
+            Ok(()) => message.set(Ok(String::new())),
+            Err(e) => message.set(Err(format!("not applied: {e}"))),
+        }
+    }
+}
+
+fn show(ui: &mut egui::Ui, view: &mut View) {
+    let swatch = |c: Color, text: &str| RichText::new(text).color(egui_color(c));
+    ui.checkbox(&mut view.omega, swatch(OMEGA_COLOR, "ω  angular velocity"));
+    ui.checkbox(
+        &mut view.momentum,
+        swatch(MOMENTUM_COLOR, "L  angular momentum"),
+    );
+    ui.checkbox(&mut view.axes, "principal axes");
+    ui.checkbox(
+        &mut view.herpolhode,
+        swatch(HERPOLHODE_COLOR, "herpolhode: ω's tip in space"),
+    );
+    ui.checkbox(
+        &mut view.polhode,
+        swatch(POLHODE_COLOR, "polhode: ω's tip on the body"),
+    );
+    ui.checkbox(&mut view.ghost, "ghost (exact solution)");
+    ui.checkbox(&mut view.labels, "lane labels");
+}
+
+fn readouts(ui: &mut egui::Ui, sim: &Sim) {
+    egui::Grid::new("lanes").striped(true).show(ui, |ui| {
+        for (h, tip) in [
+            ("integrator", ""),
+            ("flips", "sign changes of the first body's middle-axis ω"),
+            ("T_flip", "measured time between flips"),
+            ("ΔE/E", "energy error now, relative"),
+            ("|ΔL|/|L|", "worst momentum error, relative"),
+        ] {
+            let r = ui.strong(h);
+            if !tip.is_empty() {
+                r.on_hover_text(tip);
+            }
+        }
+        ui.end_row();
+        for run in &sim.lanes {
+            ui.label(integrator_text(run.integrator()));
+            ui.label(run.flips.flips().to_string());
+            ui.label(
+                run.flips
+                    .mean_period()
+                    .map_or("-".into(), |p| format!("{p:.3} s")),
+            );
+            ui.label(format!("{:+.1e}", run.drift.final_energy));
+            ui.label(format!("{:.1e}", run.drift.max_momentum));
+            ui.end_row();
+            if let Some(e) = &run.error {
+                ui.colored_label(egui::Color32::LIGHT_RED, format!("stopped: {e}"));
+                ui.end_row();
+            }
+        }
+    });
+    if let Some(p) = sim.lanes[0].analytic_flip_period {
+        ui.label(format!("exact flip period: {p:.3} s"));
+    }
+}
+
+fn export(ui: &mut egui::Ui, sim: &Sim, message: &mut Message) {
+    ui.label(format!(
+        "{} rows recorded, columns of `gyrolab simulate`",
+        sim.recording.rows()
+    ));
+    if sim.recording.full {
+        ui.colored_label(
+            egui::Color32::LIGHT_RED,
+            "recording full: later steps are not kept",
+        );
+    }
+    if ui.button("export CSV").clicked() {
+        let name: String = sim
+            .scene
+            .name
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+            .collect();
+        let path = format!("gyrolab-{name}-{:.0}s.csv", sim.time());
+        message.set(
+            std::fs::write(&path, sim.csv())
+                .map(|()| format!("wrote {path}"))
+                .map_err(|e| format!("cannot write {path}: {e}")),
+        );
+    }
+}

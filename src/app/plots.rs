@@ -1,0 +1,198 @@
+//! The plots under the 3D view: relative energy error, relative |ΔL| and the body-frame
+//! angular velocity over time, one colour per integrator (the ghost dashed), on a linear
+//! or logarithmic scale, optionally scrolling with the run; and the Newton map beside them.
+
+use bevy_egui::egui;
+use egui_plot::{Corner, Legend, Line, LineStyle, Plot, PlotPoints, VLine, uniform_grid_spacer};
+
+use crate::history::{Sample, Series};
+use crate::integrators::Integrator;
+
+use super::newton_map::{self, NewtonMap};
+use super::panel::{egui_color, integrator_text};
+use super::physics::Sim;
+use super::render_sync::integrator_color;
+use super::view::View;
+
+/// Seconds shown when the plots scroll with the run.
+const WINDOW: f64 = 10.0;
+/// Errors below this are drawn at it on the log scale (exact zero has no logarithm).
+const FLOOR: f64 = 1e-17;
+
+const GHOST_COLOR: egui::Color32 = egui::Color32::from_gray(220);
+const AXIS_COLORS: [egui::Color32; 3] = [
+    egui::Color32::from_rgb(235, 90, 90),
+    egui::Color32::from_rgb(90, 215, 100),
+    egui::Color32::from_rgb(100, 130, 245),
+];
+
+pub fn show(ui: &mut egui::Ui, sim: &Sim, view: &mut View, map: &mut NewtonMap) {
+    ui.horizontal(|ui| {
+        ui.checkbox(&mut view.log_plots, "log scale");
+        ui.checkbox(&mut view.autoscroll, format!("scroll (last {WINDOW} s)"));
+        let lane = view.omega_lane.min(sim.lanes.len() - 1);
+        egui::ComboBox::from_label("body ω of")
+            .selected_text(integrator_text(sim.lanes[lane].integrator()))
+            .show_ui(ui, |ui| {
+                for (i, run) in sim.lanes.iter().enumerate() {
+                    ui.selectable_value(&mut view.omega_lane, i, integrator_text(run.integrator()));
+                }
+            });
+    });
+    let height = ui.available_height().max(60.0);
+    let map_side = height.min(ui.available_width() * 0.25);
+    let width = ((ui.available_width() - map_side) / 3.0 - 8.0).max(60.0);
+    let from = if view.autoscroll {
+        sim.time() - WINDOW
+    } else {
+        f64::NEG_INFINITY
+    };
+    ui.horizontal(|ui| {
+        let error = |ui: &mut egui::Ui, id: &str, label: &str, pick: fn(&Sample) -> f64| {
+            plot(ui, id, label, width, height, view, sim, |p| {
+                for (run, series) in sim.lanes.iter().zip(&sim.history) {
+                    p.line(series_line(
+                        run.integrator().name(),
+                        series,
+                        from,
+                        view.log_plots,
+                        pick,
+                        egui_color(integrator_color(run.integrator())),
+                    ));
+                }
+                if sim.ghost.is_some() && view.ghost {
+                    p.line(
+                        series_line(
+                            "exact",
+                            &sim.ghost_history,
+                            from,
+                            view.log_plots,
+                            pick,
+                            GHOST_COLOR,
+                        )
+                        .style(LineStyle::dashed_loose()),
+                    );
+                }
+            });
+        };
+        error(ui, "energy", "ΔE/E", |s| s.energy);
+        error(ui, "momentum", "|ΔL|/|L|", |s| s.momentum);
+        let lane = view.omega_lane.min(sim.lanes.len() - 1);
+        let linear = View {
+            log_plots: false,
+            ..*view
+        };
+        plot(
+            ui,
+            "omega",
+            "body ω (rad/s)",
+            width,
+            height,
+            &linear,
+            sim,
+            |p| {
+                for k in 0..3 {
+                    let name = ["ω_x", "ω_y", "ω_z"][k];
+                    p.line(
+                        series_line(
+                            name,
+                            &sim.history[lane],
+                            from,
+                            false,
+                            move |s| s.omega[k],
+                            AXIS_COLORS[k],
+                        )
+                        .width(1.5),
+                    );
+                    if view.ghost && sim.ghost.is_some() {
+                        p.line(
+                            series_line(
+                                name,
+                                &sim.ghost_history,
+                                from,
+                                false,
+                                move |s| s.omega[k],
+                                AXIS_COLORS[k],
+                            )
+                            .style(LineStyle::dashed_loose())
+                            .width(1.0),
+                        );
+                    }
+                }
+            },
+        );
+        ui.vertical(|ui| newton_map::show(ui, sim, map, map_side - 4.0));
+    });
+}
+
+/// One series as a plot line: optionally only the recent window, optionally as log10|y|.
+fn series_line<'a>(
+    name: &str,
+    series: &Series,
+    from: f64,
+    log: bool,
+    pick: impl Fn(&Sample) -> f64,
+    color: egui::Color32,
+) -> Line<'a> {
+    let points: PlotPoints = series
+        .samples
+        .iter()
+        .filter(|s| s.t >= from)
+        .map(|s| {
+            let y = pick(s);
+            [s.t, if log { y.abs().max(FLOOR).log10() } else { y }]
+        })
+        .collect();
+    Line::new(name.to_string(), points).color(color)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn plot(
+    ui: &mut egui::Ui,
+    id: &str,
+    label: &str,
+    width: f32,
+    height: f32,
+    view: &View,
+    sim: &Sim,
+    add: impl FnOnce(&mut egui_plot::PlotUi),
+) {
+    let log = view.log_plots;
+    let mut plot = Plot::new(id)
+        .width(width)
+        .height(height)
+        .x_axis_label("t (s)")
+        .y_axis_label(if log {
+            format!("{label} (log)")
+        } else {
+            label.to_string()
+        });
+    // The momentum plot has the same lines as the energy plot: one legend is enough.
+    if id != "momentum" {
+        plot = plot.legend(Legend::default().position(Corner::LeftTop));
+    }
+    if log {
+        plot = plot
+            .y_grid_spacer(uniform_grid_spacer(|_| [1.0, 2.0, 4.0]))
+            .y_axis_formatter(|mark, _| format!("1e{:.0}", mark.value));
+    }
+    if view.autoscroll {
+        plot = plot
+            .auto_bounds(egui::Vec2b::TRUE)
+            .allow_drag(false)
+            .allow_zoom(false)
+            .allow_scroll(false);
+    }
+    plot.show(ui, |p| {
+        add(p);
+        for &(t, integrator) in &sim.switches {
+            p.vline(switch_line(t, integrator));
+        }
+    });
+}
+
+fn switch_line(t: f64, integrator: Integrator) -> VLine {
+    VLine::new(format!("→ {}", integrator.name()), t)
+        .color(egui_color(integrator_color(integrator)))
+        .style(LineStyle::dashed_dense())
+}

@@ -1,0 +1,47 @@
+//! Trails of ω's tip: in world space it runs along the herpolhode, a curve in the plane
+//! perpendicular to L; in body space along the polhode, a closed loop drawn on the body.
+
+use bevy::prelude::*;
+
+use super::physics::Sim;
+use super::render_sync::lane_offset;
+use super::status::Timed;
+use super::vectors::omega_scale;
+use super::view::View;
+
+pub struct TrailsPlugin;
+
+impl Plugin for TrailsPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(Update, draw);
+    }
+}
+
+pub const HERPOLHODE_COLOR: Color = Color::srgb(0.3, 0.75, 1.0);
+pub const POLHODE_COLOR: Color = Color::srgb(1.0, 0.45, 0.85);
+
+fn draw(sim: Res<Sim>, view: Res<View>, mut gizmos: Gizmos) {
+    let _timed = Timed::start();
+    if !(view.herpolhode || view.polhode) {
+        return;
+    }
+    for (lane, run) in sim.lanes.iter().enumerate() {
+        for (i, (body, trail)) in run.world.bodies.iter().zip(&sim.trails[lane]).enumerate() {
+            let origin = body.state.position.as_vec3() + lane_offset(&sim, lane);
+            let k = omega_scale(&sim, lane, i);
+            if view.herpolhode {
+                gizmos.linestrip(
+                    trail.world.iter().map(|w| origin + w.as_vec3() * k),
+                    HERPOLHODE_COLOR,
+                );
+            }
+            if view.polhode {
+                let q = body.state.orientation.as_quat();
+                gizmos.linestrip(
+                    trail.body.iter().map(|w| origin + q * (w.as_vec3() * k)),
+                    POLHODE_COLOR,
+                );
+            }
+        }
+    }
+}

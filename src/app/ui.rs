@@ -1,0 +1,79 @@
+//! Lays out the window: the status line at the bottom, the control panel on the left, the
+//! plots under the 3D view; then tells the camera which rectangle is left for the scene.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use super::camera::FreeRect;
+use super::newton_map::NewtonMap;
+use super::physics::{Sim, StepTiming};
+use super::status::Timed;
+use super::status::{self, FrameCost};
+use super::view::{Message, View};
+use super::{panel, plots};
+
+pub struct UiPlugin;
+
+impl Plugin for UiPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(EguiPrimaryContextPass, layout.in_set(Panels));
+    }
+}
+
+/// The panels; overlays that sit on the 3D view are drawn after them.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Panels;
+
+#[allow(clippy::too_many_arguments)]
+fn layout(
+    mut contexts: EguiContexts,
+    mut sim: ResMut<Sim>,
+    mut view: ResMut<View>,
+    mut time: ResMut<Time<Virtual>>,
+    mut message: ResMut<Message>,
+    mut map: ResMut<NewtonMap>,
+    mut free: ResMut<FreeRect>,
+    cost: Res<FrameCost>,
+    timing: Res<StepTiming>,
+) -> Result {
+    let _timed = Timed::start();
+    let ctx = contexts.ctx_mut()?.clone();
+    let screen = ctx.viewport_rect();
+    let mut root = egui::Ui::new(
+        ctx.clone(),
+        "root".into(),
+        egui::UiBuilder::new()
+            .layer_id(egui::LayerId::background())
+            .max_rect(screen),
+    );
+    let status_height = egui::Panel::bottom("status")
+        .show(&mut root, |ui| status::line(ui, &sim, &cost, &timing, &map))
+        .response
+        .rect
+        .height();
+    let left = egui::Panel::left("controls")
+        .default_size(340.0)
+        .resizable(true)
+        .show(&mut root, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                panel::controls(ui, &mut sim, &mut view, &mut time, &mut message);
+            });
+        })
+        .response
+        .rect
+        .width();
+    let plots_height = egui::Panel::bottom("plots")
+        .default_size(0.32 * screen.height())
+        .resizable(true)
+        .show(&mut root, |ui| plots::show(ui, &sim, &mut view, &mut map))
+        .response
+        .rect
+        .height();
+    free.0 = Some(Rect::new(
+        screen.min.x + left,
+        screen.min.y,
+        screen.max.x,
+        screen.max.y - status_height - plots_height,
+    ));
+    Ok(())
+}

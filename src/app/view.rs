@@ -1,0 +1,77 @@
+//! What the user chose to see: vectors, trails, the ghost, labels, plot options, and the
+//! time scale; plus the one-line message the panels show after an action.
+
+use super::status::Timed;
+use bevy::prelude::*;
+
+#[derive(Resource)]
+pub struct View {
+    pub omega: bool,
+    pub momentum: bool,
+    pub axes: bool,
+    pub herpolhode: bool,
+    pub polhode: bool,
+    pub ghost: bool,
+    pub labels: bool,
+    pub log_plots: bool,
+    pub autoscroll: bool,
+    /// The lane whose body-frame ω is plotted.
+    pub omega_lane: usize,
+    /// Virtual time per real time: slow motion below 1.
+    pub time_scale: f64,
+}
+
+impl Default for View {
+    fn default() -> Self {
+        Self {
+            omega: true,
+            momentum: true,
+            axes: false,
+            herpolhode: true,
+            polhode: false,
+            ghost: true,
+            labels: true,
+            log_plots: true,
+            autoscroll: false,
+            omega_lane: 0,
+            time_scale: 1.0,
+        }
+    }
+}
+
+pub const MIN_TIME_SCALE: f64 = 0.05;
+pub const MAX_TIME_SCALE: f64 = 4.0;
+
+/// The result of the last action: a written file, or why a setting was refused.
+#[derive(Resource, Default)]
+pub struct Message {
+    pub text: String,
+    pub error: bool,
+}
+
+impl Message {
+    pub fn set(&mut self, result: Result<String, String>) {
+        (self.text, self.error) = match result {
+            Ok(t) => (t, false),
+            Err(e) => (e, true),
+        };
+    }
+}
+
+pub struct ViewPlugin;
+
+impl Plugin for ViewPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<View>()
+            .init_resource::<Message>()
+            .add_systems(Update, follow_time_scale);
+    }
+}
+
+fn follow_time_scale(view: Res<View>, mut time: ResMut<Time<Virtual>>) {
+    let _timed = Timed::start();
+    let scale = view.time_scale.clamp(MIN_TIME_SCALE, MAX_TIME_SCALE);
+    if (time.relative_speed_f64() - scale).abs() > 1e-9 {
+        time.set_relative_speed_f64(scale);
+    }
+}
