@@ -77,8 +77,16 @@ pub fn controls(
 pub fn load_scene(sim: &mut Sim, view: &mut View, name: &str) -> Result<(), String> {
     let scene = Scene::load(name).map_err(|e| e.to_string())?;
     sim.load_scene(scene);
-    view.omega_lane = 0;
+    view.omega_lane = omega_lane(sim);
     Ok(())
+}
+
+/// The lane whose ω is plotted by default: midpoint's, which follows the exact dashes.
+pub fn omega_lane(sim: &Sim) -> usize {
+    sim.lanes
+        .iter()
+        .position(|r| r.integrator() == Integrator::Midpoint)
+        .unwrap_or(0)
 }
 
 fn scene(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: &mut Message) {

@@ -4,9 +4,10 @@ use std::time::Instant;
 
 use bevy::prelude::*;
 
-use super::status::Timed;
 use crate::lab::Lab;
 use crate::scene::Scene;
+
+use super::status::Timed;
 
 /// The lab, as the app's one physics resource.
 #[derive(Resource, Deref, DerefMut)]

@@ -1,8 +1,11 @@
 //! What the user chose to see: vectors, trails, the ghost, labels, plot options, and the
 //! time scale; plus the one-line message the panels show after an action.
 
-use super::status::Timed;
 use bevy::prelude::*;
+
+use super::panel::omega_lane;
+use super::physics::Sim;
+use super::status::Timed;
 
 #[derive(Resource)]
 pub struct View {
@@ -64,8 +67,13 @@ impl Plugin for ViewPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<View>()
             .init_resource::<Message>()
+            .add_systems(Startup, plot_midpoint)
             .add_systems(Update, follow_time_scale);
     }
+}
+
+fn plot_midpoint(sim: Res<Sim>, mut view: ResMut<View>) {
+    view.omega_lane = omega_lane(&sim);
 }
 
 fn follow_time_scale(view: Res<View>, mut time: ResMut<Time<Virtual>>) {

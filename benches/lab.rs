@@ -1,0 +1,39 @@
+//! The app's model without Bevy: what a scene switch, a reset and one physics step of the
+//! default scene cost (the targets are < 100 ms per switch and < 4 ms of our CPU per
+//! frame; the app measures the whole frame itself, see README).
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use gyrolab::lab::Lab;
+use gyrolab::scene::{Scene, scene_names};
+
+fn scene_switch(c: &mut Criterion) {
+    let mut group = c.benchmark_group("lab");
+    let mut lab = Lab::new(Scene::load("dzhanibekov").unwrap());
+    for name in scene_names() {
+        group.bench_function(format!("load-scene/{name}"), |b| {
+            b.iter(|| lab.load_scene(Scene::load(black_box(name)).unwrap()))
+        });
+    }
+    let mut lab = Lab::new(Scene::load("dzhanibekov").unwrap());
+    group.bench_function("reset/dzhanibekov", |b| b.iter(|| lab.restart().unwrap()));
+    // Four lanes and the ghost, plot series, trails and the recording: one fixed step.
+    // The lab is rebuilt every 10,000 steps so the recording never fills up.
+    let fresh = Lab::new(Scene::load("dzhanibekov").unwrap());
+    let mut lab = fresh.clone();
+    let mut steps = 0;
+    group.bench_function("step/dzhanibekov", |b| {
+        b.iter(|| {
+            steps += 1;
+            if steps % 10_000 == 0 {
+                lab = fresh.clone();
+            }
+            lab.step()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, scene_switch);
+criterion_main!(benches);
