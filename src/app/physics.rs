@@ -58,3 +58,71 @@ fn follow_dt(sim: Res<Sim>, mut fixed: ResMut<Time<Fixed>>) {
         fixed.set_timestep_seconds(sim.dt);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use bevy::time::TimeUpdateStrategy;
+
+    use super::*;
+    use crate::app::view::{View, ViewPlugin};
+
+    /// A headless app with the physics and the time scale, advanced 50 ms per frame.
+    fn app() -> App {
+        let mut app = App::new();
+        app.add_plugins((
+            MinimalPlugins,
+            PhysicsPlugin::new(Scene::load("dzhanibekov").unwrap()),
+            ViewPlugin,
+        ))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+            50,
+        )));
+        app.update();
+        app
+    }
+
+    fn lab_time(app: &App) -> f64 {
+        app.world().resource::<Sim>().time()
+    }
+
+    fn run(app: &mut App, frames: usize) -> f64 {
+        let t0 = lab_time(app);
+        for _ in 0..frames {
+            app.update();
+        }
+        lab_time(app) - t0
+    }
+
+    #[test]
+    fn physics_follows_virtual_time_not_frames() {
+        let mut app = app();
+        let dt = app.world().resource::<Sim>().dt;
+        // 20 frames of 50 ms: one second of physics at 100 steps per second.
+        assert!((run(&mut app, 20) - 1.0).abs() <= 2.0 * dt);
+        // Slow motion: a quarter of the time; the time scale takes effect next frame.
+        app.world_mut().resource_mut::<View>().time_scale = 0.25;
+        app.update();
+        assert!((run(&mut app, 20) - 0.25).abs() <= 2.0 * dt);
+        // A larger dt: fewer, longer steps for the same time.
+        app.world_mut().resource_mut::<View>().time_scale = 1.0;
+        app.world_mut().resource_mut::<Sim>().set_dt(0.025).unwrap();
+        app.update();
+        let steps_before = app.world().resource::<Sim>().history[0].samples.len();
+        let elapsed = run(&mut app, 20);
+        let steps = app.world().resource::<Sim>().history[0].samples.len() - steps_before;
+        assert!((elapsed - 1.0).abs() <= 2.0 * 0.025, "{elapsed}");
+        assert!(
+            (39..=41).contains(&steps),
+            "{steps} steps of 25 ms in one second"
+        );
+    }
+
+    #[test]
+    fn pausing_stops_the_physics() {
+        let mut app = app();
+        app.world_mut().resource_mut::<Time<Virtual>>().pause();
+        assert_eq!(run(&mut app, 10), 0.0);
+    }
+}
