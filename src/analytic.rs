@@ -153,6 +153,16 @@ impl TorqueFreeTop {
         }
     }
 
+    /// The body axis whose ω component never changes sign: the axis the polhode circles.
+    /// A spin started about it only wobbles; started about another axis the body turns
+    /// over every [`Self::flip_period`]. `None` for a steady spin.
+    pub fn steady_axis(&self) -> Option<usize> {
+        match self.motion {
+            Motion::Elliptic { major, .. } => Some(if major { self.perm[0] } else { self.perm[2] }),
+            Motion::Steady => None,
+        }
+    }
+
     /// Attitude at `t1` from attitude `q0` at `t0`, with the world momentum it implies.
     pub fn attitude(&self, inertia: DVec3, q0: DQuat, t0: f64, t1: f64) -> DQuat {
         let dt = t1 - t0;

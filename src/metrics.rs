@@ -1,5 +1,5 @@
 //! What the comparisons measure: drift of energy and angular momentum, and the flip
-//! period of the intermediate-axis component of the body angular velocity.
+//! period: the time between sign changes of one component of the body angular velocity.
 
 use glam::DVec3;
 

@@ -150,9 +150,9 @@ impl SpinAxis {
 
     pub fn name(self) -> &'static str {
         match self {
-            Self::Minor => "smallest moment",
-            Self::Intermediate => "middle moment",
-            Self::Major => "largest moment",
+            Self::Minor => "smallest I",
+            Self::Intermediate => "middle I",
+            Self::Major => "largest I",
         }
     }
 

@@ -246,10 +246,11 @@ fn start(ui: &mut egui::Ui, sim: &mut Sim, message: &mut Message) {
             .response
             .on_hover_text("principal moments in kg·m²; drawn as the box with this inertia");
         }
-        ui.label("spin about the axis of");
         ui.horizontal(|ui| {
+            ui.label("spin axis:");
             for axis in SpinAxis::ALL {
-                ui.radio_value(&mut start.axis, axis, axis.name());
+                ui.radio_value(&mut start.axis, axis, axis.name())
+                    .on_hover_text("the principal axis with this moment of inertia");
             }
         });
         ui.add(egui::Slider::new(&mut start.spin, -30.0..=30.0).text("spin (rad/s)"));
@@ -292,7 +293,7 @@ fn readouts(ui: &mut egui::Ui, sim: &Sim) {
     egui::Grid::new("lanes").striped(true).show(ui, |ui| {
         for (h, tip) in [
             ("integrator", ""),
-            ("flips", "sign changes of the first body's middle-axis ω"),
+            ("flips", "times the first body turned over: sign changes of its ω about the axis it was spun about"),
             ("T_flip", "measured time between flips"),
             ("ΔE/E", "energy error now, relative"),
             ("|ΔL|/|L|", "worst momentum error, relative"),
