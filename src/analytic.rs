@@ -14,6 +14,10 @@ use crate::math::elliptic::{Parameter, complete_k, incomplete_f, jacobi_with_qua
 /// Sub-step angle of the attitude quadrature: RK4's local error is then about 1e-11 rad.
 const QUADRATURE_ANGLE: f64 = 0.01;
 
+/// The largest rotation `|ω|·dt` one exact step accepts: 10⁶ quadrature steps. Beyond it
+/// the step would run for seconds (or, at an overflowing ω, forever).
+pub const MAX_STEP_ANGLE: f64 = 1e6 * QUADRATURE_ANGLE;
+
 #[derive(Clone, Copy, Debug)]
 enum Motion {
     /// Spin about a principal axis, or a spherical body: ω is constant.

@@ -270,3 +270,24 @@ fn names_round_trip_and_unknown_names_list_the_valid_ones() {
         "{err}"
     );
 }
+
+/// An overflowing baseline once normalised its quaternion to exactly zero: a finite but
+/// meaningless orientation that made the body's ω and energy read zero. Every integrator
+/// must either refuse such a step, leaving the state alone, or return a unit orientation.
+#[test]
+fn an_overflowing_step_fails_instead_of_zeroing_the_orientation() {
+    let p = props(DVec3::new(0.3, 0.5, 0.7));
+    let q = DQuat::from_rotation_y(0.3);
+    let state = BodyState::from_body_omega(&p, q, DVec3::new(1e100, 1e100, 0.0));
+    for integrator in Integrator::ALL {
+        let mut s = state;
+        match integrator.step(&p, &mut s, Loads::default(), 0.01) {
+            Ok(_) => assert!(
+                s.is_finite() && (s.orientation.length() - 1.0).abs() < 1e-9,
+                "{integrator}: {:?}",
+                s.orientation
+            ),
+            Err(_) => assert_eq!(s, state, "{integrator}"),
+        }
+    }
+}

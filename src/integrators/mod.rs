@@ -37,9 +37,13 @@ pub struct StepInfo {
 pub enum StepError {
     /// `analytic` only knows the torque-free body.
     AnalyticNeedsTorqueFree,
+    /// The exact solution was asked for a rotation larger than
+    /// [`crate::analytic::MAX_STEP_ANGLE`] in one step.
+    AnalyticStepTooLarge { angle: f64 },
     /// Newton did not converge even after the largest sub-division.
     NotConverged { substeps: u32 },
-    /// The step would have produced a non-finite state; the state was left untouched.
+    /// The step would have produced a non-finite state or a degenerate orientation; the
+    /// state was left untouched.
     NonFinite,
 }
 
@@ -50,6 +54,11 @@ impl fmt::Display for StepError {
                 f,
                 "integrator 'analytic' is the exact solution of a torque-free single body; this scene applies a torque"
             ),
+            Self::AnalyticStepTooLarge { angle } => write!(
+                f,
+                "integrator 'analytic' cannot turn {angle:e} rad in one step (at most {:e}): ω or dt is too large",
+                crate::analytic::MAX_STEP_ANGLE
+            ),
             Self::NotConverged { substeps } => {
                 write!(
                     f,
@@ -58,7 +67,7 @@ impl fmt::Display for StepError {
             }
             Self::NonFinite => write!(
                 f,
-                "the step produced a non-finite state (time step too large?)"
+                "the step overflowed: non-finite state or degenerate orientation (time step too large?)"
             ),
         }
     }
@@ -215,7 +224,8 @@ impl Integrator {
             Self::Magnus => magnus::step(props, &mut next, loads, h),
             Self::Analytic => analytic_step(props, &mut next, loads, h)?,
         };
-        if !next.is_finite() {
+        // Normalising an overflowed quaternion gives exactly zero: finite, and wrong.
+        if !next.is_finite() || (next.orientation.length_squared() - 1.0).abs() > 1e-6 {
             return Err(StepError::NonFinite);
         }
         *state = next;
@@ -289,7 +299,12 @@ fn analytic_step(
         return Err(StepError::AnalyticNeedsTorqueFree);
     }
     let inertia = props.inertia.principal();
-    let top = TorqueFreeTop::new(inertia, state.body_omega(props));
+    let omega = state.body_omega(props);
+    let angle = omega.length() * h.abs();
+    if !(angle <= crate::analytic::MAX_STEP_ANGLE) {
+        return Err(StepError::AnalyticStepTooLarge { angle });
+    }
+    let top = TorqueFreeTop::new(inertia, omega);
     state.orientation = top.attitude(inertia, state.orientation, 0.0, h);
     linear_exact(props, state, loads.force, h);
     Ok(StepInfo::default())
