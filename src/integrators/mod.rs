@@ -301,7 +301,7 @@ fn analytic_step(
     let inertia = props.inertia.principal();
     let omega = state.body_omega(props);
     let angle = omega.length() * h.abs();
-    if !(angle <= crate::analytic::MAX_STEP_ANGLE) {
+    if angle.is_nan() || angle > crate::analytic::MAX_STEP_ANGLE {
         return Err(StepError::AnalyticStepTooLarge { angle });
     }
     let top = TorqueFreeTop::new(inertia, omega);
