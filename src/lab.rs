@@ -54,11 +54,26 @@ pub struct Lab {
 
 impl Lab {
     pub fn new(scene: Scene) -> Self {
+        Self::build(scene, DEFAULT_COMPARED.to_vec(), 0, 0)
+    }
+
+    /// Replaces the scene: its own time step and start conditions; the compared set stays.
+    pub fn load_scene(&mut self, scene: Scene) {
+        let compared = std::mem::take(&mut self.compared);
+        *self = Self::build(scene, compared, self.generation, self.scene_generation + 1);
+    }
+
+    fn build(
+        scene: Scene,
+        compared: Vec<Integrator>,
+        generation: u64,
+        scene_generation: u64,
+    ) -> Self {
         let mut lab = Self {
             start: Start::of_scene(&scene),
             dt: scene.dt,
             substeps: 1,
-            compared: DEFAULT_COMPARED.to_vec(),
+            compared,
             lanes: Vec::new(),
             ghost: None,
             history: Vec::new(),
@@ -66,26 +81,14 @@ impl Lab {
             trails: Vec::new(),
             recording: Recording::default(),
             switches: Vec::new(),
-            generation: 0,
-            scene_generation: 0,
+            generation,
+            scene_generation,
             radius: 0.1,
             scene,
         };
         lab.restart()
             .expect("a parsed scene's own start conditions are valid");
         lab
-    }
-
-    /// Replaces the scene: its own time step and start conditions; the compared set stays.
-    pub fn load_scene(&mut self, scene: Scene) {
-        let compared = std::mem::take(&mut self.compared);
-        let (generation, scene_generation) = (self.generation, self.scene_generation);
-        *self = Self::new(scene);
-        self.compared = compared;
-        self.generation = generation;
-        self.scene_generation = scene_generation + 1;
-        self.restart()
-            .expect("a parsed scene's own start conditions are valid");
     }
 
     /// Single-body scenes compare integrators side by side against the exact ghost.

@@ -168,6 +168,14 @@ fn axes_by_moment(moments: DVec3) -> [usize; 3] {
     axes
 }
 
+/// The rank by moment (0 smallest) of body axis `axis`.
+fn rank_of(moments: DVec3, axis: usize) -> usize {
+    axes_by_moment(moments)
+        .iter()
+        .position(|&a| a == axis)
+        .unwrap_or(0)
+}
+
 /// What the app's start panel sets. `apply` turns it into a world; a scene with several
 /// bodies takes only the gravity.
 #[derive(Clone, Debug, PartialEq)]
@@ -195,11 +203,7 @@ impl Start {
         let moments = body.props.inertia.principal();
         let omega = body.state.body_omega(&body.props);
         let spin_axis = omega.abs().max_position();
-        let rank = axes_by_moment(moments)
-            .iter()
-            .position(|&a| a == spin_axis)
-            .unwrap_or(0);
-        let axis = SpinAxis::ALL[rank];
+        let axis = SpinAxis::ALL[rank_of(moments, spin_axis)];
         let mut rest = omega;
         rest[spin_axis] = 0.0;
         Self {
@@ -306,10 +310,7 @@ mod tests {
                 let moments = body.props.inertia.principal();
                 let omega = body.state.body_omega(&body.props);
                 let spun = omega.abs().max_position();
-                let rank = axes_by_moment(moments)
-                    .iter()
-                    .position(|&a| a == spun)
-                    .unwrap();
+                let rank = rank_of(moments, spun);
                 // Equal moments (the pole) make two ranks the same axis class.
                 let expected = moments[axes_by_moment(moments)[axis.rank()]];
                 assert_eq!(moments[spun], expected, "{preset:?} {axis:?} rank {rank}");

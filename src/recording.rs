@@ -17,6 +17,8 @@ pub struct Recording {
     steps: Vec<Vec<(f64, Integrator)>>,
     /// The bodies' states of each recorded step, per lane, step after step.
     states: Vec<Vec<BodyState>>,
+    /// Body states kept, all lanes together.
+    rows: usize,
     pub full: bool,
 }
 
@@ -29,16 +31,17 @@ impl Recording {
             self.steps.resize_with(lane + 1, Vec::new);
             self.states.resize_with(lane + 1, Vec::new);
         }
-        if self.states.iter().map(Vec::len).sum::<usize>() + world.bodies.len() > MAX_STATES {
+        if self.rows + world.bodies.len() > MAX_STATES {
             self.full = true;
             return;
         }
         self.steps[lane].push((world.time, world.integrator));
         self.states[lane].extend(world.bodies.iter().map(|b| b.state));
+        self.rows += world.bodies.len();
     }
 
     pub fn rows(&self) -> usize {
-        self.states.iter().map(Vec::len).sum()
+        self.rows
     }
 
     /// The CSV text: lane after lane, one row per body per recorded step. `worlds` gives

@@ -47,9 +47,15 @@ pub fn show(ui: &mut egui::Ui, sim: &Sim, view: &mut View, map: &mut NewtonMap) 
     } else {
         f64::NEG_INFINITY
     };
+    let layout = Layout {
+        width,
+        height,
+        log: view.log_plots,
+        scroll: view.autoscroll,
+    };
     ui.horizontal(|ui| {
         let error = |ui: &mut egui::Ui, id: &str, label: &str, pick: fn(&Sample) -> f64| {
-            plot(ui, id, label, width, height, view, sim, |p| {
+            plot(ui, id, label, layout, sim, |p| {
                 for (run, series) in sim.lanes.iter().zip(&sim.history) {
                     p.line(series_line(
                         run.integrator().name(),
@@ -78,17 +84,14 @@ pub fn show(ui: &mut egui::Ui, sim: &Sim, view: &mut View, map: &mut NewtonMap) 
         error(ui, "energy", "ΔE/E", |s| s.energy);
         error(ui, "momentum", "|ΔL|/|L|", |s| s.momentum);
         let lane = view.omega_lane.min(sim.lanes.len() - 1);
-        let linear = View {
-            log_plots: false,
-            ..*view
-        };
         plot(
             ui,
             "omega",
             "body ω (rad/s)",
-            width,
-            height,
-            &linear,
+            Layout {
+                log: false,
+                ..layout
+            },
             sim,
             |p| {
                 for k in 0..3 {
@@ -146,21 +149,27 @@ fn series_line<'a>(
     Line::new(name.to_string(), points).color(color)
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Size and axes of one plot.
+#[derive(Clone, Copy)]
+struct Layout {
+    width: f32,
+    height: f32,
+    log: bool,
+    scroll: bool,
+}
+
 fn plot(
     ui: &mut egui::Ui,
     id: &str,
     label: &str,
-    width: f32,
-    height: f32,
-    view: &View,
+    layout: Layout,
     sim: &Sim,
     add: impl FnOnce(&mut egui_plot::PlotUi),
 ) {
-    let log = view.log_plots;
+    let log = layout.log;
     let mut plot = Plot::new(id)
-        .width(width)
-        .height(height)
+        .width(layout.width)
+        .height(layout.height)
         .x_axis_label("t (s)")
         .y_axis_label(if log {
             format!("{label} (log)")
@@ -176,7 +185,7 @@ fn plot(
             .y_grid_spacer(uniform_grid_spacer(|_| [1.0, 2.0, 4.0]))
             .y_axis_formatter(|mark, _| format!("1e{:.0}", mark.value));
     }
-    if view.autoscroll {
+    if layout.scroll {
         plot = plot
             .auto_bounds(egui::Vec2b::TRUE)
             .allow_drag(false)
