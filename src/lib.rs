@@ -7,6 +7,7 @@ pub mod app;
 pub mod body;
 pub mod cli;
 pub mod convergence_map;
+pub mod hierarchy;
 pub mod history;
 pub mod inertia;
 pub mod integrators;

@@ -7,46 +7,48 @@ use glam::{DMat3, DVec3};
 
 use super::scalar::{Scalar, V3};
 
+/// `re + eps·ε`. The parts are any [`Scalar`], so `Dual<Dual>` nests: evaluating
+/// `f(t + ε₁ + ε₂)` gives `f''(t)` in the `ε₁ε₂` part (second derivatives of paths).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Dual {
-    pub re: f64,
-    pub eps: f64,
+pub struct Dual<S = f64> {
+    pub re: S,
+    pub eps: S,
 }
 
-impl Dual {
-    pub const fn new(re: f64, eps: f64) -> Self {
+impl<S: Scalar> Dual<S> {
+    pub fn new(re: S, eps: S) -> Self {
         Self { re, eps }
     }
-    pub const fn constant(re: f64) -> Self {
-        Self { re, eps: 0.0 }
+    pub fn constant(re: S) -> Self {
+        Self::new(re, S::from_f64(0.0))
     }
-    pub const fn variable(re: f64) -> Self {
-        Self { re, eps: 1.0 }
+    pub fn variable(re: S) -> Self {
+        Self::new(re, S::from_f64(1.0))
     }
 }
 
-impl Add for Dual {
+impl<S: Scalar> Add for Dual<S> {
     type Output = Self;
     fn add(self, o: Self) -> Self {
         Self::new(self.re + o.re, self.eps + o.eps)
     }
 }
 
-impl Sub for Dual {
+impl<S: Scalar> Sub for Dual<S> {
     type Output = Self;
     fn sub(self, o: Self) -> Self {
         Self::new(self.re - o.re, self.eps - o.eps)
     }
 }
 
-impl Mul for Dual {
+impl<S: Scalar> Mul for Dual<S> {
     type Output = Self;
     fn mul(self, o: Self) -> Self {
         Self::new(self.re * o.re, self.re * o.eps + self.eps * o.re)
     }
 }
 
-impl Div for Dual {
+impl<S: Scalar> Div for Dual<S> {
     type Output = Self;
     fn div(self, o: Self) -> Self {
         Self::new(
@@ -56,29 +58,29 @@ impl Div for Dual {
     }
 }
 
-impl Neg for Dual {
+impl<S: Scalar> Neg for Dual<S> {
     type Output = Self;
     fn neg(self) -> Self {
         Self::new(-self.re, -self.eps)
     }
 }
 
-impl Scalar for Dual {
+impl<S: Scalar> Scalar for Dual<S> {
     fn from_f64(x: f64) -> Self {
-        Self::constant(x)
+        Self::constant(S::from_f64(x))
     }
     fn re(self) -> f64 {
-        self.re
+        self.re.re()
     }
     fn sqrt(self) -> Self {
         let s = self.re.sqrt();
-        Self::new(s, self.eps / (2.0 * s))
+        Self::new(s, self.eps / (S::from_f64(2.0) * s))
     }
     fn sin(self) -> Self {
         Self::new(self.re.sin(), self.eps * self.re.cos())
     }
     fn cos(self) -> Self {
-        Self::new(self.re.cos(), -self.eps * self.re.sin())
+        Self::new(self.re.cos(), -(self.eps * self.re.sin()))
     }
 }
 
@@ -111,6 +113,17 @@ mod tests {
             (2.0 * x * (x * x).cos() * g - (x * x).sin() * 0.5 / x.sqrt()) / (g * g)
         };
         assert!((derivative(f, x) - expected).abs() < 1e-14);
+    }
+
+    #[test]
+    fn nested_duals_give_the_second_derivative() {
+        // f(x) = sin(x²): f'' = 2 cos x² − 4x² sin x².
+        let x: f64 = 0.9;
+        let t = Dual::new(Dual::variable(x), Dual::constant(1.0));
+        let f = (t * t).sin();
+        let expected = 2.0 * (x * x).cos() - 4.0 * x * x * (x * x).sin();
+        assert!((f.eps.eps - expected).abs() < 1e-14);
+        assert_eq!(f.re.eps, f.eps.re, "both first-derivative parts agree");
     }
 
     #[test]
