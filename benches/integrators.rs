@@ -58,6 +58,7 @@ fn many_bodies(c: &mut Criterion) {
                 props,
                 state: BodyState::from_body_omega(&props, DQuat::IDENTITY, omega),
                 parts: Vec::new(),
+                mount: Default::default(),
             }
         })
         .collect();
@@ -69,6 +70,8 @@ fn many_bodies(c: &mut Criterion) {
             gravity: DVec3::ZERO,
             integrator,
             time: 0.0,
+            frames: Vec::new(),
+            gun: None,
         };
         group.bench_function(integrator.name(), |b| {
             b.iter(|| world.step(black_box(H)).unwrap())

@@ -93,7 +93,7 @@ impl Lab {
 
     /// Single-body scenes compare integrators side by side against the exact ghost.
     pub fn side_by_side(&self) -> bool {
-        self.scene.bodies.len() == 1
+        self.scene.bodies.len() == 1 && self.scene.frames.is_empty()
     }
 
     /// Starts again from the start conditions. Impossible conditions are refused with the

@@ -2,18 +2,22 @@
 //! line and the field. The built-in scenes are compiled in, so the binary works from any
 //! directory; a path ending in `.ron` loads a user's own file.
 
+mod frames;
+
 use std::fmt;
 
 use glam::{DQuat, DVec3, EulerRot};
 use serde::Deserialize;
 
 use crate::body::{BodyState, MassProps};
+use crate::hierarchy::rig::{Mount, Rider};
+use crate::hierarchy::{DynamicTransform, Tether, Transform};
 use crate::inertia::{Inertia, Part, Shape, compound};
 use crate::integrators::Integrator;
 use crate::world::{Body, World};
 
 /// Built-in scenes, in the order the app's number keys use.
-const BUILTIN: [(&str, &str); 4] = [
+const BUILTIN: [(&str, &str); 8] = [
     (
         "dzhanibekov",
         include_str!("../assets/scenes/dzhanibekov.ron"),
@@ -27,6 +31,10 @@ const BUILTIN: [(&str, &str); 4] = [
         "tumbling-crowd",
         include_str!("../assets/scenes/tumbling-crowd.ron"),
     ),
+    ("tank", include_str!("../assets/scenes/tank.ron")),
+    ("carousel", include_str!("../assets/scenes/carousel.ron")),
+    ("foucault", include_str!("../assets/scenes/foucault.ron")),
+    ("crash", include_str!("../assets/scenes/crash.ron")),
 ];
 
 pub const DEFAULT_SCENE: &str = "dzhanibekov";
@@ -46,6 +54,11 @@ pub struct Scene {
     #[serde(default = "default_integrator")]
     pub integrator: String,
     pub bodies: Vec<BodyDesc>,
+    /// Driven frames of a transform hierarchy, parents first.
+    #[serde(default)]
+    pub frames: Vec<frames::FrameDesc>,
+    #[serde(default)]
+    pub gun: Option<frames::GunDesc>,
 }
 
 fn default_integrator() -> String {
@@ -67,12 +80,27 @@ pub struct BodyDesc {
     /// Initial angular velocity in principal body axes.
     #[serde(default)]
     pub omega: DVec3,
+    /// A frame to move in: position, orientation and velocity are then relative to it.
+    #[serde(default)]
+    pub frame: Option<String>,
+    /// With `frame`: the real acceleration in the frame's axes that no support carries
+    /// (a pendulum's local gravity). World gravity acts only on bodies in the world.
+    #[serde(default)]
+    pub frame_gravity: DVec3,
+    /// With `frame`: a rigid rod from an anchor in the frame to the centre of mass.
+    #[serde(default)]
+    pub tether: Option<Tether>,
+    /// With `frame`: half-size (x, z) of the frictionless level deck it slides on; off the
+    /// deck it is handed to the world and falls.
+    #[serde(default)]
+    pub deck: Option<glam::DVec2>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PartDesc {
     pub shape: Shape,
+    #[serde(default)]
     pub mass: f64,
     #[serde(default)]
     pub offset: DVec3,
@@ -169,6 +197,7 @@ impl Scene {
         if !self.gravity.is_finite() {
             return Err("gravity must be finite".into());
         }
+        frames::validate(&self.frames, self.gun.as_ref())?;
         for b in &self.bodies {
             let at = |m: String| format!("body '{}': {m}", b.name);
             if b.parts.is_empty() {
@@ -188,11 +217,35 @@ impl Scene {
                     return Err(at(format!("part {i}: offset and rotation must be finite")));
                 }
             }
+            if let Some(f) = &b.frame
+                && !self.frames.iter().any(|g| &g.name == f)
+            {
+                return Err(at(format!("unknown frame '{f}'")));
+            }
+            if b.frame.is_none()
+                && (b.tether.is_some() || b.deck.is_some() || b.frame_gravity != DVec3::ZERO)
+            {
+                return Err(at("tether, deck and frame_gravity need a frame".into()));
+            }
+            if let Some(d) = b.deck
+                && !(d.is_finite() && d.min_element() > 0.0)
+            {
+                return Err(at(format!("deck: half-sizes must be positive, got {d}")));
+            }
+            if let Some(t) = b.tether
+                && !(t.anchor.is_finite() && t.length.is_finite() && t.length > 0.0)
+            {
+                return Err(at(format!(
+                    "tether: needs a finite anchor and a positive length, got {}",
+                    t.length
+                )));
+            }
             for (field, v) in [
                 ("position", b.position),
                 ("orientation_deg", b.orientation_deg),
                 ("velocity", b.velocity),
                 ("omega", b.omega),
+                ("frame_gravity", b.frame_gravity),
             ] {
                 if !v.is_finite() {
                     return Err(at(format!("{field} must be finite, got {v}")));
@@ -211,6 +264,8 @@ impl Scene {
     /// The simulation this scene describes. The body frame is the principal frame; parts
     /// are re-expressed in it for rendering.
     pub fn build(&self) -> World {
+        let frames = frames::build_frames(&self.frames);
+        let index = frames::frame_index(&self.frames);
         let bodies = self
             .bodies
             .iter()
@@ -231,25 +286,59 @@ impl Scene {
                     mass: mp.mass,
                     inertia: Inertia::new(mp.principal).expect("validated when parsed"),
                 };
-                let frame = euler_deg(b.orientation_deg);
-                let orientation = (frame * mp.principal_frame).normalize();
+                let authored = euler_deg(b.orientation_deg);
+                let position = b.position + authored * mp.center_of_mass;
+                let (mount, placement) = match &b.frame {
+                    None => (Mount::World, Transform::IDENTITY),
+                    Some(f) => {
+                        let frame = index[f.as_str()];
+                        let local = DynamicTransform {
+                            velocity: b.velocity,
+                            ..DynamicTransform::at_rest(Transform::from_translation_rotation(
+                                position, authored,
+                            ))
+                        };
+                        let rider = Rider {
+                            frame,
+                            local,
+                            gravity: b.frame_gravity,
+                            tether: b.tether,
+                            deck: b.deck,
+                        };
+                        (Mount::Free(Box::new(rider)), frames[frame].global.transform)
+                    }
+                };
+                let orientation = (placement.rotation * authored * mp.principal_frame).normalize();
                 let mut state = BodyState::from_body_omega(&props, orientation, b.omega);
-                state.position = b.position + frame * mp.center_of_mass;
+                if let Mount::Free(rider) = &mount {
+                    // A rider's spin, like its velocity, is relative to its frame.
+                    let carried = frames[rider.frame].global.angular_velocity;
+                    state.set_world_omega(&props, carried + state.world_omega(&props));
+                }
+                state.position = position;
                 state.velocity = b.velocity;
                 Body {
                     name: b.name.clone(),
                     props,
                     state,
                     parts,
+                    mount,
                 }
             })
             .collect();
-        World {
+        let mut world = World {
             bodies,
             gravity: self.gravity,
             integrator: self.integrator.parse().expect("validated when parsed"),
             time: 0.0,
+            frames,
+            gun: None,
+        };
+        if let Some(gun) = &self.gun {
+            frames::add_gun(&mut world, &self.frames, gun);
         }
+        world.sync_hierarchy();
+        world
     }
 }
 

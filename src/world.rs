@@ -14,7 +14,8 @@ use glam::DVec3;
 use rayon::prelude::*;
 
 use crate::body::{BodyState, MassProps};
-
+use crate::hierarchy::rig::{self, Frame, Gun, Mount, Rider};
+use crate::hierarchy::{DynamicTransform, Transform, step_in_frame};
 use crate::inertia::Part;
 use crate::integrators::{Integrator, Loads, StepError};
 
@@ -25,6 +26,8 @@ pub struct Body {
     pub state: BodyState,
     /// Shapes in the principal body frame, for rendering.
     pub parts: Vec<Part>,
+    /// The world, or a frame of the hierarchy the body moves in.
+    pub mount: Mount,
 }
 
 impl Body {
@@ -40,6 +43,9 @@ pub struct World {
     pub gravity: DVec3,
     pub integrator: Integrator,
     pub time: f64,
+    /// Driven frames of a transform hierarchy, parents first; empty for most scenes.
+    pub frames: Vec<Frame>,
+    pub gun: Option<Gun>,
 }
 
 /// Below this many bodies a step is cheaper on one thread than the fork-join.
@@ -48,7 +54,7 @@ const PARALLEL_THRESHOLD: usize = 4096;
 impl World {
     /// Whether the exact solution applies: one body, no torque.
     pub fn analytic_applies(&self) -> bool {
-        self.bodies.len() == 1
+        self.bodies.len() == 1 && self.frames.is_empty()
     }
 
     /// Advances every body by `h`, in place and on all cores for large worlds. A body
@@ -57,6 +63,9 @@ impl World {
     pub fn step(&mut self, h: f64) -> Result<(), StepError> {
         if self.integrator == Integrator::Analytic && !self.analytic_applies() {
             return Err(StepError::AnalyticNeedsTorqueFree);
+        }
+        if !self.frames.is_empty() {
+            return self.step_hierarchy(h);
         }
         let (integrator, gravity) = (self.integrator, self.gravity);
         let advance = |body: &mut Body| {
@@ -77,7 +86,134 @@ impl World {
         Ok(())
     }
 
+    /// One step of a scene with frames: the drives advance the frames and the new global
+    /// dynamics propagate down the tree (with a mid-step snapshot); riders move in their
+    /// frames (translation by RK4 under the inertial forces of the frame's motion through
+    /// the step, rotation in world terms by the chosen integrator); riders whose frame
+    /// stopped dead are told not to inherit it (seed 000's counteraction); riders off
+    /// their deck are handed to the world; then the gun fires.
+    fn step_hierarchy(&mut self, h: f64) -> Result<(), StepError> {
+        let (integrator, gravity, t) = (self.integrator, self.gravity, self.time);
+        let start: Vec<DynamicTransform> = self.frames.iter().map(|f| f.global).collect();
+        let mid = rig::globals_after(&self.frames, t, 0.5 * h);
+        let jumps = rig::advance_frames(&mut self.frames, t, h);
+        for body in &mut self.bodies {
+            match &mut body.mount {
+                Mount::World => {
+                    let loads = Loads {
+                        force: gravity * body.props.mass,
+                        torque: DVec3::ZERO,
+                    };
+                    integrator.step(&body.props, &mut body.state, loads, h)?;
+                }
+                Mount::Free(rider) => {
+                    let i = rider.frame;
+                    let (g, tether) = (rider.gravity, rider.tether);
+                    let motion = step_in_frame(
+                        [&start[i], &mid[i], &self.frames[i].global],
+                        rider.local.transform.translation,
+                        rider.local.velocity,
+                        h,
+                        |x, v, inertial| {
+                            g + tether.map_or(DVec3::ZERO, |rod| rod.accel(x, v, g + inertial))
+                        },
+                    );
+                    if !(motion.position.is_finite() && motion.velocity.is_finite()) {
+                        return Err(StepError::NonFinite);
+                    }
+                    let mut spin = body.state;
+                    integrator.step(&body.props, &mut spin, Loads::default(), h)?;
+                    body.state.orientation = spin.orientation;
+                    body.state.angular_momentum = spin.angular_momentum;
+                    rider.local.transform.translation = motion.position;
+                    rider.local.velocity = motion.velocity;
+                    rider.local.accel = motion.accel;
+                    if jumps[i] != DVec3::ZERO {
+                        rider
+                            .local
+                            .apply(self.frames[i].global.counteract(jumps[i]));
+                    }
+                }
+                Mount::Held { .. } => {}
+            }
+        }
+        self.sync_hierarchy();
+        for body in &mut self.bodies {
+            if let Mount::Free(rider) = &body.mount
+                && rider.off_deck()
+            {
+                body.mount = Mount::World;
+            }
+        }
+        if let Some(gun) = &mut self.gun
+            && gun.due(t, h)
+        {
+            let shell = gun.shells[gun.fired % gun.shells.len()];
+            let muzzle = gun.muzzle_motion(&self.frames);
+            let body = &mut self.bodies[shell];
+            body.mount = Mount::World;
+            body.state.position = muzzle.transform.translation;
+            body.state.velocity =
+                muzzle.velocity + muzzle.transform.rotation * DVec3::X * gun.speed;
+            gun.fired += 1;
+        }
+        self.time += h;
+        Ok(())
+    }
+
+    /// World states of the bodies that ride in or are held by frames, from the frames'
+    /// current global dynamics.
+    pub fn sync_hierarchy(&mut self) {
+        for body in &mut self.bodies {
+            match &mut body.mount {
+                Mount::Free(rider) => {
+                    let frame = self.frames[rider.frame].global;
+                    sync_rider(&body.props, &mut body.state, rider, &frame);
+                }
+                Mount::Held { frame, at } => {
+                    let held = self.frames[*frame].global
+                        * DynamicTransform::at_rest(Transform {
+                            translation: *at,
+                            ..Transform::IDENTITY
+                        });
+                    body.state.position = held.transform.translation;
+                    body.state.velocity = held.velocity;
+                    body.state.orientation = held.transform.rotation;
+                    body.state
+                        .set_world_omega(&body.props, held.angular_velocity);
+                }
+                Mount::World => {}
+            }
+        }
+    }
+
     pub fn energy(&self) -> f64 {
         self.bodies.iter().map(|b| b.energy(self.gravity)).sum()
     }
+}
+
+/// A rider's world state from its local translation and the world rotation it keeps, and
+/// its local rotational motion from that (so composing with the frame gives the world
+/// motion, as the app's propagation does).
+fn sync_rider(
+    props: &MassProps,
+    state: &mut BodyState,
+    rider: &mut Rider,
+    frame: &DynamicTransform,
+) {
+    let r_t = frame.transform.rotation.inverse();
+    let w3 = state.world_omega(props);
+    // Torque-free Euler equations in world terms: α = I⁻¹(−ω × L).
+    let alpha3 = {
+        let q = state.orientation;
+        let lb = q.inverse() * (-w3.cross(state.angular_momentum));
+        q * (lb * props.inertia.inverse())
+    };
+    let local = &mut rider.local;
+    local.transform.rotation = (r_t * state.orientation).normalize();
+    local.angular_velocity = r_t * (w3 - frame.angular_velocity);
+    local.angular_accel = r_t * (alpha3 - frame.angular_accel - frame.angular_velocity.cross(w3));
+    let global = *frame * *local;
+    state.position = global.transform.translation;
+    state.velocity = global.velocity;
 }

@@ -180,8 +180,9 @@ pub(crate) fn parse_integrator(name: &str, world: &World) -> Result<Integrator, 
     let integrator: Integrator = name.parse()?;
     if integrator == Integrator::Analytic && !world.analytic_applies() {
         return Err(CliError(format!(
-            "integrator 'analytic' is exact only for a single torque-free body; this scene has {} bodies",
-            world.bodies.len()
+            "integrator 'analytic' is exact only for a single torque-free body in the world; this scene has {} bodies and {} moving frames",
+            world.bodies.len(),
+            world.frames.len()
         )));
     }
     Ok(integrator)

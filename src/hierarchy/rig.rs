@@ -1,0 +1,157 @@
+//! A tree of driven frames and the bodies that ride in them: the data a [`World`] steps
+//! when a scene has a hierarchy.
+//!
+//! Frames are listed parents first, so one pass in order propagates global dynamics top
+//! down (as Bevy propagates `GlobalTransform`). A body that uses a frame as its reference
+//! keeps its translation in that frame's coordinates and is integrated there under the
+//! inertial forces; its rotation stays in world terms (orientation and world angular
+//! momentum), where every integrator of gyrolab already works and where, torque-free, it
+//! does not depend on the frame at all.
+//!
+//! [`World`]: crate::world::World
+
+use glam::DVec3;
+
+use super::{Delta, Drive, DynamicTransform, InertialForces, Tether, Transform};
+use crate::inertia::Part;
+
+/// A driven, massless frame: a tank's hull, its turret, a carousel's platform.
+#[derive(Clone, Debug)]
+pub struct Frame {
+    pub name: String,
+    /// Index of the parent frame, always smaller than this frame's own index.
+    pub parent: Option<usize>,
+    pub drive: Drive,
+    /// Relative to the parent (to the world for a root).
+    pub local: DynamicTransform,
+    /// Relative to the world; set by [`propagate`].
+    pub global: DynamicTransform,
+    /// Shapes in the frame's coordinates, for rendering.
+    pub parts: Vec<Part>,
+}
+
+/// Where a body's motion is described.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Mount {
+    /// In the world: the integrator moves it under world gravity.
+    #[default]
+    World,
+    /// In a frame's coordinates, under inertial forces (a free child).
+    Free(Box<Rider>),
+    /// Carried by a frame at a fixed point until released (a shell in the breech).
+    Held { frame: usize, at: DVec3 },
+}
+
+/// A body that uses a frame as its reference.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rider {
+    pub frame: usize,
+    /// The body's motion relative to the frame (translation = its centre of mass).
+    pub local: DynamicTransform,
+    /// The real acceleration in the frame's basis, what a supporting surface does not
+    /// carry (a pendulum's local gravity; zero for a puck on a level frictionless deck).
+    pub gravity: DVec3,
+    pub tether: Option<Tether>,
+    /// Half-size, along the frame's x and z, of the level frictionless surface the body
+    /// slides on; a body that slides off is handed to the world and falls.
+    pub deck: Option<glam::DVec2>,
+}
+
+impl Rider {
+    /// Whether the body has slid off its deck.
+    pub fn off_deck(&self) -> bool {
+        let x = self.local.transform.translation;
+        self.deck
+            .is_some_and(|d| x.x.abs() > d.x || x.z.abs() > d.y)
+    }
+
+    /// The inertial accelerations on the body now, in the frame's basis.
+    pub fn inertial(&self, frames: &[Frame]) -> InertialForces {
+        InertialForces::at(
+            &frames[self.frame].global,
+            self.local.transform.translation,
+            self.local.velocity,
+        )
+    }
+}
+
+/// A barrel that fires its held shells one by one, each leaving with the muzzle's world
+/// velocity plus `speed` along the barrel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gun {
+    pub frame: usize,
+    /// The muzzle in the frame's coordinates; the barrel points along the frame's x.
+    pub muzzle: DVec3,
+    pub speed: f64,
+    pub period: f64,
+    /// Bodies that are shells, in firing order; the oldest is reloaded when all are out.
+    pub shells: Vec<usize>,
+    pub fired: usize,
+}
+
+impl Gun {
+    /// The world motion of the muzzle point.
+    pub fn muzzle_motion(&self, frames: &[Frame]) -> DynamicTransform {
+        frames[self.frame].global
+            * DynamicTransform::at_rest(Transform {
+                translation: self.muzzle,
+                ..Transform::IDENTITY
+            })
+    }
+
+    /// Whether a shot is due in the step from `t` to `t + h`.
+    pub fn due(&self, t: f64, h: f64) -> bool {
+        let next = self.fired as f64 * self.period + 0.5 * self.period;
+        t < next && next <= t + h + 1e-12
+    }
+}
+
+/// Recomputes every frame's global dynamics from the locals, parents first.
+pub fn propagate(frames: &mut [Frame]) {
+    for i in 0..frames.len() {
+        frames[i].global = match frames[i].parent {
+            Some(p) => frames[p].global * frames[i].local,
+            None => frames[i].local,
+        };
+    }
+}
+
+/// Every frame's global dynamics `s` after `t`, leaving the frames as they are: the
+/// mid-step snapshot RK4 needs for riders.
+pub fn globals_after(frames: &[Frame], t: f64, s: f64) -> Vec<DynamicTransform> {
+    let mut globals: Vec<DynamicTransform> = Vec::with_capacity(frames.len());
+    for f in frames {
+        let mut local = f.local;
+        f.drive.advance(&mut local, t, s);
+        let global = match f.parent {
+            Some(p) => globals[p] * local,
+            None => local,
+        };
+        globals.push(global);
+    }
+    globals
+}
+
+/// Advances every frame's drive by `h` and propagates. Returns, per frame, the abrupt
+/// global velocity change a drive made in this step (zero almost always).
+pub fn advance_frames(frames: &mut [Frame], t: f64, h: f64) -> Vec<DVec3> {
+    let mut jumps = vec![DVec3::ZERO; frames.len()];
+    for i in 0..frames.len() {
+        let frame = &mut frames[i];
+        if let Some(jump) = frame.drive.advance(&mut frame.local, t, h) {
+            jumps[i] = jump.velocity;
+        }
+    }
+    propagate(frames);
+    for i in 0..frames.len() {
+        if jumps[i] != DVec3::ZERO
+            && let Some(p) = frames[i].parent
+        {
+            jumps[i] = frames[p]
+                .global
+                .delta_to_global(Delta::velocity(jumps[i]))
+                .velocity;
+        }
+    }
+    jumps
+}

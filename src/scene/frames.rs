@@ -1,0 +1,200 @@
+//! The transform-hierarchy part of a scene file: driven frames, bodies riding in them,
+//! and a gun.
+
+use std::collections::HashMap;
+
+use glam::DVec3;
+use serde::Deserialize;
+
+use super::{PartDesc, euler_deg};
+use crate::hierarchy::rig::{self, Frame, Gun, Mount};
+use crate::hierarchy::{Drive, DynamicTransform, Transform};
+use crate::inertia::Inertia;
+use crate::world::{Body, World};
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FrameDesc {
+    pub name: String,
+    /// Another frame, listed earlier; none for a frame moving in the world.
+    #[serde(default)]
+    pub parent: Option<String>,
+    #[serde(default)]
+    pub drive: Drive,
+    /// Placement and motion relative to the parent, in the parent's axes.
+    #[serde(default)]
+    pub position: DVec3,
+    #[serde(default)]
+    pub orientation_deg: DVec3,
+    #[serde(default)]
+    pub velocity: DVec3,
+    #[serde(default)]
+    pub omega: DVec3,
+    #[serde(default)]
+    pub accel: DVec3,
+    #[serde(default)]
+    pub alpha: DVec3,
+    /// Shapes drawn for the frame (masses are ignored: a driven frame is not pushed).
+    #[serde(default)]
+    pub parts: Vec<PartDesc>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GunDesc {
+    /// The barrel: a frame whose x axis points out of the muzzle.
+    pub frame: String,
+    pub muzzle: DVec3,
+    /// Muzzle speed relative to the barrel, m/s.
+    pub speed: f64,
+    /// Seconds between shots.
+    pub period: f64,
+    pub shells: usize,
+    pub shell: PartDesc,
+}
+
+pub(super) fn frame_index(frames: &[FrameDesc]) -> HashMap<&str, usize> {
+    frames
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.name.as_str(), i))
+        .collect()
+}
+
+pub(super) fn validate(frames: &[FrameDesc], gun: Option<&GunDesc>) -> Result<(), String> {
+    for (i, f) in frames.iter().enumerate() {
+        let at = |m: String| format!("frame '{}': {m}", f.name);
+        if frames[..i].iter().any(|g| g.name == f.name) {
+            return Err(at("the name is used twice".into()));
+        }
+        if let Some(p) = &f.parent
+            && !frames[..i].iter().any(|g| &g.name == p)
+        {
+            return Err(at(format!(
+                "parent '{p}' must be a frame listed before this one"
+            )));
+        }
+        for (field, v) in [
+            ("position", f.position),
+            ("orientation_deg", f.orientation_deg),
+            ("velocity", f.velocity),
+            ("omega", f.omega),
+            ("accel", f.accel),
+            ("alpha", f.alpha),
+        ] {
+            if !v.is_finite() {
+                return Err(at(format!("{field} must be finite, got {v}")));
+            }
+        }
+        if let Drive::Vehicle {
+            speed,
+            yaw_rate,
+            stop_at,
+        } = f.drive
+            && !(speed.is_finite() && yaw_rate.is_finite() && stop_at.is_none_or(f64::is_finite))
+        {
+            return Err(at(
+                "drive: speed, yaw_rate and stop_at must be finite".into()
+            ));
+        }
+        for (k, p) in f.parts.iter().enumerate() {
+            p.shape
+                .validate()
+                .map_err(|m| at(format!("part {k}: {m}")))?;
+        }
+    }
+    if let Some(g) = gun {
+        if !frames.iter().any(|f| f.name == g.frame) {
+            return Err(format!("gun: unknown frame '{}'", g.frame));
+        }
+        if !(g.speed.is_finite() && g.muzzle.is_finite()) {
+            return Err("gun: speed and muzzle must be finite".into());
+        }
+        if !(g.period.is_finite() && g.period > 0.0) {
+            return Err(format!("gun: period must be positive, got {}", g.period));
+        }
+        if g.shells == 0 {
+            return Err("gun: needs at least one shell".into());
+        }
+        g.shell
+            .shape
+            .validate()
+            .map_err(|m| format!("gun: shell: {m}"))?;
+        if !(g.shell.mass.is_finite() && g.shell.mass > 0.0) {
+            return Err(format!(
+                "gun: shell: mass must be positive, got {}",
+                g.shell.mass
+            ));
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn build_frames(frames: &[FrameDesc]) -> Vec<Frame> {
+    let index = frame_index(frames);
+    let mut built: Vec<Frame> = frames
+        .iter()
+        .map(|f| {
+            let mut local = DynamicTransform {
+                transform: Transform::from_translation_rotation(
+                    f.position,
+                    euler_deg(f.orientation_deg),
+                ),
+                velocity: f.velocity,
+                accel: f.accel,
+                angular_velocity: f.omega,
+                angular_accel: f.alpha,
+            };
+            f.drive.prime(&mut local, 0.0);
+            Frame {
+                name: f.name.clone(),
+                parent: f.parent.as_ref().map(|p| index[p.as_str()]),
+                drive: f.drive,
+                local,
+                global: local,
+                parts: f.parts.iter().map(PartDesc::part).collect(),
+            }
+        })
+        .collect();
+    rig::propagate(&mut built);
+    built
+}
+
+/// Adds the gun's shells, held at the muzzle, to the world.
+pub(super) fn add_gun(world: &mut World, frames: &[FrameDesc], desc: &GunDesc) {
+    let frame = frame_index(frames)[desc.frame.as_str()];
+    let part = desc.shell.part();
+    let mp = crate::inertia::compound(std::slice::from_ref(&part));
+    let props = crate::body::MassProps {
+        mass: mp.mass,
+        inertia: Inertia::new(mp.principal).expect("validated when parsed"),
+    };
+    let first = world.bodies.len();
+    for k in 0..desc.shells {
+        world.bodies.push(Body {
+            name: format!("shell {}", k + 1),
+            props,
+            state: crate::body::BodyState::from_body_omega(
+                &props,
+                glam::DQuat::IDENTITY,
+                DVec3::ZERO,
+            ),
+            parts: vec![crate::inertia::Part {
+                offset: DVec3::ZERO,
+                ..part
+            }],
+            mount: Mount::Held {
+                frame,
+                at: desc.muzzle,
+            },
+        });
+    }
+    world.gun = Some(Gun {
+        frame,
+        muzzle: desc.muzzle,
+        speed: desc.speed,
+        period: desc.period,
+        shells: (first..first + desc.shells).collect(),
+        fired: 0,
+    });
+}

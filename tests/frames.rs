@@ -1,0 +1,299 @@
+//! Bodies integrated in moving frames, against analytic answers: a free body's straight
+//! world line seen from a spinning, accelerating frame; the carousel's Coriolis curve;
+//! Foucault's precession; loose boxes in a crash; shells leaving a moving gun.
+
+use glam::{DQuat, DVec3};
+use gyrolab::hierarchy::rig::{Frame, Mount, Rider};
+use gyrolab::hierarchy::{Drive, DynamicTransform, Transform};
+use gyrolab::scene::Scene;
+use gyrolab::world::World;
+
+fn scene(name: &str) -> World {
+    Scene::load(name).unwrap().build()
+}
+
+fn rider(world: &World, body: usize) -> &Rider {
+    match &world.bodies[body].mount {
+        Mount::Free(r) => r,
+        other => panic!("body {body} is not a rider: {other:?}"),
+    }
+}
+
+/// A frame spinning about a tilted axis, spinning up (α ∥ ω: Euler force), translating
+/// and accelerating; a body riding in it with no real force must move in a straight line
+/// in the world, exactly as the same body integrated in the world does.
+#[test]
+fn a_free_body_moves_straight_in_the_world_seen_from_a_spinning_accelerating_frame() {
+    let axis = DVec3::new(0.3, 1.0, -0.4).normalize();
+    let frame = DynamicTransform {
+        transform: Transform::from_translation_rotation(
+            DVec3::new(1.0, -2.0, 0.5),
+            DQuat::from_axis_angle(DVec3::X, 0.7),
+        ),
+        velocity: DVec3::new(1.0, 2.0, 0.0),
+        accel: DVec3::new(0.5, -1.0, 0.3),
+        angular_velocity: axis * 0.9,
+        angular_accel: axis * 0.15,
+    };
+    let mut world = scene("free-body");
+    let body = world.bodies[0].clone();
+    world.frames = vec![Frame {
+        name: "spinning".into(),
+        parent: None,
+        drive: Drive::Steady,
+        local: frame,
+        global: frame,
+        parts: Vec::new(),
+    }];
+    let (x0, v0) = (DVec3::new(0.4, 1.5, -2.0), DVec3::new(-0.3, 0.2, 0.8));
+    // The rider's local state for world position x0 and world velocity v0.
+    let global = DynamicTransform {
+        velocity: v0,
+        ..DynamicTransform::at_rest(Transform::from_translation_rotation(
+            x0,
+            body.state.orientation,
+        ))
+    };
+    let local = frame.local_of(&global);
+    let mut in_frame = body.clone();
+    in_frame.mount = Mount::Free(Box::new(Rider {
+        frame: 0,
+        local: DynamicTransform {
+            angular_velocity: DVec3::ZERO,
+            angular_accel: DVec3::ZERO,
+            accel: DVec3::ZERO,
+            ..local
+        },
+        gravity: DVec3::ZERO,
+        tether: None,
+        deck: None,
+    }));
+    let mut in_world = body;
+    in_world.state.position = x0;
+    in_world.state.velocity = v0;
+    world.bodies = vec![in_frame, in_world];
+    world.gravity = DVec3::ZERO;
+    world.sync_hierarchy();
+    let run = |mut world: World, h: f64| {
+        let mut worst: f64 = 0.0;
+        while world.time < 10.0 - 1e-9 {
+            world.step(h).unwrap();
+            let exact = x0 + v0 * world.time;
+            worst = worst.max((world.bodies[0].state.position - exact).length());
+            assert!((world.bodies[1].state.position - exact).length() < 1e-9);
+        }
+        (worst, world)
+    };
+    let (coarse, _) = run(world.clone(), 0.02);
+    let (worst, world) = run(world, 0.01);
+    // 10 s in a frame whose spin reaches 2.4 rad/s and which has moved 45 m: the body
+    // crosses the frame at up to 100 m/s, yet stays on its line to RK4's accuracy.
+    assert!(
+        worst < 2e-6,
+        "world path off a straight line by {worst:e} m"
+    );
+    assert!(
+        coarse / worst > 12.0,
+        "fourth order: {coarse:e} at 20 ms, {worst:e} at 10 ms"
+    );
+    // The rotation, kept in world terms, is the same in both.
+    let (a, b) = (&world.bodies[0].state, &world.bodies[1].state);
+    assert!((a.angular_momentum - b.angular_momentum).length() < 1e-12);
+    assert!(a.orientation.dot(b.orientation).abs() > 1.0 - 1e-12);
+}
+
+#[test]
+fn the_carousel_puck_curves_by_coriolis_on_the_platform_and_goes_straight_in_the_world() {
+    let mut world = scene("carousel");
+    let omega = world.frames[0].local.angular_velocity.y;
+    let start = world.bodies[0].state.position;
+    let v = rider(&world, 0).local.velocity;
+    let h = 0.01;
+    while world.time < 3.5 {
+        world.step(h).unwrap();
+        let t = world.time;
+        let p = world.bodies[0].state.position;
+        assert!(
+            (p - (start + v * t)).length() < 1e-9,
+            "world path at {t}: {p}"
+        );
+        // On the platform: the straight line turned back by the platform's angle.
+        let local = rider(&world, 0).local.transform.translation;
+        let expected = DQuat::from_rotation_y(-omega * t) * (start + v * t);
+        assert!((local - expected).length() < 1e-8, "platform path at {t}");
+    }
+    // The Coriolis deflection: the puck's bearing on the platform lags by Ωt.
+    let local = rider(&world, 0).local.transform.translation;
+    let bearing = (-local.z).atan2(local.x);
+    assert!((bearing + omega * world.time).abs() < 1e-8, "{bearing}");
+}
+
+/// The azimuth of the swing plane at each turning point, unwrapped modulo π.
+fn swing_plane_angles(world: &mut World, until: f64) -> Vec<(f64, f64)> {
+    let anchor = rider(world, 0).tether.unwrap().anchor;
+    let horizontal = |w: &World| {
+        let x = rider(w, 0).local.transform.translation - anchor;
+        glam::DVec2::new(x.x, -x.z)
+    };
+    let (mut prev, mut prev_r) = (horizontal(world), 0.0);
+    let mut rising = false;
+    let mut angles: Vec<(f64, f64)> = Vec::new();
+    let h = 0.005;
+    while world.time < until {
+        world.step(h).unwrap();
+        let p = horizontal(world);
+        let r = p.length();
+        if rising && r < prev_r {
+            let mut a = prev.y.atan2(prev.x);
+            if let Some(&(_, last)) = angles.last() {
+                while a - last > std::f64::consts::FRAC_PI_2 {
+                    a -= std::f64::consts::PI;
+                }
+                while a - last < -std::f64::consts::FRAC_PI_2 {
+                    a += std::f64::consts::PI;
+                }
+            }
+            angles.push((world.time - h, a));
+        }
+        rising = r > prev_r;
+        (prev, prev_r) = (p, r);
+    }
+    angles
+}
+
+#[test]
+fn foucaults_pendulum_precesses_at_omega_sin_latitude() {
+    let mut world = scene("foucault");
+    let omega = world.frames[0].local.angular_velocity.length();
+    let up = world.frames[1].global.transform.rotation * DVec3::Y;
+    let latitude = up.y.asin();
+    assert!((latitude.to_degrees() - 50.0).abs() < 1e-9);
+    // A small swing: a spherical pendulum's own (Airy) precession grows with the area of
+    // its orbit and would blur the Coriolis one.
+    let rod = rider(&world, 0).tether.unwrap();
+    let theta: f64 = 0.05;
+    if let Mount::Free(r) = &mut world.bodies[0].mount {
+        r.local.transform.translation =
+            rod.anchor + rod.length * DVec3::new(theta.sin(), -theta.cos(), 0.0);
+    }
+    world.sync_hierarchy();
+    let angles = swing_plane_angles(&mut world, 40.0);
+    // Least-squares slope of the plane's azimuth against time.
+    let n = angles.len() as f64;
+    let (mt, ma) = angles
+        .iter()
+        .fold((0.0, 0.0), |(t, a), &(ti, ai)| (t + ti / n, a + ai / n));
+    let (sta, stt) = angles.iter().fold((0.0, 0.0), |(sa, st), &(ti, ai)| {
+        (sa + (ti - mt) * (ai - ma), st + (ti - mt) * (ti - mt))
+    });
+    let rate = sta / stt;
+    let expected = omega * latitude.sin();
+    // Clockwise seen from above in the northern hemisphere: negative about up.
+    assert!(rate < 0.0, "precession rate {rate}");
+    let period = std::f64::consts::TAU / rate.abs();
+    let exact = std::f64::consts::TAU / expected;
+    assert!(
+        (period / exact - 1.0).abs() < 0.005,
+        "measured period {period:.2} s, 2π/(Ω sin φ) = {exact:.2} s ({} turning points)",
+        angles.len()
+    );
+}
+
+#[test]
+fn loose_boxes_keep_moving_when_the_van_stops_dead() {
+    let mut world = scene("crash");
+    let speed = 8.0;
+    let before: Vec<DVec3> = world.bodies.iter().map(|b| b.state.position).collect();
+    // Just after the stop, before the first box slides out of the front.
+    while world.time < 2.2 {
+        world.step(0.01).unwrap();
+    }
+    assert_eq!(
+        world.frames[0].global.velocity,
+        DVec3::ZERO,
+        "the van stopped"
+    );
+    for (b, x0) in world.bodies.iter().zip(before) {
+        assert!(
+            (b.state.velocity - DVec3::X * speed).length() < 1e-9,
+            "{} moves at {}",
+            b.name,
+            b.state.velocity
+        );
+        let travelled = b.state.position - x0;
+        assert!(
+            (travelled.x - speed * world.time).abs() < 1e-9,
+            "{}",
+            b.name
+        );
+    }
+}
+
+#[test]
+fn shells_leave_with_the_muzzles_world_velocity() {
+    let mut world = scene("tank");
+    let gun = world.gun.clone().unwrap();
+    let mut checked = 0;
+    while world.time < 5.0 {
+        let fired = world.gun.as_ref().unwrap().fired;
+        world.step(0.01).unwrap();
+        if world.gun.as_ref().unwrap().fired == fired {
+            continue;
+        }
+        // The muzzle's velocity from rigid-body kinematics, level by level: the hull's
+        // velocity, its turning carrying the turret, the turret's turning the muzzle.
+        let [hull, turret, barrel] = [0, 1, 2].map(|i| world.frames[i].global);
+        let muzzle = barrel.transform.transform_point(gun.muzzle);
+        let hull_w = DVec3::Y * 0.3;
+        let turret_w = hull_w + DVec3::Y * 0.5;
+        let kinematic = hull.velocity
+            + hull_w.cross(turret.transform.translation - hull.transform.translation)
+            + turret_w.cross(muzzle - turret.transform.translation);
+        let dir = barrel.transform.rotation * DVec3::X;
+        let shell = &world.bodies[gun.shells[fired % gun.shells.len()]];
+        assert!((shell.state.position - muzzle).length() < 1e-12);
+        let expected = kinematic + dir * gun.speed;
+        assert!(
+            (shell.state.velocity - expected).length() < 1e-9,
+            "{} vs {expected}",
+            shell.state.velocity
+        );
+        // Not just the muzzle speed along the barrel: the tank's own motion is added.
+        assert!((shell.state.velocity - dir * gun.speed).length() > 1.0);
+        checked += 1;
+    }
+    assert!(checked >= 3, "{checked} shots");
+}
+
+#[test]
+fn the_ball_on_the_deck_goes_straight_in_the_world_while_it_slides() {
+    let mut world = scene("tank");
+    let (x0, v0) = (
+        world.bodies[0].state.position,
+        world.bodies[0].state.velocity,
+    );
+    let mut slid = 0.0;
+    while matches!(world.bodies[0].mount, Mount::Free(_)) {
+        world.step(0.01).unwrap();
+        let p = world.bodies[0].state.position;
+        let off = (p - (x0 + v0 * world.time)).length();
+        assert!(
+            off < 1e-8,
+            "{off:e} m off the straight line at {} s",
+            world.time
+        );
+        slid = rider_or_last(&world, slid);
+    }
+    assert!(world.time > 1.0, "slid off after {} s", world.time);
+    assert!(
+        slid > 0.1,
+        "the inertial forces moved it {slid} m on the deck"
+    );
+}
+
+fn rider_or_last(world: &World, last: f64) -> f64 {
+    match &world.bodies[0].mount {
+        Mount::Free(r) => (r.local.transform.translation - DVec3::new(1.4, 0.55, 0.3)).length(),
+        _ => last,
+    }
+}
