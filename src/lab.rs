@@ -121,6 +121,12 @@ impl Lab {
                     .iter()
                     .map(move |p| center + p.offset.length() + p.shape.bounding_radius())
             })
+            .chain(lanes[0].world.frames.iter().flat_map(|f| {
+                let center = f.global.transform.translation.length();
+                f.parts
+                    .iter()
+                    .map(move |p| center + p.offset.length() + p.shape.bounding_radius())
+            }))
             .fold(0.1, f64::max);
         self.lanes = lanes;
         self.ghost = ghost;

@@ -59,6 +59,16 @@ pub struct Scene {
     pub frames: Vec<frames::FrameDesc>,
     #[serde(default)]
     pub gun: Option<frames::GunDesc>,
+    /// Where the app's camera looks on load, when the whole scene is not the point.
+    #[serde(default)]
+    pub camera: Option<CameraDesc>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CameraDesc {
+    pub focus: DVec3,
+    pub distance: f64,
 }
 
 fn default_integrator() -> String {
@@ -198,6 +208,11 @@ impl Scene {
             return Err("gravity must be finite".into());
         }
         frames::validate(&self.frames, self.gun.as_ref())?;
+        if let Some(c) = self.camera
+            && !(c.focus.is_finite() && c.distance.is_finite() && c.distance > 0.0)
+        {
+            return Err("camera: needs a finite focus and a positive distance".into());
+        }
         for b in &self.bodies {
             let at = |m: String| format!("body '{}': {m}", b.name);
             if b.parts.is_empty() {

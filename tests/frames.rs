@@ -4,7 +4,7 @@
 
 use glam::{DQuat, DVec3};
 use gyrolab::hierarchy::rig::{Frame, Mount, Rider};
-use gyrolab::hierarchy::{Drive, DynamicTransform, Transform};
+use gyrolab::hierarchy::{Drive, DynamicTransform, PrecessionMeter, Transform};
 use gyrolab::scene::Scene;
 use gyrolab::world::World;
 
@@ -128,37 +128,11 @@ fn the_carousel_puck_curves_by_coriolis_on_the_platform_and_goes_straight_in_the
     assert!((bearing + omega * world.time).abs() < 1e-8, "{bearing}");
 }
 
-/// The azimuth of the swing plane at each turning point, unwrapped modulo π.
-fn swing_plane_angles(world: &mut World, until: f64) -> Vec<(f64, f64)> {
+/// The bob's horizontal displacement from below the pivot, counter-clockwise from above.
+fn horizontal(world: &World) -> glam::DVec2 {
     let anchor = rider(world, 0).tether.unwrap().anchor;
-    let horizontal = |w: &World| {
-        let x = rider(w, 0).local.transform.translation - anchor;
-        glam::DVec2::new(x.x, -x.z)
-    };
-    let (mut prev, mut prev_r) = (horizontal(world), 0.0);
-    let mut rising = false;
-    let mut angles: Vec<(f64, f64)> = Vec::new();
-    let h = 0.005;
-    while world.time < until {
-        world.step(h).unwrap();
-        let p = horizontal(world);
-        let r = p.length();
-        if rising && r < prev_r {
-            let mut a = prev.y.atan2(prev.x);
-            if let Some(&(_, last)) = angles.last() {
-                while a - last > std::f64::consts::FRAC_PI_2 {
-                    a -= std::f64::consts::PI;
-                }
-                while a - last < -std::f64::consts::FRAC_PI_2 {
-                    a += std::f64::consts::PI;
-                }
-            }
-            angles.push((world.time - h, a));
-        }
-        rising = r > prev_r;
-        (prev, prev_r) = (p, r);
-    }
-    angles
+    let x = rider(world, 0).local.transform.translation - anchor;
+    glam::DVec2::new(x.x, -x.z)
 }
 
 #[test]
@@ -177,16 +151,12 @@ fn foucaults_pendulum_precesses_at_omega_sin_latitude() {
             rod.anchor + rod.length * DVec3::new(theta.sin(), -theta.cos(), 0.0);
     }
     world.sync_hierarchy();
-    let angles = swing_plane_angles(&mut world, 40.0);
-    // Least-squares slope of the plane's azimuth against time.
-    let n = angles.len() as f64;
-    let (mt, ma) = angles
-        .iter()
-        .fold((0.0, 0.0), |(t, a), &(ti, ai)| (t + ti / n, a + ai / n));
-    let (sta, stt) = angles.iter().fold((0.0, 0.0), |(sa, st), &(ti, ai)| {
-        (sa + (ti - mt) * (ai - ma), st + (ti - mt) * (ti - mt))
-    });
-    let rate = sta / stt;
+    let mut meter = PrecessionMeter::default();
+    while world.time < 40.0 {
+        world.step(0.005).unwrap();
+        meter.record(world.time, horizontal(&world));
+    }
+    let rate = meter.rate().unwrap();
     let expected = omega * latitude.sin();
     // Clockwise seen from above in the northern hemisphere: negative about up.
     assert!(rate < 0.0, "precession rate {rate}");
@@ -195,7 +165,7 @@ fn foucaults_pendulum_precesses_at_omega_sin_latitude() {
     assert!(
         (period / exact - 1.0).abs() < 0.005,
         "measured period {period:.2} s, 2π/(Ω sin φ) = {exact:.2} s ({} turning points)",
-        angles.len()
+        meter.turns.len()
     );
 }
 

@@ -103,11 +103,15 @@ fn frame_scene(
     *framed = Some(key);
     let r = sim.radius as f32;
     let width = lane_spacing(&sim) * sim.lanes.len() as f32;
+    let (focus, distance) = match sim.scene.camera {
+        Some(c) => (c.focus.as_vec3(), c.distance as f32),
+        None => (Vec3::new(0.0, -0.1 * r, 0.0), (2.8 * r).max(0.75 * width)),
+    };
     **orbit = Orbit {
-        focus: Vec3::new(0.0, -0.1 * r, 0.0),
+        focus,
         yaw: 0.0,
         pitch: -0.42,
-        distance: (2.8 * r).max(0.75 * width),
+        distance,
     };
 }
 

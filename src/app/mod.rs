@@ -7,6 +7,7 @@
 
 mod camera;
 mod controls;
+mod frames;
 mod labels;
 mod newton_map;
 mod panel;
@@ -27,6 +28,7 @@ use bevy::window::WindowResolution;
 
 use crate::scene::Scene;
 
+pub use frames::{GlobalDynamics, LocalDynamics, propagate_dynamics};
 pub use physics::Sim;
 
 /// Options from the command line.
@@ -53,6 +55,7 @@ pub fn run(scene: Scene, options: AppOptions) {
         physics::PhysicsPlugin::new(scene),
         view::ViewPlugin,
         render_sync::RenderSyncPlugin,
+        frames::FramesPlugin,
         camera::CameraPlugin,
         controls::ControlsPlugin,
         vectors::VectorsPlugin,

@@ -286,7 +286,12 @@ fn show(ui: &mut egui::Ui, view: &mut View) {
         swatch(POLHODE_COLOR, "polhode: ω's tip on the body"),
     );
     ui.checkbox(&mut view.ghost, "ghost (exact solution)");
-    ui.checkbox(&mut view.labels, "lane labels");
+    ui.checkbox(&mut view.labels, "labels");
+    ui.checkbox(
+        &mut view.inertial,
+        "inertial forces (frame, Euler, centrifugal, Coriolis)",
+    );
+    ui.checkbox(&mut view.paths, "paths: in the world and in the frame");
 }
 
 fn readouts(ui: &mut egui::Ui, sim: &Sim) {

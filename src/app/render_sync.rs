@@ -71,7 +71,7 @@ pub fn body_size(body: &Body) -> f32 {
         .fold(0.05, f64::max) as f32
 }
 
-fn mesh_of(shape: Shape) -> Mesh {
+pub fn mesh_of(shape: Shape) -> Mesh {
     match shape {
         Shape::Sphere { radius } => Sphere::new(radius as f32).into(),
         Shape::Box { half_extents: h } => {

@@ -16,6 +16,10 @@ pub struct View {
     pub polhode: bool,
     pub ghost: bool,
     pub labels: bool,
+    /// Inertial-force arrows on bodies riding in moving frames.
+    pub inertial: bool,
+    /// Riders' paths in the world and in their frame.
+    pub paths: bool,
     pub log_plots: bool,
     pub autoscroll: bool,
     /// The lane whose body-frame ω is plotted.
@@ -34,6 +38,8 @@ impl Default for View {
             polhode: false,
             ghost: true,
             labels: true,
+            inertial: true,
+            paths: true,
             log_plots: true,
             autoscroll: false,
             omega_lane: 0,

@@ -5,11 +5,13 @@
 pub mod drive;
 pub mod dynamic;
 pub mod moving_frame;
+pub mod precession;
 pub mod rig;
 pub mod transform;
 
 pub use drive::Drive;
 pub use dynamic::{Delta, DynamicTransform};
 pub use moving_frame::{InertialForces, LocalMotion, Tether, step_in_frame};
+pub use precession::PrecessionMeter;
 pub use rig::{Frame, Gun, Mount, Rider};
 pub use transform::Transform;

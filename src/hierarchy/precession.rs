@@ -1,0 +1,53 @@
+//! Measures how fast a pendulum's swing plane turns: Foucault's experiment, read off the
+//! simulation the way one reads it off the floor of the Panthéon.
+
+use std::f64::consts::PI;
+
+use glam::DVec2;
+
+/// Fed the bob's horizontal displacement every step; records the azimuth of the swing
+/// plane at each turning point (modulo π, unwrapped) and fits its rate.
+#[derive(Clone, Debug, Default)]
+pub struct PrecessionMeter {
+    previous: Option<(f64, DVec2)>,
+    rising: bool,
+    /// (time, azimuth) at each turning point.
+    pub turns: Vec<(f64, f64)>,
+}
+
+impl PrecessionMeter {
+    /// `horizontal` is the bob's displacement from below the pivot, in a right-handed
+    /// horizontal basis (azimuth counter-clockwise seen from above).
+    pub fn record(&mut self, t: f64, horizontal: DVec2) {
+        let r = horizontal.length();
+        if let Some((tp, prev)) = self.previous {
+            let prev_r = prev.length();
+            if self.rising && r < prev_r {
+                let mut a = prev.y.atan2(prev.x);
+                if let Some(&(_, last)) = self.turns.last() {
+                    a += PI * ((last - a) / PI).round();
+                }
+                self.turns.push((tp, a));
+            }
+            self.rising = r > prev_r;
+        }
+        self.previous = Some((t, horizontal));
+    }
+
+    /// The swing plane's turning rate (rad/s, counter-clockwise from above), by least
+    /// squares over the turning points; `None` before three of them.
+    pub fn rate(&self) -> Option<f64> {
+        if self.turns.len() < 3 {
+            return None;
+        }
+        let n = self.turns.len() as f64;
+        let (mt, ma) = self
+            .turns
+            .iter()
+            .fold((0.0, 0.0), |(t, a), &(ti, ai)| (t + ti / n, a + ai / n));
+        let (sta, stt) = self.turns.iter().fold((0.0, 0.0), |(sa, st), &(ti, ai)| {
+            (sa + (ti - mt) * (ai - ma), st + (ti - mt) * (ti - mt))
+        });
+        (stt > 0.0).then(|| sta / stt)
+    }
+}
