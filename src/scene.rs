@@ -309,9 +309,10 @@ impl Scene {
                         let frame = index[f.as_str()];
                         let local = DynamicTransform {
                             velocity: b.velocity,
-                            ..DynamicTransform::at_rest(Transform::from_translation_rotation(
-                                position, authored,
-                            ))
+                            ..DynamicTransform::at_rest(Transform {
+                                translation: position,
+                                ..Transform::IDENTITY
+                            })
                         };
                         let rider = Rider {
                             frame,

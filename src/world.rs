@@ -14,8 +14,8 @@ use glam::DVec3;
 use rayon::prelude::*;
 
 use crate::body::{BodyState, MassProps};
-use crate::hierarchy::rig::{self, Frame, Gun, Mount, Rider};
-use crate::hierarchy::{DynamicTransform, Transform, step_in_frame};
+use crate::hierarchy::rig::{self, Frame, Gun, Mount};
+use crate::hierarchy::{DynamicTransform, step_in_frame};
 use crate::inertia::Part;
 use crate::integrators::{Integrator, Loads, StepError};
 
@@ -168,14 +168,12 @@ impl World {
             match &mut body.mount {
                 Mount::Free(rider) => {
                     let frame = self.frames[rider.frame].global;
-                    sync_rider(&body.props, &mut body.state, rider, &frame);
+                    let global = frame * rider.local;
+                    body.state.position = global.transform.translation;
+                    body.state.velocity = global.velocity;
                 }
                 Mount::Held { frame, at } => {
-                    let held = self.frames[*frame].global
-                        * DynamicTransform::at_rest(Transform {
-                            translation: *at,
-                            ..Transform::IDENTITY
-                        });
+                    let held = self.frames[*frame].global.point(*at);
                     body.state.position = held.transform.translation;
                     body.state.velocity = held.velocity;
                     body.state.orientation = held.transform.rotation;
@@ -190,30 +188,4 @@ impl World {
     pub fn energy(&self) -> f64 {
         self.bodies.iter().map(|b| b.energy(self.gravity)).sum()
     }
-}
-
-/// A rider's world state from its local translation and the world rotation it keeps, and
-/// its local rotational motion from that (so composing with the frame gives the world
-/// motion, as the app's propagation does).
-fn sync_rider(
-    props: &MassProps,
-    state: &mut BodyState,
-    rider: &mut Rider,
-    frame: &DynamicTransform,
-) {
-    let r_t = frame.transform.rotation.inverse();
-    let w3 = state.world_omega(props);
-    // Torque-free Euler equations in world terms: α = I⁻¹(−ω × L).
-    let alpha3 = {
-        let q = state.orientation;
-        let lb = q.inverse() * (-w3.cross(state.angular_momentum));
-        q * (lb * props.inertia.inverse())
-    };
-    let local = &mut rider.local;
-    local.transform.rotation = (r_t * state.orientation).normalize();
-    local.angular_velocity = r_t * (w3 - frame.angular_velocity);
-    local.angular_accel = r_t * (alpha3 - frame.angular_accel - frame.angular_velocity.cross(w3));
-    let global = *frame * *local;
-    state.position = global.transform.translation;
-    state.velocity = global.velocity;
 }

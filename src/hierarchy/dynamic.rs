@@ -184,6 +184,16 @@ impl DynamicTransform {
         self.delta_to_local(Delta::velocity(-dv))
     }
 
+    /// The motion of a point fixed at `at` in this frame's coordinates (a muzzle, a shell
+    /// held in the breech): `self * (at, at rest)`.
+    pub fn point(&self, at: DVec3) -> Self {
+        *self
+            * Self::at_rest(Transform {
+                translation: at,
+                ..Transform::IDENTITY
+            })
+    }
+
     pub fn apply(&mut self, d: Delta) {
         self.velocity += d.velocity;
         self.accel += d.accel;

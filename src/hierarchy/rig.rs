@@ -12,7 +12,7 @@
 
 use glam::DVec3;
 
-use super::{Delta, Drive, DynamicTransform, InertialForces, Tether, Transform};
+use super::{Delta, Drive, DynamicTransform, InertialForces, Tether};
 use crate::inertia::Part;
 
 /// A driven, massless frame: a tank's hull, its turret, a carousel's platform.
@@ -46,7 +46,9 @@ pub enum Mount {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Rider {
     pub frame: usize,
-    /// The body's motion relative to the frame (translation = its centre of mass).
+    /// The body's translational motion relative to the frame: translation (its centre of
+    /// mass), velocity and acceleration. Its rotation is not kept here but in its
+    /// `BodyState`, in world terms, so the rotational fields stay at rest.
     pub local: DynamicTransform,
     /// The real acceleration in the frame's basis, what a supporting surface does not
     /// carry (a pendulum's local gravity; zero for a puck on a level frictionless deck).
@@ -92,11 +94,7 @@ pub struct Gun {
 impl Gun {
     /// The world motion of the muzzle point.
     pub fn muzzle_motion(&self, frames: &[Frame]) -> DynamicTransform {
-        frames[self.frame].global
-            * DynamicTransform::at_rest(Transform {
-                translation: self.muzzle,
-                ..Transform::IDENTITY
-            })
+        frames[self.frame].global.point(self.muzzle)
     }
 
     /// Whether a shot is due in the step from `t` to `t + h`.
