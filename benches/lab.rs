@@ -18,20 +18,23 @@ fn scene_switch(c: &mut Criterion) {
     }
     let mut lab = Lab::new(Scene::load("dzhanibekov").unwrap());
     group.bench_function("reset/dzhanibekov", |b| b.iter(|| lab.restart().unwrap()));
-    // Four lanes and the ghost, plot series, trails and the recording: one fixed step.
-    // The lab is rebuilt every 10,000 steps so the recording never fills up.
-    let fresh = Lab::new(Scene::load("dzhanibekov").unwrap());
-    let mut lab = fresh.clone();
-    let mut steps = 0;
-    group.bench_function("step/dzhanibekov", |b| {
-        b.iter(|| {
-            steps += 1;
-            if steps % 10_000 == 0 {
-                lab = fresh.clone();
-            }
-            lab.step()
-        })
-    });
+    // One fixed step as the app takes it (lanes, ghost, plots, trails, recording): the
+    // default scene, and the moving-frame scenes (drives, propagation, riders by RK4).
+    // Each lab is rebuilt every 10,000 steps so the recording never fills up.
+    for name in ["dzhanibekov", "tank", "carousel", "foucault", "crash"] {
+        let fresh = Lab::new(Scene::load(name).unwrap());
+        let mut lab = fresh.clone();
+        let mut steps = 0;
+        group.bench_function(format!("step/{name}"), |b| {
+            b.iter(|| {
+                steps += 1;
+                if steps % 10_000 == 0 {
+                    lab = fresh.clone();
+                }
+                lab.step()
+            })
+        });
+    }
     group.finish();
 }
 
