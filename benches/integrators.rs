@@ -59,6 +59,7 @@ fn many_bodies(c: &mut Criterion) {
                 state: BodyState::from_body_omega(&props, DQuat::IDENTITY, omega),
                 parts: Vec::new(),
                 mount: Default::default(),
+                material: Default::default(),
             }
         })
         .collect();
@@ -72,6 +73,7 @@ fn many_bodies(c: &mut Criterion) {
             time: 0.0,
             frames: Vec::new(),
             gun: None,
+            contacts: None,
         };
         group.bench_function(integrator.name(), |b| {
             b.iter(|| world.step(black_box(H)).unwrap())

@@ -6,6 +6,7 @@ pub mod analytic;
 pub mod app;
 pub mod body;
 pub mod cli;
+pub mod contact;
 pub mod convergence_map;
 pub mod hierarchy;
 pub mod history;

@@ -339,6 +339,7 @@ impl Scene {
                     state,
                     parts,
                     mount,
+                    material: Default::default(),
                 }
             })
             .collect();
@@ -349,6 +350,7 @@ impl Scene {
             time: 0.0,
             frames,
             gun: None,
+            contacts: None,
         };
         if let Some(gun) = &self.gun {
             frames::add_gun(&mut world, &self.frames, gun);

@@ -4,8 +4,9 @@
 //! 1. **forces**: gravity and user forces become per-body [`Loads`];
 //! 2. **hierarchy** (transform-hierarchy issue): parents' global dynamics are propagated
 //!    top-down and free children get the inertial forces of their moving frame;
-//! 3. **velocities** and 4. **contacts** (contacts issue): the solver turns contacts and
-//!    joints into impulses on linear and angular momentum before positions move;
+//! 3. **velocities** and 4. **contacts** ([`crate::contact`]): gravity, then the solver
+//!    turns contacts and joints into impulses on linear and angular momentum before
+//!    positions move;
 //! 5. **positions**: the selected integrator advances each body (its rotation is where
 //!    the integrators differ);
 //! 6. **render sync** happens outside, in the app, which reads the states.
@@ -14,6 +15,7 @@ use glam::DVec3;
 use rayon::prelude::*;
 
 use crate::body::{BodyState, MassProps};
+use crate::contact::{Contacts, Material};
 use crate::hierarchy::rig::{self, Frame, Gun, Mount};
 use crate::hierarchy::{DynamicTransform, step_in_frame};
 use crate::inertia::Part;
@@ -28,6 +30,8 @@ pub struct Body {
     pub parts: Vec<Part>,
     /// The world, or a frame of the hierarchy the body moves in.
     pub mount: Mount,
+    /// Friction and restitution against other bodies and the ground.
+    pub material: Material,
 }
 
 impl Body {
@@ -46,6 +50,9 @@ pub struct World {
     /// Driven frames of a transform hierarchy, parents first; empty for most scenes.
     pub frames: Vec<Frame>,
     pub gun: Option<Gun>,
+    /// Collision detection, the contact graph, joints and the solver; `None` for the
+    /// scenes of free bodies, which never touch.
+    pub contacts: Option<Box<Contacts>>,
 }
 
 /// Below this many bodies a step is cheaper on one thread than the fork-join.
@@ -54,7 +61,7 @@ const PARALLEL_THRESHOLD: usize = 4096;
 impl World {
     /// Whether the exact solution applies: one body, no torque.
     pub fn analytic_applies(&self) -> bool {
-        self.bodies.len() == 1 && self.frames.is_empty()
+        self.bodies.len() == 1 && self.frames.is_empty() && self.contacts.is_none()
     }
 
     /// Advances every body by `h`, in place and on all cores for large worlds. A body
@@ -66,6 +73,11 @@ impl World {
         }
         if !self.frames.is_empty() {
             return self.step_hierarchy(h);
+        }
+        if let Some(contacts) = &mut self.contacts {
+            contacts.step(&mut self.bodies, self.gravity, self.integrator, h)?;
+            self.time += h;
+            return Ok(());
         }
         let (integrator, gravity) = (self.integrator, self.gravity);
         let advance = |body: &mut Body| {

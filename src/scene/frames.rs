@@ -187,6 +187,7 @@ pub(super) fn add_gun(world: &mut World, frames: &[FrameDesc], desc: &GunDesc) {
                 frame,
                 at: desc.muzzle,
             },
+            material: Default::default(),
         });
     }
     world.gun = Some(Gun {

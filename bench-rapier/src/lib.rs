@@ -1,0 +1,1 @@
+//! Empty: this crate exists for its bench (benches/versus_rapier.rs).

@@ -1,0 +1,167 @@
+//! Joints as rows of the same solver as the contacts: a ball socket (three point rows),
+//! a hinge (those plus two rows that keep the axes aligned, a limit row and a velocity
+//! motor) and a fixed joint (three point rows and three angular rows).
+
+use glam::{DQuat, DVec3};
+
+use super::geometry::tangents;
+use super::settings::Softness;
+use super::solver::{Pose, Row, SolverBody};
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Motor {
+    /// Target relative angular speed about the hinge axis (rad/s).
+    pub speed: f64,
+    /// The largest torque the motor can give (N·m).
+    pub max_torque: f64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum JointKind {
+    Ball,
+    Hinge {
+        /// Lower and upper angle (rad) of the second body about the axis.
+        limits: Option<(f64, f64)>,
+        motor: Option<Motor>,
+    },
+    Fixed,
+}
+
+/// Rows a joint can have: 3 point, 3 angular, a limit, a motor. Their accumulated
+/// impulses are kept per slot for warm starting.
+const SLOTS: usize = 8;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Joint {
+    pub kind: JointKind,
+    pub a: usize,
+    /// `None`: attached to the world.
+    pub b: Option<usize>,
+    /// Anchor in each body's principal frame, from its centre of mass (world point for
+    /// the world).
+    pub local_a: DVec3,
+    pub local_b: DVec3,
+    /// Hinge axis and the zero-angle reference, in each body's frame.
+    pub axis_a: DVec3,
+    pub axis_b: DVec3,
+    pub ref_a: DVec3,
+    pub ref_b: DVec3,
+    /// Fixed joint: the relative rotation `q_a⁻¹ q_b` to hold.
+    pub relative: DQuat,
+    pub impulses: [f64; SLOTS],
+}
+
+impl Joint {
+    /// A joint at the world point `anchor` with the world `axis` (hinge), between the
+    /// bodies at their current `poses` (index `world` is the world's own pose).
+    pub fn new(
+        kind: JointKind,
+        (a, b): (usize, Option<usize>),
+        anchor: DVec3,
+        axis: DVec3,
+        pa: &Pose,
+        pb: &Pose,
+    ) -> Self {
+        let axis = axis.normalize_or(DVec3::Y);
+        let (reference, _) = tangents(axis);
+        let (qa, qb) = (pa.orientation.inverse(), pb.orientation.inverse());
+        Self {
+            kind,
+            a,
+            b,
+            local_a: qa * (anchor - pa.position),
+            local_b: qb * (anchor - pb.position),
+            axis_a: qa * axis,
+            axis_b: qb * axis,
+            ref_a: qa * reference,
+            ref_b: qb * reference,
+            relative: pa.orientation.inverse() * pb.orientation,
+            impulses: [0.0; SLOTS],
+        }
+    }
+
+    /// The hinge angle of the second body relative to the first about the axis.
+    pub fn angle(&self, pa: &Pose, pb: &Pose) -> f64 {
+        let axis = pa.orientation * self.axis_a;
+        let (ra, rb) = (pa.orientation * self.ref_a, pb.orientation * self.ref_b);
+        ra.cross(rb).dot(axis).atan2(ra.dot(rb))
+    }
+
+    /// World anchor points on each body.
+    pub fn anchors(&self, pa: &Pose, pb: &Pose) -> (DVec3, DVec3) {
+        (
+            pa.position + pa.orientation * self.local_a,
+            pb.position + pb.orientation * self.local_b,
+        )
+    }
+
+    /// The joint's rows at the current poses, in slot order; `(ia, ib)` index the
+    /// solver bodies, `h` the step the motor's torque limit is spent over.
+    pub fn rows(
+        &self,
+        bodies: &[SolverBody],
+        (pa, pb): (&Pose, &Pose),
+        (ia, ib): (usize, usize),
+        softness: Softness,
+        h: f64,
+    ) -> Vec<(usize, Row)> {
+        let mut rows = Vec::with_capacity(SLOTS);
+        let (wa, wb) = self.anchors(pa, pb);
+        let (ra, rb) = (wa - pa.position, wb - pb.position);
+        for (slot, e) in [DVec3::X, DVec3::Y, DVec3::Z].into_iter().enumerate() {
+            let mut row = Row::new(bodies, (ia, ib), e, -ra.cross(e), rb.cross(e));
+            row.error = e.dot(wb - wa);
+            row.softness = softness;
+            rows.push((slot, row));
+        }
+        let angular = |slot: usize, dir: DVec3, error: f64| {
+            let mut row = Row::new(bodies, (ia, ib), DVec3::ZERO, -dir, dir);
+            row.error = error;
+            row.softness = softness;
+            (slot, row)
+        };
+        match self.kind {
+            JointKind::Ball => {}
+            JointKind::Fixed => {
+                let err = pb.orientation * (pa.orientation * self.relative).inverse();
+                let err = if err.w < 0.0 { -err } else { err };
+                let theta = 2.0 * DVec3::new(err.x, err.y, err.z);
+                for (k, e) in [DVec3::X, DVec3::Y, DVec3::Z].into_iter().enumerate() {
+                    rows.push(angular(3 + k, e, theta.dot(e)));
+                }
+            }
+            JointKind::Hinge { limits, motor } => {
+                let axis = pa.orientation * self.axis_a;
+                let bent = axis.cross(pb.orientation * self.axis_b);
+                let (p1, p2) = tangents(axis);
+                rows.push(angular(3, p1, bent.dot(p1)));
+                rows.push(angular(4, p2, bent.dot(p2)));
+                if let Some((lo, hi)) = limits {
+                    let angle = self.angle(pa, pb);
+                    if angle <= lo || angle >= hi {
+                        let (err, bounds) = if angle <= lo {
+                            (angle - lo, (0.0, f64::INFINITY))
+                        } else {
+                            (angle - hi, (f64::NEG_INFINITY, 0.0))
+                        };
+                        let (slot, mut row) = angular(6, axis, err);
+                        (row.lo, row.hi) = bounds;
+                        rows.push((slot, row));
+                    }
+                }
+                if let Some(m) = motor {
+                    let (slot, mut row) = angular(7, axis, 0.0);
+                    row.softness = Softness::RIGID;
+                    row.target = m.speed;
+                    row.hi = m.max_torque * h;
+                    row.lo = -row.hi;
+                    rows.push((slot, row));
+                }
+            }
+        }
+        for (slot, row) in &mut rows {
+            row.impulse = self.impulses[*slot];
+        }
+        rows
+    }
+}

@@ -1,0 +1,113 @@
+//! Contact manifolds: up to four points sharing one normal, each with a feature id that
+//! stays the same while the same features touch, so last step's impulses warm start it.
+
+use glam::DVec3;
+
+/// The greatest number of points a manifold keeps: four span a face contact.
+pub const MAX_POINTS: usize = 4;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ContactPoint {
+    /// Midway between the two surfaces, world coordinates.
+    pub position: DVec3,
+    /// Gap along the normal: negative when the shapes overlap, positive for a speculative
+    /// point that is not touching yet.
+    pub separation: f64,
+    /// Which features touch (vertex, edge, face numbers), unique within the manifold.
+    pub id: u32,
+    /// Accumulated normal impulse of the last step (warm start).
+    pub normal_impulse: f64,
+    /// Accumulated friction impulse of the last step, world vector (tangent bases may
+    /// turn between steps; the vector is projected onto the new ones).
+    pub friction_impulse: DVec3,
+}
+
+/// A set of points between two shapes; `normal` points from the first shape to the
+/// second.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Manifold {
+    pub normal: DVec3,
+    pub points: [ContactPoint; MAX_POINTS],
+    pub len: usize,
+}
+
+impl Manifold {
+    pub fn new(normal: DVec3) -> Self {
+        Self {
+            normal,
+            ..Self::default()
+        }
+    }
+
+    #[inline]
+    pub fn points(&self) -> &[ContactPoint] {
+        &self.points[..self.len]
+    }
+
+    #[inline]
+    pub fn points_mut(&mut self) -> &mut [ContactPoint] {
+        &mut self.points[..self.len]
+    }
+
+    /// Adds a point if there is room; callers reduce to four before adding more.
+    pub fn push(&mut self, position: DVec3, separation: f64, id: u32) {
+        if self.len < MAX_POINTS {
+            self.points[self.len] = ContactPoint {
+                position,
+                separation,
+                id,
+                ..ContactPoint::default()
+            };
+            self.len += 1;
+        }
+    }
+
+    /// The same manifold seen from the other shape.
+    pub fn flipped(mut self) -> Self {
+        self.normal = -self.normal;
+        self
+    }
+
+    /// Carries last step's impulses over to the points whose features still touch.
+    pub fn warm_from(&mut self, old: &Manifold) {
+        for p in self.points_mut() {
+            if let Some(o) = old.points().iter().find(|o| o.id == p.id) {
+                p.normal_impulse = o.normal_impulse;
+                p.friction_impulse = o.friction_impulse;
+            }
+        }
+    }
+}
+
+/// Keeps at most four of `candidates` (position, separation, id): the deepest, the one
+/// farthest from it, then the two that add the most area on either side of that line.
+/// Four well-spread points hold a box flat; four clustered ones let it rock.
+pub fn reduce(candidates: &[(DVec3, f64, u32)], normal: DVec3) -> Vec<(DVec3, f64, u32)> {
+    if candidates.len() <= MAX_POINTS {
+        return candidates.to_vec();
+    }
+    let deepest = (0..candidates.len())
+        .min_by(|&i, &j| candidates[i].1.total_cmp(&candidates[j].1))
+        .unwrap_or(0);
+    let p0 = candidates[deepest].0;
+    let far = (0..candidates.len())
+        .max_by(|&i, &j| {
+            let d = |k: usize| (candidates[k].0 - p0).length_squared();
+            d(i).total_cmp(&d(j))
+        })
+        .unwrap_or(0);
+    let p1 = candidates[far].0;
+    let area = |k: usize| (p1 - p0).cross(candidates[k].0 - p0).dot(normal);
+    let by_area = |sign: f64| {
+        (0..candidates.len())
+            .filter(|&k| k != deepest && k != far)
+            .max_by(|&i, &j| (sign * area(i)).total_cmp(&(sign * area(j))))
+    };
+    let mut keep = vec![deepest, far];
+    for k in [by_area(1.0), by_area(-1.0)].into_iter().flatten() {
+        if !keep.contains(&k) {
+            keep.push(k);
+        }
+    }
+    keep.into_iter().map(|k| candidates[k]).collect()
+}

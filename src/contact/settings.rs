@@ -1,0 +1,191 @@
+//! Every parameter of the contact and joint solver, in one place the app edits live.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::Deserialize;
+
+/// How constraints are solved; selectable like the integrators, to compare them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+pub enum SolverKind {
+    /// Sequential impulses (projected Gauss-Seidel) once per step, Baumgarte position
+    /// correction through the seed's ERP: Bullet's and Havok's classic solver.
+    #[default]
+    Pgs,
+    /// Box2D v3's soft step: sub-steps with soft constraints (a spring and damper per
+    /// row, stiffness in hertz), a relax pass without bias, restitution at the end.
+    Soft,
+}
+
+impl SolverKind {
+    pub const ALL: [Self; 2] = [Self::Pgs, Self::Soft];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Pgs => "pgs",
+            Self::Soft => "soft",
+        }
+    }
+}
+
+impl fmt::Display for SolverKind {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for SolverKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Self::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| format!("unknown solver '{s}' (valid: pgs, soft)"))
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SolverSettings {
+    pub solver: SolverKind,
+    /// Velocity iterations per step (PGS) or per sub-step (soft).
+    pub iterations: u32,
+    /// Sub-steps of the soft step.
+    pub substeps: u32,
+    /// The seed's error reduction parameter: the fraction of a position error removed
+    /// within one second. Per step, `β = 1 − (1 − ERP)^(1/n)` with `n = 1/h` steps per
+    /// second.
+    pub erp: f64,
+    /// Penetration allowed without correction (m): keeps resting contacts from
+    /// bouncing on their own correction.
+    pub slop: f64,
+    /// Successive over-relaxation factor ω in (0, 2): each row's impulse change is scaled
+    /// by ω before the accumulated impulse is clamped.
+    pub sor: f64,
+    pub warm_start: bool,
+    /// Approach speeds below this (m/s) do not bounce: resting contacts stay at rest.
+    pub restitution_threshold: f64,
+    /// Contacts are created this far (m) before touching, plus the distance the pair
+    /// can close in one step: speculative contacts that stop tunnelling.
+    pub speculative_distance: f64,
+    /// Soft step: contact stiffness (Hz) and damping ratio, joint stiffness and damping.
+    pub contact_hertz: f64,
+    pub contact_damping_ratio: f64,
+    pub joint_hertz: f64,
+    pub joint_damping_ratio: f64,
+    /// Soft step: the fastest a contact pushes overlapping bodies apart (m/s).
+    pub max_push_out: f64,
+    /// Islands whose bodies all stay slower than `sleep_speed` (m/s, and rad/s times
+    /// the body's size) for `sleep_time` seconds fall asleep and cost nothing.
+    pub sleep: bool,
+    pub sleep_time: f64,
+    pub sleep_speed: f64,
+}
+
+impl Default for SolverSettings {
+    fn default() -> Self {
+        Self {
+            solver: SolverKind::Pgs,
+            iterations: 10,
+            substeps: 4,
+            erp: 0.9999,
+            slop: 0.005,
+            sor: 1.0,
+            warm_start: true,
+            restitution_threshold: 1.0,
+            speculative_distance: 0.02,
+            contact_hertz: 30.0,
+            contact_damping_ratio: 10.0,
+            joint_hertz: 60.0,
+            joint_damping_ratio: 2.0,
+            max_push_out: 3.0,
+            sleep: true,
+            sleep_time: 0.5,
+            sleep_speed: 0.05,
+        }
+    }
+}
+
+impl SolverSettings {
+    /// The Baumgarte factor per step of `h` from the ERP (seed 004 §3.3.2).
+    pub fn beta(&self, h: f64) -> f64 {
+        1.0 - (1.0 - self.erp).powf(h)
+    }
+
+    /// Checks every field; the message names the first bad one.
+    pub fn validate(&self) -> Result<(), String> {
+        let positive = [
+            ("contact_hertz", self.contact_hertz),
+            ("joint_hertz", self.joint_hertz),
+            ("sleep_time", self.sleep_time),
+        ];
+        for (name, v) in positive {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(format!("solver.{name} must be positive, got {v}"));
+            }
+        }
+        let non_negative = [
+            ("slop", self.slop),
+            ("restitution_threshold", self.restitution_threshold),
+            ("speculative_distance", self.speculative_distance),
+            ("contact_damping_ratio", self.contact_damping_ratio),
+            ("joint_damping_ratio", self.joint_damping_ratio),
+            ("max_push_out", self.max_push_out),
+            ("sleep_speed", self.sleep_speed),
+        ];
+        for (name, v) in non_negative {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(format!("solver.{name} must be zero or more, got {v}"));
+            }
+        }
+        if !(self.erp >= 0.0 && self.erp < 1.0) {
+            return Err(format!("solver.erp must be in [0, 1), got {}", self.erp));
+        }
+        if !(self.sor > 0.0 && self.sor < 2.0) {
+            return Err(format!("solver.sor must be in (0, 2), got {}", self.sor));
+        }
+        if !(1..=1000).contains(&self.iterations) {
+            return Err(format!(
+                "solver.iterations must be 1 to 1000, got {}",
+                self.iterations
+            ));
+        }
+        if !(1..=64).contains(&self.substeps) {
+            return Err(format!(
+                "solver.substeps must be 1 to 64, got {}",
+                self.substeps
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Box2D v3's soft constraint: a spring of `hertz` with damping ratio `zeta`, stepped
+/// implicitly over `h`. Returns (bias rate, mass scale, impulse scale).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Softness {
+    pub bias_rate: f64,
+    pub mass_scale: f64,
+    pub impulse_scale: f64,
+}
+
+impl Softness {
+    pub fn new(hertz: f64, zeta: f64, h: f64) -> Self {
+        let omega = std::f64::consts::TAU * hertz;
+        let a1 = 2.0 * zeta + h * omega;
+        let a2 = h * omega * a1;
+        let a3 = 1.0 / (1.0 + a2);
+        Self {
+            bias_rate: omega / a1,
+            mass_scale: a2 * a3,
+            impulse_scale: a3,
+        }
+    }
+
+    /// A rigid row: full mass, no bias, nothing leaks.
+    pub const RIGID: Self = Self {
+        bias_rate: 0.0,
+        mass_scale: 1.0,
+        impulse_scale: 0.0,
+    };
+}

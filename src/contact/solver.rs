@@ -1,0 +1,377 @@
+//! Sequential impulses (projected Gauss-Seidel): each constraint row in turn gets the
+//! impulse that makes its relative velocity what it should be, and the ACCUMULATED
+//! impulse of the row is clamped (contacts push, friction stays inside its cone), not
+//! the increment (seed 004 §2.3, §5). Rows are the seed's `J v = B` with a 1×12 `J`.
+
+use glam::{DMat3, DVec3};
+
+use super::geometry::tangents;
+use super::manifold::{MAX_POINTS, Manifold};
+use super::settings::Softness;
+
+/// A body's velocity and inverse mass as the solver sees them. Static things (the
+/// ground, sleeping bodies next to nothing awake) use the extra body at the end of the
+/// array, whose inverse mass is zero, so rows need no branch.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SolverBody {
+    pub v: DVec3,
+    pub w: DVec3,
+    pub inv_mass: f64,
+    pub inv_inertia: DMat3,
+}
+
+impl SolverBody {
+    #[inline]
+    fn apply(&mut self, linear: DVec3, angular: DVec3) {
+        self.v += linear * self.inv_mass;
+        self.w += self.inv_inertia * angular;
+    }
+
+    #[inline]
+    fn point_velocity(&self, r: DVec3) -> DVec3 {
+        self.v + self.w.cross(r)
+    }
+}
+
+/// Borrows the two bodies of a row; `a != b` always holds (a body never touches itself).
+#[inline]
+fn pair(bodies: &mut [SolverBody], a: usize, b: usize) -> (&mut SolverBody, &mut SolverBody) {
+    debug_assert_ne!(a, b);
+    if a < b {
+        let (lo, hi) = bodies.split_at_mut(b);
+        (&mut lo[a], &mut hi[0])
+    } else {
+        let (lo, hi) = bodies.split_at_mut(a);
+        (&mut hi[0], &mut lo[b])
+    }
+}
+
+#[inline]
+fn inverse_mass(a: &SolverBody, b: &SolverBody, ra: DVec3, rb: DVec3, dir: DVec3) -> f64 {
+    let (ca, cb) = (ra.cross(dir), rb.cross(dir));
+    a.inv_mass + b.inv_mass + ca.dot(a.inv_inertia * ca) + cb.dot(b.inv_inertia * cb)
+}
+
+#[inline]
+fn recip(k: f64) -> f64 {
+    if k > 0.0 { 1.0 / k } else { 0.0 }
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PointRow {
+    pub ra: DVec3,
+    pub rb: DVec3,
+    /// Anchors in the bodies' own frames, to follow the separation through sub-steps.
+    pub local_a: DVec3,
+    pub local_b: DVec3,
+    /// Separation when prepared, minus the anchors' gap then (zero: both anchors start
+    /// at the contact point), so `separation = base + n·(p_b − p_a)`.
+    pub base_separation: f64,
+    pub normal_mass: f64,
+    pub tangent_mass: [f64; 2],
+    pub normal_impulse: f64,
+    pub tangent_impulse: [f64; 2],
+    pub max_normal_impulse: f64,
+    /// Normal relative velocity before the solve, for restitution.
+    pub approach: f64,
+    /// PGS only: the velocity bias the row drives `v_n + bias` to zero with.
+    pub bias: f64,
+}
+
+/// One manifold's rows: a normal row per point, two friction rows per point.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ContactRows {
+    pub a: usize,
+    pub b: usize,
+    pub normal: DVec3,
+    pub tangents: [DVec3; 2],
+    pub friction: f64,
+    pub restitution: f64,
+    pub points: [PointRow; MAX_POINTS],
+    pub len: usize,
+    /// Which contact of the graph these rows came from, to store the impulses back.
+    pub contact: usize,
+}
+
+/// What the rows need to know about a body's pose when they are prepared.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Pose {
+    pub position: DVec3,
+    pub orientation: glam::DQuat,
+}
+
+pub struct ContactInput<'a> {
+    pub manifold: &'a Manifold,
+    pub a: usize,
+    pub b: usize,
+    pub friction: f64,
+    pub restitution: f64,
+    pub contact: usize,
+}
+
+impl ContactRows {
+    pub fn prepare(
+        input: ContactInput,
+        bodies: &[SolverBody],
+        poses: &[Pose],
+        warm_start: bool,
+    ) -> Self {
+        let m = input.manifold;
+        let (a, b) = (input.a, input.b);
+        let n = m.normal;
+        let (t1, t2) = tangents(n);
+        let mut rows = ContactRows {
+            a,
+            b,
+            normal: n,
+            tangents: [t1, t2],
+            friction: input.friction,
+            restitution: input.restitution,
+            len: m.len,
+            contact: input.contact,
+            ..Default::default()
+        };
+        let (ba, bb) = (&bodies[a], &bodies[b]);
+        for (row, p) in rows.points.iter_mut().zip(m.points()) {
+            let ra = p.position - poses[a].position;
+            let rb = p.position - poses[b].position;
+            let rel = bb.point_velocity(rb) - ba.point_velocity(ra);
+            let (ti, fi) = if warm_start {
+                (
+                    [p.friction_impulse.dot(t1), p.friction_impulse.dot(t2)],
+                    p.normal_impulse,
+                )
+            } else {
+                ([0.0; 2], 0.0)
+            };
+            *row = PointRow {
+                ra,
+                rb,
+                local_a: poses[a].orientation.inverse() * ra,
+                local_b: poses[b].orientation.inverse() * rb,
+                base_separation: p.separation,
+                normal_mass: recip(inverse_mass(ba, bb, ra, rb, n)),
+                tangent_mass: [
+                    recip(inverse_mass(ba, bb, ra, rb, t1)),
+                    recip(inverse_mass(ba, bb, ra, rb, t2)),
+                ],
+                normal_impulse: fi,
+                tangent_impulse: ti,
+                max_normal_impulse: 0.0,
+                approach: rel.dot(n),
+                bias: 0.0,
+            };
+        }
+        rows
+    }
+
+    fn points(&self) -> &[PointRow] {
+        &self.points[..self.len]
+    }
+
+    /// Applies last step's impulses again: the solve then starts next to its answer.
+    pub fn warm_start(&self, bodies: &mut [SolverBody]) {
+        let (a, b) = pair(bodies, self.a, self.b);
+        for p in self.points() {
+            let impulse = self.normal * p.normal_impulse
+                + self.tangents[0] * p.tangent_impulse[0]
+                + self.tangents[1] * p.tangent_impulse[1];
+            a.apply(-impulse, -p.ra.cross(impulse));
+            b.apply(impulse, p.rb.cross(impulse));
+        }
+    }
+
+    /// PGS: the velocity bias of each point once per step, from the separation: a
+    /// speculative point may close its gap in this step and no more; a penetrating one
+    /// is pushed out by the Baumgarte fraction `β` of its depth beyond the slop; a fast
+    /// approach bounces with the restitution coefficient.
+    pub fn set_pgs_bias(&mut self, beta: f64, slop: f64, threshold: f64, h: f64) {
+        let e = self.restitution;
+        for p in &mut self.points[..self.len] {
+            let s = p.base_separation;
+            p.bias = if s > 0.0 {
+                s / h
+            } else {
+                -beta * (-s - slop).max(0.0) / h
+            };
+            if e > 0.0 && p.approach < -threshold && s + p.approach * h < 0.0 {
+                p.bias = p.bias.min(e * p.approach);
+            }
+        }
+    }
+
+    /// One Gauss-Seidel pass over the rows: friction first (bounded by last pass's
+    /// normal impulse), then the normal rows. `soft`: the sub-stepped soft rows with
+    /// the separation followed through the poses; `None`: PGS with the stored bias.
+    pub fn solve(
+        &mut self,
+        bodies: &mut [SolverBody],
+        soft: Option<(&[Pose], Softness, f64, f64)>,
+        sor: f64,
+    ) {
+        let (a, b) = pair(bodies, self.a, self.b);
+        let n = self.normal;
+        let mu = self.friction;
+        for p in &mut self.points[..self.len] {
+            let rel = b.point_velocity(p.rb) - a.point_velocity(p.ra);
+            let old = p.tangent_impulse;
+            let mut new = [0.0; 2];
+            for k in 0..2 {
+                let vt = rel.dot(self.tangents[k]);
+                new[k] = old[k] - sor * p.tangent_mass[k] * vt;
+            }
+            // Coulomb's circular cone: the friction impulse may not exceed μ λ_n.
+            let limit = mu * p.normal_impulse;
+            let len = (new[0] * new[0] + new[1] * new[1]).sqrt();
+            if len > limit {
+                let s = if len > 0.0 { limit / len } else { 0.0 };
+                new = [new[0] * s, new[1] * s];
+            }
+            p.tangent_impulse = new;
+            let impulse =
+                self.tangents[0] * (new[0] - old[0]) + self.tangents[1] * (new[1] - old[1]);
+            a.apply(-impulse, -p.ra.cross(impulse));
+            b.apply(impulse, p.rb.cross(impulse));
+        }
+        for p in &mut self.points[..self.len] {
+            let vn = (b.point_velocity(p.rb) - a.point_velocity(p.ra)).dot(n);
+            let delta = match soft {
+                None => -p.normal_mass * (vn + p.bias),
+                Some((poses, softness, inv_h, max_push)) => {
+                    let (pa, pb) = (&poses[self.a], &poses[self.b]);
+                    let gap = (pb.position + pb.orientation * p.local_b)
+                        - (pa.position + pa.orientation * p.local_a);
+                    let s = p.base_separation + n.dot(gap);
+                    let (bias, mass_scale, impulse_scale) = if s > 0.0 {
+                        (s * inv_h, 1.0, 0.0)
+                    } else {
+                        (
+                            (softness.bias_rate * s).max(-max_push),
+                            softness.mass_scale,
+                            softness.impulse_scale,
+                        )
+                    };
+                    -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse
+                }
+            };
+            let total = (p.normal_impulse + sor * delta).max(0.0);
+            let applied = total - p.normal_impulse;
+            p.normal_impulse = total;
+            p.max_normal_impulse = p.max_normal_impulse.max(total);
+            let impulse = n * applied;
+            a.apply(-impulse, -p.ra.cross(impulse));
+            b.apply(impulse, p.rb.cross(impulse));
+        }
+    }
+
+    /// Soft step's last pass: points that were hit fast and carried load bounce with
+    /// `v_n = −e v_n(before)`.
+    pub fn restitution(&mut self, bodies: &mut [SolverBody], threshold: f64) {
+        let e = self.restitution;
+        if e == 0.0 {
+            return;
+        }
+        let (a, b) = pair(bodies, self.a, self.b);
+        for p in &mut self.points[..self.len] {
+            if p.approach > -threshold || p.max_normal_impulse == 0.0 {
+                continue;
+            }
+            let vn = (b.point_velocity(p.rb) - a.point_velocity(p.ra)).dot(self.normal);
+            let delta = -p.normal_mass * (vn + e * p.approach);
+            let total = (p.normal_impulse + delta).max(0.0);
+            let impulse = self.normal * (total - p.normal_impulse);
+            p.normal_impulse = total;
+            a.apply(-impulse, -p.ra.cross(impulse));
+            b.apply(impulse, p.rb.cross(impulse));
+        }
+    }
+
+    /// Writes the accumulated impulses back into the manifold for next step's warm start.
+    pub fn store(&self, m: &mut Manifold) {
+        for (row, p) in self.points().iter().zip(m.points_mut()) {
+            p.normal_impulse = row.normal_impulse;
+            p.friction_impulse = self.tangents[0] * row.tangent_impulse[0]
+                + self.tangents[1] * row.tangent_impulse[1];
+        }
+    }
+}
+
+/// A one-dimensional joint row: `J v = dir·(v_b − v_a) + ang_a·ω_a + ang_b·ω_b`, driven
+/// to `target` (a motor's speed; zero for a rigid link) while the position error
+/// `error` is fed back at the softness's bias rate; the accumulated impulse is kept in
+/// `[lo, hi]`.
+#[derive(Clone, Copy, Debug)]
+pub struct Row {
+    pub a: usize,
+    pub b: usize,
+    pub linear: DVec3,
+    pub ang_a: DVec3,
+    pub ang_b: DVec3,
+    pub mass: f64,
+    pub target: f64,
+    pub error: f64,
+    /// PGS rows use `bias_rate = β/h` with full mass; soft rows Box2D's spring.
+    pub softness: Softness,
+    pub lo: f64,
+    pub hi: f64,
+    pub impulse: f64,
+}
+
+impl Row {
+    /// A row with its effective mass; error, target, softness and bounds set by the
+    /// caller.
+    pub fn new(
+        bodies: &[SolverBody],
+        (a, b): (usize, usize),
+        linear: DVec3,
+        ang_a: DVec3,
+        ang_b: DVec3,
+    ) -> Self {
+        let (ba, bb) = (&bodies[a], &bodies[b]);
+        let k = (ba.inv_mass + bb.inv_mass) * linear.length_squared()
+            + ang_a.dot(ba.inv_inertia * ang_a)
+            + ang_b.dot(bb.inv_inertia * ang_b);
+        Self {
+            a,
+            b,
+            linear,
+            ang_a,
+            ang_b,
+            mass: recip(k),
+            target: 0.0,
+            error: 0.0,
+            softness: Softness::RIGID,
+            lo: f64::NEG_INFINITY,
+            hi: f64::INFINITY,
+            impulse: 0.0,
+        }
+    }
+
+    #[inline]
+    fn apply(&self, bodies: &mut [SolverBody], lambda: f64) {
+        let (a, b) = pair(bodies, self.a, self.b);
+        a.apply(-self.linear * lambda, self.ang_a * lambda);
+        b.apply(self.linear * lambda, self.ang_b * lambda);
+    }
+
+    pub fn warm_start(&self, bodies: &mut [SolverBody]) {
+        self.apply(bodies, self.impulse);
+    }
+
+    /// `use_bias = false` is the soft step's relax pass: rigid, no position feedback.
+    pub fn solve(&mut self, bodies: &mut [SolverBody], use_bias: bool, sor: f64) {
+        let (a, b) = (&bodies[self.a], &bodies[self.b]);
+        let jv = self.linear.dot(b.v - a.v) + self.ang_a.dot(a.w) + self.ang_b.dot(b.w);
+        let s = if use_bias {
+            self.softness
+        } else {
+            Softness::RIGID
+        };
+        let delta = -self.mass * s.mass_scale * (jv - self.target + s.bias_rate * self.error)
+            - s.impulse_scale * self.impulse;
+        let total = (self.impulse + sor * delta).clamp(self.lo, self.hi);
+        let applied = total - self.impulse;
+        self.impulse = total;
+        self.apply(bodies, applied);
+    }
+}
