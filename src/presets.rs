@@ -225,7 +225,7 @@ impl Start {
         }
         let mut scene = scene.clone();
         scene.gravity = self.gravity;
-        if scene.bodies.len() > 1 {
+        if scene.bodies.len() != 1 || !scene.generate.is_empty() {
             return Ok(scene.build());
         }
         let first: &mut BodyDesc = &mut scene.bodies[0];

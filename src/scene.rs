@@ -2,6 +2,7 @@
 //! line and the field. The built-in scenes are compiled in, so the binary works from any
 //! directory; a path ending in `.ron` loads a user's own file.
 
+mod contacts;
 mod frames;
 
 use std::fmt;
@@ -17,7 +18,7 @@ use crate::integrators::Integrator;
 use crate::world::{Body, World};
 
 /// Built-in scenes, in the order the app's number keys use.
-const BUILTIN: [(&str, &str); 8] = [
+const BUILTIN: [(&str, &str); 17] = [
     (
         "dzhanibekov",
         include_str!("../assets/scenes/dzhanibekov.ron"),
@@ -35,6 +36,24 @@ const BUILTIN: [(&str, &str); 8] = [
     ("carousel", include_str!("../assets/scenes/carousel.ron")),
     ("foucault", include_str!("../assets/scenes/foucault.ron")),
     ("crash", include_str!("../assets/scenes/crash.ron")),
+    (
+        "dancing-pole",
+        include_str!("../assets/scenes/dancing-pole.ron"),
+    ),
+    (
+        "spinning-top",
+        include_str!("../assets/scenes/spinning-top.ron"),
+    ),
+    ("stack", include_str!("../assets/scenes/stack.ron")),
+    ("pyramid", include_str!("../assets/scenes/pyramid.ron")),
+    (
+        "newtons-cradle",
+        include_str!("../assets/scenes/newtons-cradle.ron"),
+    ),
+    ("incline", include_str!("../assets/scenes/incline.ron")),
+    ("bounce", include_str!("../assets/scenes/bounce.ron")),
+    ("dominoes", include_str!("../assets/scenes/dominoes.ron")),
+    ("pile", include_str!("../assets/scenes/pile.ron")),
 ];
 
 pub const DEFAULT_SCENE: &str = "dzhanibekov";
@@ -62,6 +81,14 @@ pub struct Scene {
     /// Where the app's camera looks on load, when the whole scene is not the point.
     #[serde(default)]
     pub camera: Option<CameraDesc>,
+    /// The ground, ramps and solver: bodies collide only in scenes that have this.
+    #[serde(default)]
+    pub contacts: Option<contacts::ContactsDesc>,
+    #[serde(default)]
+    pub joints: Vec<contacts::JointDesc>,
+    /// Bodies laid out from a parameter (a pyramid's rows), after `bodies`.
+    #[serde(default)]
+    pub generate: Vec<contacts::Generator>,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize)]
@@ -75,7 +102,7 @@ fn default_integrator() -> String {
     "midpoint".into()
 }
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BodyDesc {
     pub name: String,
@@ -104,6 +131,11 @@ pub struct BodyDesc {
     /// deck it is handed to the world and falls.
     #[serde(default)]
     pub deck: Option<glam::DVec2>,
+    /// Overrides the scene's material (`contacts.friction`, `contacts.restitution`).
+    #[serde(default)]
+    pub friction: Option<f64>,
+    #[serde(default)]
+    pub restitution: Option<f64>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -201,9 +233,18 @@ impl Scene {
         self.integrator
             .parse::<Integrator>()
             .map_err(|e| format!("integrator: {e}"))?;
-        if self.bodies.is_empty() {
+        if self.bodies.is_empty() && self.generate.is_empty() {
             return Err("a scene needs at least one body".into());
         }
+        let bodies = self.all_bodies();
+        let names: Vec<&str> = bodies.iter().map(|b| b.name.as_str()).collect();
+        contacts::validate(
+            self.contacts.as_ref(),
+            &self.joints,
+            &self.generate,
+            &names,
+            !self.frames.is_empty(),
+        )?;
         if !self.gravity.is_finite() {
             return Err("gravity must be finite".into());
         }
@@ -213,8 +254,13 @@ impl Scene {
         {
             return Err("camera: needs a finite focus and a positive distance".into());
         }
-        for b in &self.bodies {
+        for b in bodies.iter() {
             let at = |m: String| format!("body '{}': {m}", b.name);
+            contacts::material(
+                &format!("body '{}'", b.name),
+                b.friction.unwrap_or(0.0),
+                b.restitution.unwrap_or(0.0),
+            )?;
             if b.parts.is_empty() {
                 return Err(at("needs at least one part".into()));
             }
@@ -271,6 +317,28 @@ impl Scene {
         Ok(())
     }
 
+    /// The listed bodies, then the generated ones.
+    pub fn all_bodies(&self) -> std::borrow::Cow<'_, [BodyDesc]> {
+        if self.generate.is_empty() {
+            return std::borrow::Cow::Borrowed(&self.bodies);
+        }
+        let mut all = self.bodies.clone();
+        all.extend(self.generate.iter().flat_map(contacts::Generator::bodies));
+        std::borrow::Cow::Owned(all)
+    }
+
+    /// Sets every generator's parameter (a pyramid's rows, a stack's count).
+    pub fn set_generated_size(&mut self, n: usize) -> Result<(), String> {
+        if self.generate.is_empty() {
+            return Err(format!(
+                "scene '{}' has no generated bodies to size",
+                self.name
+            ));
+        }
+        self.generate.iter_mut().for_each(|g| g.set_size(n));
+        self.validate()
+    }
+
     fn mass_properties(&self, b: &BodyDesc) -> crate::inertia::MassProperties {
         let parts: Vec<Part> = b.parts.iter().map(PartDesc::part).collect();
         compound(&parts)
@@ -281,8 +349,15 @@ impl Scene {
     pub fn build(&self) -> World {
         let frames = frames::build_frames(&self.frames);
         let index = frames::frame_index(&self.frames);
+        let material = |b: &BodyDesc| {
+            let base = self.contacts.as_ref();
+            crate::contact::Material {
+                friction: b.friction.or(base.map(|c| c.friction)).unwrap_or(0.5),
+                restitution: b.restitution.or(base.map(|c| c.restitution)).unwrap_or(0.0),
+            }
+        };
         let bodies = self
-            .bodies
+            .all_bodies()
             .iter()
             .map(|b| {
                 let mp = self.mass_properties(b);
@@ -339,7 +414,7 @@ impl Scene {
                     state,
                     parts,
                     mount,
-                    material: Default::default(),
+                    material: material(b),
                 }
             })
             .collect();
@@ -354,6 +429,9 @@ impl Scene {
         };
         if let Some(gun) = &self.gun {
             frames::add_gun(&mut world, &self.frames, gun);
+        }
+        if let Some(c) = &self.contacts {
+            contacts::build(&mut world, c, &self.joints);
         }
         world.sync_hierarchy();
         world

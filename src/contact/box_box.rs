@@ -7,9 +7,16 @@ use glam::{DMat3, DVec3};
 use super::geometry::{Geom, closest_segments};
 use super::manifold::{Manifold, reduce};
 
-/// Edge axes win only if clearly better than the best face axis: near-ties otherwise
-/// flip between face and edge manifolds from step to step and a resting box jitters.
+/// Edge axes win only if clearly better than the best face axis, and the second box's
+/// faces only if clearly better than the first's: near-ties otherwise flip the manifold
+/// (and its feature ids) from step to step, warm starting is lost and a stack jitters.
 const EDGE_BIAS: f64 = 1e-3;
+const FACE_BIAS: f64 = 1e-3;
+
+/// Incident points this far outside a side of the reference face (relative to its
+/// half-width) are kept as they are: aligned boxes then keep their corner ids instead of
+/// swapping corners for clipped points with every round-off.
+const CLIP_TOLERANCE: f64 = 1e-3;
 
 pub fn box_box(a: &Geom, b: &Geom, margin: f64) -> Option<Manifold> {
     let (
@@ -46,7 +53,8 @@ pub fn box_box(a: &Geom, b: &Geom, margin: f64) -> Option<Manifold> {
             if s > margin {
                 return None;
             }
-            if s > face.0 + 1e-9 {
+            let bias = if owner == 0 { 1e-9 } else { FACE_BIAS };
+            if s > face.0 + bias {
                 face = (s, l, owner, i);
             }
         }
@@ -117,7 +125,8 @@ fn face_contact(
         .into_iter()
         .enumerate()
     {
-        poly = clip(&poly, dir, dir.dot(face_center) + ext, plane as u32);
+        let offset = dir.dot(face_center) + ext * (1.0 + CLIP_TOLERANCE);
+        poly = clip(&poly, dir, offset, plane as u32);
         if poly.is_empty() {
             return None;
         }

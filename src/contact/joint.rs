@@ -10,7 +10,8 @@ use super::solver::{Pose, Row, SolverBody};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Motor {
-    /// Target relative angular speed about the hinge axis (rad/s).
+    /// Target angular speed of the first body relative to the second (or the world)
+    /// about the hinge axis, right-handed (rad/s).
     pub speed: f64,
     /// The largest torque the motor can give (N·m).
     pub max_torque: f64,
@@ -20,7 +21,7 @@ pub struct Motor {
 pub enum JointKind {
     Ball,
     Hinge {
-        /// Lower and upper angle (rad) of the second body about the axis.
+        /// Lower and upper angle (rad) of the first body relative to the second.
         limits: Option<(f64, f64)>,
         motor: Option<Motor>,
     },
@@ -80,11 +81,13 @@ impl Joint {
         }
     }
 
-    /// The hinge angle of the second body relative to the first about the axis.
+    /// The hinge angle of the first body relative to the second about the axis (zero
+    /// where the joint was made). The rows measure the second relative to the first
+    /// (`J v = (ω_b − ω_a)·axis`), hence the signs below.
     pub fn angle(&self, pa: &Pose, pb: &Pose) -> f64 {
         let axis = pa.orientation * self.axis_a;
         let (ra, rb) = (pa.orientation * self.ref_a, pb.orientation * self.ref_b);
-        ra.cross(rb).dot(axis).atan2(ra.dot(rb))
+        rb.cross(ra).dot(axis).atan2(ra.dot(rb))
     }
 
     /// World anchor points on each body.
@@ -137,7 +140,8 @@ impl Joint {
                 rows.push(angular(3, p1, bent.dot(p1)));
                 rows.push(angular(4, p2, bent.dot(p2)));
                 if let Some((lo, hi)) = limits {
-                    let angle = self.angle(pa, pb);
+                    // In the rows' sense (b relative to a) the limits are (−hi, −lo).
+                    let (angle, lo, hi) = (-self.angle(pa, pb), -hi, -lo);
                     if angle <= lo || angle >= hi {
                         let (err, bounds) = if angle <= lo {
                             (angle - lo, (0.0, f64::INFINITY))
@@ -152,7 +156,7 @@ impl Joint {
                 if let Some(m) = motor {
                     let (slot, mut row) = angular(7, axis, 0.0);
                     row.softness = Softness::RIGID;
-                    row.target = m.speed;
+                    row.target = -m.speed;
                     row.hi = m.max_torque * h;
                     row.lo = -row.hi;
                     rows.push((slot, row));

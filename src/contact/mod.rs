@@ -329,13 +329,13 @@ impl Contacts {
             .zip(&self.sleep)
             .map(|(b, sl)| {
                 if sl.asleep {
-                    SolverBody::default()
+                    SolverBody::STATIC
                 } else {
                     solver_body(b)
                 }
             })
             .collect();
-        solver_bodies.push(SolverBody::default());
+        solver_bodies.push(SolverBody::STATIC);
         let mut poses = Self::poses(bodies);
         let awake: Vec<bool> = self.sleep.iter().map(|s| !s.asleep).collect();
         let active =
@@ -361,6 +361,9 @@ impl Contacts {
                 s.warm_start,
             ));
         }
+        // Gauss-Seidel converges fastest from the ground up: contacts with the ground
+        // first, so each layer of a stack is solved on the one below.
+        rows.sort_by_key(|r| r.b != n);
         let joints: Vec<usize> = (0..self.joints.len())
             .filter(|&k| {
                 let j = &self.joints[k];
@@ -448,7 +451,7 @@ impl Contacts {
                         .iter()
                         .for_each(|(_, _, r)| r.warm_start(&mut solver_bodies));
                     rows.iter().for_each(|r| r.warm_start(&mut solver_bodies));
-                    for _ in 0..s.iterations {
+                    for _ in 0..s.substep_iterations {
                         for (_, _, r) in &mut jrows {
                             r.solve(&mut solver_bodies, true, s.sor);
                         }

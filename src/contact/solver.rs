@@ -11,8 +11,8 @@ use super::settings::Softness;
 
 /// A body's velocity and inverse mass as the solver sees them. Static things (the
 /// ground, sleeping bodies next to nothing awake) use the extra body at the end of the
-/// array, whose inverse mass is zero, so rows need no branch.
-#[derive(Clone, Copy, Debug, Default)]
+/// array, whose inverse mass and inertia are zero, so rows need no branch.
+#[derive(Clone, Copy, Debug)]
 pub struct SolverBody {
     pub v: DVec3,
     pub w: DVec3,
@@ -21,6 +21,15 @@ pub struct SolverBody {
 }
 
 impl SolverBody {
+    /// Immovable: impulses change nothing. (Not `Default`: glam's default matrix is
+    /// the identity, which would let the ground turn.)
+    pub const STATIC: Self = Self {
+        v: DVec3::ZERO,
+        w: DVec3::ZERO,
+        inv_mass: 0.0,
+        inv_inertia: DMat3::ZERO,
+    };
+
     #[inline]
     fn apply(&mut self, linear: DVec3, angular: DVec3) {
         self.v += linear * self.inv_mass;

@@ -1,0 +1,342 @@
+//! The contact part of a scene file: the ground and ramps (half-spaces), the solver's
+//! settings, joints between bodies, and generators that lay out many bodies from one
+//! parameter (a pyramid's rows, a pile's count).
+
+use std::collections::HashMap;
+
+use glam::DVec3;
+use serde::Deserialize;
+
+use super::{BodyDesc, PartDesc, euler_deg};
+use crate::contact::{Contacts, JointKind, Motor, Plane, SolverSettings};
+use crate::inertia::Shape;
+use crate::world::World;
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContactsDesc {
+    #[serde(default)]
+    pub planes: Vec<PlaneDesc>,
+    /// The material of bodies that do not set their own.
+    #[serde(default = "default_friction")]
+    pub friction: f64,
+    #[serde(default)]
+    pub restitution: f64,
+    #[serde(default)]
+    pub solver: SolverSettings,
+}
+
+fn default_friction() -> f64 {
+    0.5
+}
+
+/// A half-space: the solid below the plane through `point` whose normal is +Y turned by
+/// `orientation_deg` (XYZ Euler angles, like bodies).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlaneDesc {
+    #[serde(default)]
+    pub point: DVec3,
+    #[serde(default)]
+    pub orientation_deg: DVec3,
+    #[serde(default = "default_friction")]
+    pub friction: f64,
+    #[serde(default)]
+    pub restitution: f64,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+pub enum JointType {
+    Ball,
+    Hinge,
+    Fixed,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JointDesc {
+    pub kind: JointType,
+    pub a: String,
+    /// The second body; none to fix `a` to the world.
+    #[serde(default)]
+    pub b: Option<String>,
+    /// World point where the joint sits, in the scene's starting pose.
+    pub anchor: DVec3,
+    /// Hinge axis, world.
+    #[serde(default = "default_axis")]
+    pub axis: DVec3,
+    /// Hinge limits of b relative to a, degrees.
+    #[serde(default)]
+    pub limits_deg: Option<(f64, f64)>,
+    /// Hinge motor: target speed (rad/s) and the torque it may use (N·m).
+    #[serde(default)]
+    pub motor: Option<(f64, f64)>,
+}
+
+fn default_axis() -> DVec3 {
+    DVec3::Y
+}
+
+/// Bodies laid out from a parameter; `size` is a box's half extents.
+#[derive(Clone, Debug, Deserialize)]
+pub enum Generator {
+    /// A 2D pyramid of boxes on the ground, `rows` at the base.
+    Pyramid { rows: usize, size: DVec3, mass: f64 },
+    /// `count` boxes stacked straight up.
+    Stack {
+        count: usize,
+        size: DVec3,
+        mass: f64,
+    },
+    /// `count` boxes in a loose grid above the ground, falling into a pile.
+    Pile {
+        count: usize,
+        size: DVec3,
+        mass: f64,
+    },
+    /// `count` upright dominoes along +x, `spacing` apart; the first is tipped.
+    Dominoes {
+        count: usize,
+        size: DVec3,
+        spacing: f64,
+        mass: f64,
+    },
+}
+
+impl Generator {
+    pub fn count(&self) -> usize {
+        match *self {
+            Generator::Pyramid { rows, .. } => rows * (rows + 1) / 2,
+            Generator::Stack { count, .. }
+            | Generator::Pile { count, .. }
+            | Generator::Dominoes { count, .. } => count,
+        }
+    }
+
+    /// Sets the generator's parameter (rows or count), for `--rows`.
+    pub fn set_size(&mut self, n: usize) {
+        match self {
+            Generator::Pyramid { rows, .. } => *rows = n,
+            Generator::Stack { count, .. }
+            | Generator::Pile { count, .. }
+            | Generator::Dominoes { count, .. } => *count = n,
+        }
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        let (size, mass) = match *self {
+            Generator::Pyramid { size, mass, .. }
+            | Generator::Stack { size, mass, .. }
+            | Generator::Pile { size, mass, .. }
+            | Generator::Dominoes { size, mass, .. } => (size, mass),
+        };
+        if !(1..=20_000).contains(&self.count()) {
+            return Err(format!(
+                "generate: makes {} bodies (1 to 20000 allowed)",
+                self.count()
+            ));
+        }
+        if !(size.is_finite() && size.min_element() > 0.0) {
+            return Err(format!("generate: size must be positive, got {size}"));
+        }
+        if !(mass.is_finite() && mass > 0.0) {
+            return Err(format!("generate: mass must be positive, got {mass}"));
+        }
+        if let Generator::Dominoes { spacing, .. } = *self
+            && !(spacing.is_finite() && spacing > 0.0)
+        {
+            return Err(format!("generate: spacing must be positive, got {spacing}"));
+        }
+        Ok(())
+    }
+
+    /// The bodies, named `box 1`, `box 2`, … (or `domino k`).
+    pub fn bodies(&self) -> Vec<BodyDesc> {
+        let boxed = |name: String, size: DVec3, mass: f64, position: DVec3| BodyDesc {
+            name,
+            parts: vec![PartDesc {
+                shape: Shape::Box { half_extents: size },
+                mass,
+                offset: DVec3::ZERO,
+                rotation_deg: DVec3::ZERO,
+            }],
+            position,
+            ..BodyDesc::default()
+        };
+        match *self {
+            Generator::Pyramid { rows, size, mass } => {
+                let mut out = Vec::new();
+                for r in 0..rows {
+                    let n = rows - r;
+                    for i in 0..n {
+                        // A small gap keeps neighbours from starting in contact.
+                        let x = (i as f64 - 0.5 * (n - 1) as f64) * 2.0 * size.x * 1.01;
+                        let y = size.y + r as f64 * 2.0 * size.y;
+                        let name = format!("box {}", out.len() + 1);
+                        out.push(boxed(name, size, mass, DVec3::new(x, y, 0.0)));
+                    }
+                }
+                out
+            }
+            Generator::Stack { count, size, mass } => (0..count)
+                .map(|k| {
+                    let y = size.y + k as f64 * 2.0 * size.y;
+                    boxed(
+                        format!("box {}", k + 1),
+                        size,
+                        mass,
+                        DVec3::new(0.0, y, 0.0),
+                    )
+                })
+                .collect(),
+            Generator::Pile { count, size, mass } => {
+                let side = (count as f64).cbrt().ceil().max(1.0) as usize;
+                let pitch = 2.5 * size.max_element();
+                (0..count)
+                    .map(|k| {
+                        let (i, j, l) = (k % side, (k / side) % side, k / (side * side));
+                        let c = 0.5 * (side - 1) as f64;
+                        let p = DVec3::new(
+                            (i as f64 - c) * pitch + 0.1 * size.x * (l % 2) as f64,
+                            2.0 * size.y + l as f64 * pitch,
+                            (j as f64 - c) * pitch,
+                        );
+                        boxed(format!("box {}", k + 1), size, mass, p)
+                    })
+                    .collect()
+            }
+            Generator::Dominoes {
+                count,
+                size,
+                spacing,
+                mass,
+            } => (0..count)
+                .map(|k| {
+                    let mut b = boxed(
+                        format!("domino {}", k + 1),
+                        size,
+                        mass,
+                        DVec3::new(k as f64 * spacing, size.y, 0.0),
+                    );
+                    if k == 0 {
+                        // Tipped toward the others, just enough to start the run.
+                        b.orientation_deg = DVec3::new(0.0, 0.0, -12.0);
+                        b.position.y = size.y * 1.01;
+                    }
+                    b
+                })
+                .collect(),
+        }
+    }
+}
+
+pub(super) fn validate(
+    contacts: Option<&ContactsDesc>,
+    joints: &[JointDesc],
+    generate: &[Generator],
+    names: &[&str],
+    has_frames: bool,
+) -> Result<(), String> {
+    if contacts.is_none() && (!joints.is_empty() || !generate.is_empty()) {
+        return Err("joints and generate need a `contacts` section".into());
+    }
+    let Some(c) = contacts else {
+        return Ok(());
+    };
+    if has_frames {
+        return Err("contacts and moving frames cannot be combined in one scene yet".into());
+    }
+    material("contacts", c.friction, c.restitution)?;
+    c.solver.validate()?;
+    for (i, p) in c.planes.iter().enumerate() {
+        let at = |m: String| format!("plane {i}: {m}");
+        if !(p.point.is_finite() && p.orientation_deg.is_finite()) {
+            return Err(at("point and orientation_deg must be finite".into()));
+        }
+        material(&format!("plane {i}"), p.friction, p.restitution)?;
+    }
+    for g in generate {
+        g.validate()?;
+    }
+    for (i, j) in joints.iter().enumerate() {
+        let at = |m: String| format!("joint {i}: {m}");
+        for name in std::iter::once(&j.a).chain(j.b.as_ref()) {
+            if !names.contains(&name.as_str()) {
+                return Err(at(format!("unknown body '{name}'")));
+            }
+        }
+        if j.b.as_ref() == Some(&j.a) {
+            return Err(at("a body cannot be jointed to itself".into()));
+        }
+        if !(j.anchor.is_finite() && j.axis.is_finite() && j.axis.length() > 1e-9) {
+            return Err(at("needs a finite anchor and a non-zero axis".into()));
+        }
+        if j.kind != JointType::Hinge && (j.limits_deg.is_some() || j.motor.is_some()) {
+            return Err(at("limits_deg and motor belong to a Hinge".into()));
+        }
+        if let Some((lo, hi)) = j.limits_deg
+            && !(lo.is_finite() && hi.is_finite() && lo < hi)
+        {
+            return Err(at(format!(
+                "limits_deg needs lower < upper, got ({lo}, {hi})"
+            )));
+        }
+        if let Some((speed, torque)) = j.motor
+            && !(speed.is_finite() && torque.is_finite() && torque >= 0.0)
+        {
+            return Err(at("motor needs a finite speed and a torque ≥ 0".into()));
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn material(what: &str, friction: f64, restitution: f64) -> Result<(), String> {
+    if !(friction.is_finite() && friction >= 0.0) {
+        return Err(format!(
+            "{what}: friction must be zero or more, got {friction}"
+        ));
+    }
+    if !(0.0..=1.0).contains(&restitution) {
+        return Err(format!(
+            "{what}: restitution must be in [0, 1], got {restitution}"
+        ));
+    }
+    Ok(())
+}
+
+/// Adds the contact state (planes, settings, joints) to a built world.
+pub(super) fn build(world: &mut World, desc: &ContactsDesc, joints: &[JointDesc]) {
+    let planes = desc
+        .planes
+        .iter()
+        .map(|p| {
+            let normal = euler_deg(p.orientation_deg) * DVec3::Y;
+            Plane::through(p.point, normal, p.friction, p.restitution)
+        })
+        .collect();
+    let mut contacts = Contacts::new(desc.solver, planes);
+    let index: HashMap<&str, usize> = world
+        .bodies
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.name.as_str(), i))
+        .collect();
+    for j in joints {
+        let kind = match j.kind {
+            JointType::Ball => JointKind::Ball,
+            JointType::Fixed => JointKind::Fixed,
+            JointType::Hinge => JointKind::Hinge {
+                limits: j
+                    .limits_deg
+                    .map(|(lo, hi)| (lo.to_radians(), hi.to_radians())),
+                motor: j
+                    .motor
+                    .map(|(speed, max_torque)| Motor { speed, max_torque }),
+            },
+        };
+        let a = index[j.a.as_str()];
+        let b = j.b.as_ref().map(|n| index[n.as_str()]);
+        contacts.add_joint(&world.bodies, kind, (a, b), j.anchor, j.axis);
+    }
+    world.contacts = Some(Box::new(contacts));
+}
