@@ -106,7 +106,11 @@ impl Lab {
                 .iter()
                 .map(|&i| Run::new(world.clone(), i))
                 .collect();
-            (lanes, Some(Run::new(world, Integrator::Analytic)))
+            // The exact solution exists for a torque-free body only (not on the ground).
+            let ghost = world
+                .analytic_applies()
+                .then(|| Run::new(world, Integrator::Analytic));
+            (lanes, ghost)
         } else {
             let integrator = self.lanes.first().map_or(world.integrator, Run::integrator);
             (vec![Run::new(world, integrator)], None)

@@ -6,6 +6,7 @@
 //! Bevy's f32 `Transform` only here, at the edge.
 
 mod camera;
+mod contacts;
 mod controls;
 mod frames;
 mod labels;
@@ -56,6 +57,7 @@ pub fn run(scene: Scene, options: AppOptions) {
         view::ViewPlugin,
         render_sync::RenderSyncPlugin,
         frames::FramesPlugin,
+        contacts::ContactsPlugin,
         camera::CameraPlugin,
         controls::ControlsPlugin,
         vectors::VectorsPlugin,

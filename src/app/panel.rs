@@ -51,6 +51,11 @@ pub fn controls(
     egui::CollapsingHeader::new("Time")
         .default_open(true)
         .show(ui, |ui| time_controls(ui, sim, view, time, message));
+    if sim.lanes[0].world.contacts.is_some() {
+        egui::CollapsingHeader::new("Solver")
+            .default_open(true)
+            .show(ui, |ui| super::contacts::solver_panel(ui, sim, view));
+    }
     egui::CollapsingHeader::new("Start conditions")
         .default_open(false)
         .show(ui, |ui| start(ui, sim, message));

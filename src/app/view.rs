@@ -20,6 +20,8 @@ pub struct View {
     pub inertial: bool,
     /// Riders' paths in the world and in their frame.
     pub paths: bool,
+    /// Contact points and normals.
+    pub contacts: bool,
     pub log_plots: bool,
     pub autoscroll: bool,
     /// The lane whose body-frame ω is plotted.
@@ -40,6 +42,7 @@ impl Default for View {
             labels: true,
             inertial: true,
             paths: true,
+            contacts: true,
             log_plots: true,
             autoscroll: false,
             omega_lane: 0,

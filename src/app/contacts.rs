@@ -1,0 +1,202 @@
+//! Contact scenes in the app: the ground planes, contact points and normals as gizmos,
+//! and the solver panel (every setting live, spawn and throw bodies).
+
+use bevy::prelude::*;
+use bevy_egui::egui;
+use glam::{DQuat, DVec3};
+
+use super::physics::Sim;
+use super::render_sync::lane_offset;
+use super::status::Timed;
+use super::view::View;
+use crate::body::{BodyState, MassProps};
+use crate::contact::{Contacts, Material, SolverKind, geometry::tangents};
+use crate::hierarchy::rig::Mount;
+use crate::inertia::{Inertia, Part, Shape};
+use crate::world::Body;
+
+const GROUND_COLOR: Color = Color::srgba(0.55, 0.6, 0.65, 0.6);
+const CONTACT_COLOR: Color = Color::srgb(1.0, 0.85, 0.2);
+const SLEEP_TINT: Color = Color::srgb(0.4, 0.5, 1.0);
+
+pub struct ContactsPlugin;
+
+impl Plugin for ContactsPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(Update, draw);
+    }
+}
+
+fn draw(sim: Res<Sim>, view: Res<View>, mut gizmos: Gizmos) {
+    let _timed = Timed::start();
+    for (lane, run) in sim.lanes.iter().enumerate() {
+        let Some(contacts) = &run.world.contacts else {
+            continue;
+        };
+        let offset = lane_offset(&sim, lane);
+        for plane in &contacts.planes {
+            let center = plane.normal * plane.offset;
+            let (u, v) = tangents(plane.normal);
+            let rotation = Quat::from_mat3(&Mat3::from_cols(
+                u.as_vec3(),
+                v.as_vec3(),
+                plane.normal.as_vec3(),
+            ));
+            gizmos.grid(
+                Isometry3d::new(center.as_vec3() + offset, rotation),
+                UVec2::splat(24),
+                Vec2::splat(1.0),
+                GROUND_COLOR,
+            );
+        }
+        if !view.contacts {
+            continue;
+        }
+        for contact in contacts.graph.values() {
+            let m = &contact.manifold;
+            for p in m.points() {
+                let at = p.position.as_vec3() + offset;
+                // Normals point from the first shape into the second; draw them out of
+                // the ground or the lower body, 0.3 m per unit, longer with more load.
+                let n = -m.normal.as_vec3();
+                let length = 0.15 + (p.normal_impulse as f32).min(1.0) * 0.3;
+                gizmos.sphere(Isometry3d::from_translation(at), 0.02, CONTACT_COLOR);
+                gizmos.arrow(at, at + n * length, CONTACT_COLOR);
+            }
+        }
+        for (i, body) in run.world.bodies.iter().enumerate() {
+            if contacts.is_asleep(i) {
+                let at = body.state.position.as_vec3() + offset;
+                gizmos.sphere(Isometry3d::from_translation(at), 0.08, SLEEP_TINT);
+            }
+        }
+    }
+}
+
+/// The solver panel: shown for scenes with contacts.
+pub fn solver_panel(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View) {
+    let Some(current) = sim.lanes[0].world.contacts.as_ref().map(|c| c.settings) else {
+        ui.label("This scene has no contacts.");
+        return;
+    };
+    let mut s = current;
+    egui::ComboBox::from_label("solver")
+        .selected_text(s.solver.name())
+        .show_ui(ui, |ui| {
+            for k in SolverKind::ALL {
+                ui.selectable_value(&mut s.solver, k, k.name());
+            }
+        })
+        .response
+        .on_hover_text("pgs: sequential impulses with Baumgarte (ERP) once per step. soft: Box2D v3's sub-stepped soft contacts with a relax pass.");
+    match s.solver {
+        SolverKind::Pgs => {
+            ui.add(egui::Slider::new(&mut s.iterations, 1..=50).text("iterations"));
+            ui.add(egui::Slider::new(&mut s.erp, 0.0..=0.99999).text("ERP (per second)"));
+            ui.label(format!(
+                "β per step = 1 − (1 − ERP)^h = {:.3}",
+                s.beta(sim.h())
+            ));
+            ui.add(egui::Slider::new(&mut s.sor, 0.1..=1.9).text("SOR ω"));
+        }
+        SolverKind::Soft => {
+            ui.add(egui::Slider::new(&mut s.substeps, 1..=16).text("sub-steps"));
+            ui.add(
+                egui::Slider::new(&mut s.substep_iterations, 1..=10).text("iterations / sub-step"),
+            );
+            ui.add(egui::Slider::new(&mut s.contact_hertz, 5.0..=120.0).text("contact Hz"));
+            ui.add(egui::Slider::new(&mut s.contact_damping_ratio, 0.0..=20.0).text("contact ζ"));
+            ui.add(egui::Slider::new(&mut s.joint_hertz, 5.0..=240.0).text("joint Hz"));
+        }
+    }
+    ui.add(egui::Slider::new(&mut s.slop, 0.0..=0.02).text("slop (m)"));
+    ui.add(egui::Slider::new(&mut s.restitution_threshold, 0.0..=3.0).text("bounce above (m/s)"));
+    ui.add(egui::Slider::new(&mut s.speculative_distance, 0.0..=0.1).text("speculative (m)"));
+    ui.checkbox(&mut s.warm_start, "warm starting");
+    ui.checkbox(&mut s.sleep, "sleeping islands");
+    if s != current && s.validate().is_ok() {
+        for run in &mut sim.lanes {
+            if let Some(c) = &mut run.world.contacts {
+                c.settings = s;
+                (0..run.world.bodies.len()).for_each(|b| c.wake(b));
+            }
+        }
+    }
+    let stats = sim.lanes[0]
+        .world
+        .contacts
+        .as_ref()
+        .map(|c| c.stats)
+        .unwrap_or_default();
+    ui.label(format!(
+        "{} pairs, {} contacts, {} points, {} islands, {} bodies awake",
+        stats.pairs, stats.contacts, stats.points, stats.islands, stats.awake
+    ));
+    ui.checkbox(&mut view.contacts, "show contact points and normals");
+    ui.horizontal(|ui| {
+        if ui.button("drop a box").clicked() {
+            spawn(
+                sim,
+                Shape::Box {
+                    half_extents: DVec3::splat(0.3),
+                },
+                DVec3::ZERO,
+            );
+        }
+        if ui.button("throw a ball").clicked() {
+            spawn(
+                sim,
+                Shape::Sphere { radius: 0.25 },
+                DVec3::new(-8.0, 2.0, 0.0),
+            );
+        }
+    });
+}
+
+/// Adds a body above the scene (thrown from its side when `velocity` is not zero) to
+/// every lane, so lanes stay comparable.
+fn spawn(sim: &mut Sim, shape: Shape, velocity: DVec3) {
+    let lab = &mut sim.0;
+    let radius = lab.radius.max(1.0);
+    let position = if velocity == DVec3::ZERO {
+        DVec3::new(0.0, 2.0 * radius, 0.0)
+    } else {
+        DVec3::new(1.5 * radius, radius, 0.0)
+    };
+    let mass = 1.0;
+    let tensor = shape.inertia_tensor(mass);
+    let Ok(inertia) = Inertia::new(tensor.diagonal()) else {
+        return;
+    };
+    let props = MassProps { mass, inertia };
+    let mut state = BodyState::from_body_omega(&props, DQuat::from_rotation_z(0.3), DVec3::ZERO);
+    state.position = position;
+    state.velocity = velocity;
+    for (lane, run) in lab.lanes.iter_mut().enumerate() {
+        let world = &mut run.world;
+        let Some(contacts) = world.contacts.as_mut() else {
+            continue;
+        };
+        let body = Body {
+            name: format!("spawned {}", world.bodies.len() + 1),
+            props,
+            state,
+            parts: vec![Part {
+                shape,
+                mass,
+                offset: DVec3::ZERO,
+                rotation: DQuat::IDENTITY,
+            }],
+            mount: Mount::World,
+            material: Material::default(),
+        };
+        world.bodies.push(body);
+        wake_all(contacts, world.bodies.len());
+        lab.trails[lane].push(Default::default());
+    }
+    lab.generation += 1;
+}
+
+fn wake_all(contacts: &mut Contacts, bodies: usize) {
+    (0..bodies).for_each(|b| contacts.wake(b));
+}
