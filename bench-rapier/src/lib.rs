@@ -1,1 +1,0 @@
-//! Empty: this crate exists for its bench (benches/versus_rapier.rs).
