@@ -38,7 +38,7 @@ pub use islands::Sleep;
 pub use joint::{Joint, JointKind, Motor};
 pub use manifold::{ContactPoint, Manifold};
 pub use settings::{Softness, SolverKind, SolverSettings};
-use solver::{ContactInput, ContactRows, Pose, Row, SolverBody};
+use solver::{ContactInput, ContactRows, Delta, Pose, Row, SolverBody};
 
 /// Friction and restitution of a body or a plane; a pair uses the geometric mean of
 /// the frictions and the larger restitution (Box2D's rules).
@@ -104,6 +104,7 @@ pub struct Contacts {
     proxies: Vec<Proxy>,
     boxes: Vec<Aabb>,
     pairs: Vec<(u32, u32)>,
+    rows: Vec<ContactRows>,
 }
 
 /// The pose the solver uses for the world (the ground, world-anchored joints).
@@ -337,33 +338,39 @@ impl Contacts {
             .collect();
         solver_bodies.push(SolverBody::STATIC);
         let mut poses = Self::poses(bodies);
+        let prepared = poses.clone();
+        let mut deltas = vec![Delta::default(); n + 1];
         let awake: Vec<bool> = self.sleep.iter().map(|s| !s.asleep).collect();
         let active =
             |a: u32, b: u32| (a != NONE && awake[a as usize]) || (b != NONE && awake[b as usize]);
-        let mut rows: Vec<ContactRows> = Vec::with_capacity(self.graph.len());
-        for (c, contact) in self.graph.values().iter().enumerate() {
-            let [a, b] = self.graph.bodies(c);
-            if !active(a, b) {
-                continue;
-            }
-            let index = |x: u32| if x == NONE { n } else { x as usize };
-            rows.push(ContactRows::prepare(
-                ContactInput {
-                    manifold: &contact.manifold,
-                    a: index(a),
-                    b: index(b),
-                    friction: contact.friction,
-                    restitution: contact.restitution,
-                    contact: c,
-                },
-                &solver_bodies,
-                &poses,
-                s.warm_start,
-            ));
-        }
+        // The rows live in a buffer kept from step to step: a pile's rows are megabytes,
+        // and allocating them anew each step costs page faults.
+        let mut rows = std::mem::take(&mut self.rows);
+        rows.clear();
         // Gauss-Seidel converges fastest from the ground up: contacts with the ground
         // first, so each layer of a stack is solved on the one below.
-        rows.sort_by_key(|r| r.b != n);
+        for grounded in [true, false] {
+            for (c, contact) in self.graph.values().iter().enumerate() {
+                let [a, b] = self.graph.bodies(c);
+                if (b == NONE) != grounded || !active(a, b) {
+                    continue;
+                }
+                let index = |x: u32| if x == NONE { n } else { x as usize };
+                rows.push(ContactRows::prepare(
+                    ContactInput {
+                        manifold: &contact.manifold,
+                        a: index(a),
+                        b: index(b),
+                        friction: contact.friction,
+                        restitution: contact.restitution,
+                        contact: c,
+                    },
+                    &solver_bodies,
+                    &poses,
+                    s.warm_start,
+                ));
+            }
+        }
         let joints: Vec<usize> = (0..self.joints.len())
             .filter(|&k| {
                 let j = &self.joints[k];
@@ -386,7 +393,11 @@ impl Contacts {
             }
             out
         };
-        let integrate = |bodies: &mut [Body], sb: &mut [SolverBody], poses: &mut [Pose], hh| {
+        let integrate = |bodies: &mut [Body],
+                         sb: &mut [SolverBody],
+                         poses: &mut [Pose],
+                         deltas: &mut [Delta],
+                         hh| {
             for (i, body) in bodies.iter_mut().enumerate() {
                 if !awake[i] {
                     continue;
@@ -399,6 +410,7 @@ impl Contacts {
                     position: body.state.position,
                     orientation: body.state.orientation,
                 };
+                deltas[i] = Delta::between(&prepared[i], &poses[i]);
             }
             Ok::<(), StepError>(())
         };
@@ -437,7 +449,7 @@ impl Contacts {
                     }
                 }
                 self.store_joints(&jrows);
-                integrate(bodies, &mut solver_bodies, &mut poses, h)?;
+                integrate(bodies, &mut solver_bodies, &mut poses, &mut deltas, h)?;
             }
             SolverKind::Soft => {
                 let hs = h / s.substeps as f64;
@@ -456,16 +468,16 @@ impl Contacts {
                             r.solve(&mut solver_bodies, true, s.sor);
                         }
                         for r in &mut rows {
-                            let soft = Some((&poses[..], contact_soft, 1.0 / hs, s.max_push_out));
+                            let soft = Some((&deltas[..], contact_soft, 1.0 / hs, s.max_push_out));
                             r.solve(&mut solver_bodies, soft, s.sor);
                         }
                     }
-                    integrate(bodies, &mut solver_bodies, &mut poses, hs)?;
+                    integrate(bodies, &mut solver_bodies, &mut poses, &mut deltas, hs)?;
                     for (_, _, r) in &mut jrows {
                         r.solve(&mut solver_bodies, false, s.sor);
                     }
                     for r in &mut rows {
-                        let relax = Some((&poses[..], Softness::RIGID, 1.0 / hs, s.max_push_out));
+                        let relax = Some((&deltas[..], Softness::RIGID, 1.0 / hs, s.max_push_out));
                         r.solve(&mut solver_bodies, relax, s.sor);
                     }
                     self.store_joints(&jrows);
@@ -489,6 +501,7 @@ impl Contacts {
         self.stats.points = self.graph.values().iter().map(|c| c.manifold.len).sum();
         self.stats.islands = islands;
         self.stats.awake = awake.iter().filter(|a| **a).count();
+        self.rows = rows;
         if bodies.iter().all(|b| b.state.is_finite()) {
             Ok(())
         } else {

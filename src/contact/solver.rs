@@ -56,28 +56,63 @@ fn pair(bodies: &mut [SolverBody], a: usize, b: usize) -> (&mut SolverBody, &mut
 }
 
 #[inline]
-fn inverse_mass(a: &SolverBody, b: &SolverBody, ra: DVec3, rb: DVec3, dir: DVec3) -> f64 {
-    let (ca, cb) = (ra.cross(dir), rb.cross(dir));
-    a.inv_mass + b.inv_mass + ca.dot(a.inv_inertia * ca) + cb.dot(b.inv_inertia * cb)
-}
-
-#[inline]
 fn recip(k: f64) -> f64 {
     if k > 0.0 { 1.0 / k } else { 0.0 }
 }
 
+/// One direction `d` of a point row: the angular parts of its Jacobian and their images
+/// under the inverse inertias, computed once when the rows are prepared so the inner
+/// loop needs neither a matrix product nor a cross product. (The inertias are those at
+/// preparation; within one step a body turns too little for that to matter, and Box2D v3
+/// keeps its anchors fixed through the sub-steps the same way.)
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Axis {
+    /// `r_a × d` and `r_b × d`.
+    pub ang_a: DVec3,
+    pub ang_b: DVec3,
+    /// `I_a⁻¹ (r_a × d)` and `I_b⁻¹ (r_b × d)`.
+    pub turn_a: DVec3,
+    pub turn_b: DVec3,
+    /// The effective mass `1 / (J M⁻¹ Jᵀ)`.
+    pub mass: f64,
+}
+
+impl Axis {
+    fn new(a: &SolverBody, b: &SolverBody, ra: DVec3, rb: DVec3, d: DVec3) -> Self {
+        let (ang_a, ang_b) = (ra.cross(d), rb.cross(d));
+        let (turn_a, turn_b) = (a.inv_inertia * ang_a, b.inv_inertia * ang_b);
+        Self {
+            ang_a,
+            ang_b,
+            turn_a,
+            turn_b,
+            mass: recip(a.inv_mass + b.inv_mass + ang_a.dot(turn_a) + ang_b.dot(turn_b)),
+        }
+    }
+
+    /// The relative velocity of the point along `d`, b's minus a's.
+    #[inline]
+    fn velocity(&self, a: &SolverBody, b: &SolverBody, d: DVec3) -> f64 {
+        d.dot(b.v - a.v) + self.ang_b.dot(b.w) - self.ang_a.dot(a.w)
+    }
+
+    /// An impulse `λ d` on b at the point, and its reaction on a.
+    #[inline]
+    fn apply(&self, a: &mut SolverBody, b: &mut SolverBody, d: DVec3, lambda: f64) {
+        a.v -= d * (lambda * a.inv_mass);
+        a.w -= self.turn_a * lambda;
+        b.v += d * (lambda * b.inv_mass);
+        b.w += self.turn_b * lambda;
+    }
+}
+
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PointRow {
-    pub ra: DVec3,
-    pub rb: DVec3,
-    /// Anchors in the bodies' own frames, to follow the separation through sub-steps.
-    pub local_a: DVec3,
-    pub local_b: DVec3,
-    /// Separation when prepared, minus the anchors' gap then (zero: both anchors start
-    /// at the contact point), so `separation = base + n·(p_b − p_a)`.
+    pub normal: Axis,
+    pub tangent: [Axis; 2],
+    /// Separation when prepared; the soft step follows it through the sub-steps as
+    /// `base + n·(Δp_b − Δp_a) + (r_b × n)·Δθ_b − (r_a × n)·Δθ_a`.
     pub base_separation: f64,
-    pub normal_mass: f64,
-    pub tangent_mass: [f64; 2],
     pub normal_impulse: f64,
     pub tangent_impulse: [f64; 2],
     pub max_normal_impulse: f64,
@@ -107,6 +142,25 @@ pub struct ContactRows {
 pub struct Pose {
     pub position: DVec3,
     pub orientation: glam::DQuat,
+}
+
+/// How far a body has moved since the rows were prepared: its displacement and its
+/// rotation vector to first order, which is all the soft rows' separation needs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Delta {
+    pub position: DVec3,
+    pub rotation: DVec3,
+}
+
+impl Delta {
+    pub fn between(from: &Pose, to: &Pose) -> Self {
+        let q = to.orientation * from.orientation.conjugate();
+        let sign = if q.w < 0.0 { -2.0 } else { 2.0 };
+        Self {
+            position: to.position - from.position,
+            rotation: DVec3::new(q.x, q.y, q.z) * sign,
+        }
+    }
 }
 
 pub struct ContactInput<'a> {
@@ -154,16 +208,9 @@ impl ContactRows {
                 ([0.0; 2], 0.0)
             };
             *row = PointRow {
-                ra,
-                rb,
-                local_a: poses[a].orientation.inverse() * ra,
-                local_b: poses[b].orientation.inverse() * rb,
+                normal: Axis::new(ba, bb, ra, rb, n),
+                tangent: [Axis::new(ba, bb, ra, rb, t1), Axis::new(ba, bb, ra, rb, t2)],
                 base_separation: p.separation,
-                normal_mass: recip(inverse_mass(ba, bb, ra, rb, n)),
-                tangent_mass: [
-                    recip(inverse_mass(ba, bb, ra, rb, t1)),
-                    recip(inverse_mass(ba, bb, ra, rb, t2)),
-                ],
                 normal_impulse: fi,
                 tangent_impulse: ti,
                 max_normal_impulse: 0.0,
@@ -182,11 +229,10 @@ impl ContactRows {
     pub fn warm_start(&self, bodies: &mut [SolverBody]) {
         let (a, b) = pair(bodies, self.a, self.b);
         for p in self.points() {
-            let impulse = self.normal * p.normal_impulse
-                + self.tangents[0] * p.tangent_impulse[0]
-                + self.tangents[1] * p.tangent_impulse[1];
-            a.apply(-impulse, -p.ra.cross(impulse));
-            b.apply(impulse, p.rb.cross(impulse));
+            p.normal.apply(a, b, self.normal, p.normal_impulse);
+            for k in 0..2 {
+                p.tangent[k].apply(a, b, self.tangents[k], p.tangent_impulse[k]);
+            }
         }
     }
 
@@ -211,23 +257,23 @@ impl ContactRows {
 
     /// One Gauss-Seidel pass over the rows: friction first (bounded by last pass's
     /// normal impulse), then the normal rows. `soft`: the sub-stepped soft rows with
-    /// the separation followed through the poses; `None`: PGS with the stored bias.
+    /// the separation followed through the bodies' motion since preparation; `None`:
+    /// PGS with the stored bias.
     pub fn solve(
         &mut self,
         bodies: &mut [SolverBody],
-        soft: Option<(&[Pose], Softness, f64, f64)>,
+        soft: Option<(&[Delta], Softness, f64, f64)>,
         sor: f64,
     ) {
         let (a, b) = pair(bodies, self.a, self.b);
         let n = self.normal;
         let mu = self.friction;
         for p in &mut self.points[..self.len] {
-            let rel = b.point_velocity(p.rb) - a.point_velocity(p.ra);
             let old = p.tangent_impulse;
             let mut new = [0.0; 2];
             for k in 0..2 {
-                let vt = rel.dot(self.tangents[k]);
-                new[k] = old[k] - sor * p.tangent_mass[k] * vt;
+                let vt = p.tangent[k].velocity(a, b, self.tangents[k]);
+                new[k] = old[k] - sor * p.tangent[k].mass * vt;
             }
             // Coulomb's circular cone: the friction impulse may not exceed μ λ_n.
             let limit = mu * p.normal_impulse;
@@ -237,20 +283,20 @@ impl ContactRows {
                 new = [new[0] * s, new[1] * s];
             }
             p.tangent_impulse = new;
-            let impulse =
-                self.tangents[0] * (new[0] - old[0]) + self.tangents[1] * (new[1] - old[1]);
-            a.apply(-impulse, -p.ra.cross(impulse));
-            b.apply(impulse, p.rb.cross(impulse));
+            for k in 0..2 {
+                p.tangent[k].apply(a, b, self.tangents[k], new[k] - old[k]);
+            }
         }
         for p in &mut self.points[..self.len] {
-            let vn = (b.point_velocity(p.rb) - a.point_velocity(p.ra)).dot(n);
+            let vn = p.normal.velocity(a, b, n);
             let delta = match soft {
-                None => -p.normal_mass * (vn + p.bias),
-                Some((poses, softness, inv_h, max_push)) => {
-                    let (pa, pb) = (&poses[self.a], &poses[self.b]);
-                    let gap = (pb.position + pb.orientation * p.local_b)
-                        - (pa.position + pa.orientation * p.local_a);
-                    let s = p.base_separation + n.dot(gap);
+                None => -p.normal.mass * (vn + p.bias),
+                Some((deltas, softness, inv_h, max_push)) => {
+                    let (da, db) = (&deltas[self.a], &deltas[self.b]);
+                    let s = p.base_separation
+                        + n.dot(db.position - da.position)
+                        + p.normal.ang_b.dot(db.rotation)
+                        - p.normal.ang_a.dot(da.rotation);
                     let (bias, mass_scale, impulse_scale) = if s > 0.0 {
                         (s * inv_h, 1.0, 0.0)
                     } else {
@@ -260,16 +306,14 @@ impl ContactRows {
                             softness.impulse_scale,
                         )
                     };
-                    -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse
+                    -p.normal.mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse
                 }
             };
             let total = (p.normal_impulse + sor * delta).max(0.0);
             let applied = total - p.normal_impulse;
             p.normal_impulse = total;
             p.max_normal_impulse = p.max_normal_impulse.max(total);
-            let impulse = n * applied;
-            a.apply(-impulse, -p.ra.cross(impulse));
-            b.apply(impulse, p.rb.cross(impulse));
+            p.normal.apply(a, b, n, applied);
         }
     }
 
@@ -281,17 +325,16 @@ impl ContactRows {
             return;
         }
         let (a, b) = pair(bodies, self.a, self.b);
+        let n = self.normal;
         for p in &mut self.points[..self.len] {
             if p.approach > -threshold || p.max_normal_impulse == 0.0 {
                 continue;
             }
-            let vn = (b.point_velocity(p.rb) - a.point_velocity(p.ra)).dot(self.normal);
-            let delta = -p.normal_mass * (vn + e * p.approach);
+            let vn = p.normal.velocity(a, b, n);
+            let delta = -p.normal.mass * (vn + e * p.approach);
             let total = (p.normal_impulse + delta).max(0.0);
-            let impulse = self.normal * (total - p.normal_impulse);
+            p.normal.apply(a, b, n, total - p.normal_impulse);
             p.normal_impulse = total;
-            a.apply(-impulse, -p.ra.cross(impulse));
-            b.apply(impulse, p.rb.cross(impulse));
         }
     }
 

@@ -1,0 +1,173 @@
+//! Step time of gyrolab's contact scenes against rapier3d 0.36, same scenes, same run.
+//!
+//! Both engines build the same boxes (1 m cubes, 1 kg, friction 0.6, on a half-space),
+//! step at 60 Hz on one thread with sleeping off (a sleeping pyramid costs nothing in
+//! either engine, which would compare nothing), and iterate equally: gyrolab's soft step
+//! with 4 sub-steps × 2 iterations + 1 relax against rapier's 4 solver iterations × 2
+//! PGS iterations + 1 stabilization iteration. The measured steps are a window of the
+//! scene (after the pyramid has settled, or while the pile forms); the world is rebuilt
+//! outside the timing when the window ends. Before timing, each pyramid is run for ten
+//! seconds and the top box's drop is printed: a ratio only counts if the pyramid stands.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use gyrolab::scene::Scene;
+use gyrolab::world::World;
+use rapier3d::prelude::*;
+
+const HALF: f32 = 0.5;
+const FRICTION: f32 = 0.6;
+
+/// The scene's boxes as gyrolab generates them (positions only: all are upright cubes).
+fn gyrolab_world(scene: &str, size: usize) -> World {
+    let mut scene = Scene::load(scene).expect("built-in scene");
+    scene.set_generated_size(size).expect("size in range");
+    let mut world = scene.build();
+    let contacts = world.contacts.as_mut().expect("a contact scene");
+    contacts.settings.sleep = false;
+    world
+}
+
+fn rapier_world(gyro: &World) -> PhysicsWorld {
+    let s = gyro.contacts.as_ref().expect("a contact scene").settings;
+    let mut w = PhysicsWorld::default();
+    w.integration_parameters.num_solver_iterations = s.substeps as usize;
+    w.integration_parameters.num_internal_pgs_iterations = s.substep_iterations as usize;
+    w.integration_parameters
+        .num_internal_stabilization_iterations = 1;
+    w.insert(
+        RigidBodyBuilder::fixed(),
+        ColliderBuilder::halfspace(rapier3d::na::Unit::new_unchecked(Vector::Y)).friction(FRICTION),
+    );
+    for b in &gyro.bodies {
+        let p = b.state.position;
+        let p = Vector::new(p.x as f32, p.y as f32, p.z as f32);
+        w.insert(
+            RigidBodyBuilder::dynamic().translation(p).can_sleep(false),
+            ColliderBuilder::cuboid(HALF, HALF, HALF)
+                .density(1.0)
+                .friction(FRICTION),
+        );
+    }
+    w
+}
+
+/// Steps `iters` times from the scene's window `[warm, warm + len)`, rebuilding the world
+/// untimed whenever the window is used up.
+struct Window<W> {
+    build: Box<dyn Fn() -> W>,
+    step: fn(&mut W),
+    warm: usize,
+    len: usize,
+    world: W,
+    taken: usize,
+}
+
+impl<W> Window<W> {
+    fn new(build: Box<dyn Fn() -> W>, step: fn(&mut W), warm: usize, len: usize) -> Self {
+        let world = Self::warmed(&build, step, warm);
+        Self {
+            build,
+            step,
+            warm,
+            len,
+            world,
+            taken: 0,
+        }
+    }
+
+    fn warmed(build: &dyn Fn() -> W, step: fn(&mut W), warm: usize) -> W {
+        let mut w = build();
+        (0..warm).for_each(|_| step(&mut w));
+        w
+    }
+
+    fn run(&mut self, iters: u64) -> Duration {
+        let mut total = Duration::ZERO;
+        for _ in 0..iters {
+            if self.taken == self.len {
+                self.world = Self::warmed(&self.build, self.step, self.warm);
+                self.taken = 0;
+            }
+            let start = Instant::now();
+            (self.step)(black_box(&mut self.world));
+            total += start.elapsed();
+            self.taken += 1;
+        }
+        total
+    }
+}
+
+fn step_gyrolab(w: &mut World) {
+    w.step(1.0 / 60.0).expect("finite step");
+}
+
+fn step_rapier(w: &mut PhysicsWorld) {
+    w.step();
+}
+
+/// The highest box's drop after ten seconds, in both engines.
+fn report_standing(rows: usize) {
+    let mut gyro = gyrolab_world("pyramid", rows);
+    let mut rapier = rapier_world(&gyro);
+    let top0 = gyro
+        .bodies
+        .iter()
+        .map(|b| b.state.position.y)
+        .fold(0.0, f64::max);
+    (0..600).for_each(|_| {
+        step_gyrolab(&mut gyro);
+        step_rapier(&mut rapier);
+    });
+    let top_g = gyro
+        .bodies
+        .iter()
+        .map(|b| b.state.position.y)
+        .fold(0.0, f64::max);
+    let top_r = rapier
+        .bodies
+        .iter()
+        .map(|(_, b)| b.translation().y as f64)
+        .fold(0.0, f64::max);
+    println!(
+        "pyramid {rows}: top box dropped {:.1} mm in gyrolab, {:.1} mm in rapier over 10 s",
+        (top0 - top_g) * 1e3,
+        (top0 - top_r) * 1e3
+    );
+}
+
+fn versus(c: &mut Criterion) {
+    // (scene, size, warm-up steps, measured window)
+    let cases = [
+        ("pyramid", 10, 60, 240),
+        ("pyramid", 20, 60, 240),
+        ("pile", 1000, 90, 150),
+    ];
+    for (scene, size, warm, len) in cases {
+        if scene == "pyramid" {
+            report_standing(size);
+        }
+        let mut group = c.benchmark_group(format!("{scene}-{size}"));
+        group.sample_size(20);
+        let mut g = Window::new(
+            Box::new(move || gyrolab_world(scene, size)),
+            step_gyrolab,
+            warm,
+            len,
+        );
+        group.bench_function("gyrolab", |b| b.iter_custom(|n| g.run(n)));
+        let mut r = Window::new(
+            Box::new(move || rapier_world(&gyrolab_world(scene, size))),
+            step_rapier,
+            warm,
+            len,
+        );
+        group.bench_function("rapier", |b| b.iter_custom(|n| r.run(n)));
+        group.finish();
+    }
+}
+
+criterion_group!(benches, versus);
+criterion_main!(benches);
