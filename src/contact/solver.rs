@@ -270,6 +270,11 @@ impl ContactRows {
         let mu = self.friction;
         for p in &mut self.points[..self.len] {
             let old = p.tangent_impulse;
+            // A point that carries no load and no friction keeps none: the cone is a
+            // single point. Skipping it is exact, and speculative points are many.
+            if p.normal_impulse == 0.0 && old == [0.0; 2] {
+                continue;
+            }
             let mut new = [0.0; 2];
             for k in 0..2 {
                 let vt = p.tangent[k].velocity(a, b, self.tangents[k]);
