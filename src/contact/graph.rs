@@ -12,6 +12,9 @@ pub const NONE: u32 = u32::MAX;
 struct Link {
     prev: u32,
     next: u32,
+    /// The body at the contact's other end, kept beside the links so walking a body's
+    /// list reads one array only.
+    other: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -72,6 +75,11 @@ impl<V> ContactGraph<V> {
         self.bodies[contact]
     }
 
+    /// Both bodies of every contact, in contact order.
+    pub fn ends(&self) -> &[[u32; 2]] {
+        &self.bodies
+    }
+
     /// Adds a contact between `a` and `b` (either may be `NONE`); returns its index.
     pub fn insert(&mut self, a: u32, b: u32, value: V) -> usize {
         let c = self.values.len();
@@ -82,6 +90,7 @@ impl<V> ContactGraph<V> {
             let mut link = Link {
                 prev: NONE,
                 next: NONE,
+                other: [b, a][side],
             };
             if body != NONE {
                 self.reserve_bodies(body as usize + 1);
@@ -134,7 +143,7 @@ impl<V> ContactGraph<V> {
         if body == NONE {
             return;
         }
-        let Link { prev, next } = self.links[end as usize];
+        let Link { prev, next, .. } = self.links[end as usize];
         if prev == NONE {
             self.heads[body as usize] = next;
         } else {
@@ -152,10 +161,10 @@ impl<V> ContactGraph<V> {
             if end == NONE {
                 return None;
             }
+            let link = &self.links[end as usize];
             let c = end as usize / 2;
-            let other = self.bodies[c][1 - end as usize % 2];
-            end = self.links[end as usize].next;
-            Some((c, other))
+            end = link.next;
+            Some((c, link.other))
         })
     }
 
