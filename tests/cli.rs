@@ -279,3 +279,30 @@ fn scene_file_errors_name_the_file_and_line_and_write_nothing() {
     assert_bad_input(&["simulate", missing.to_str().unwrap()], "missing.ron");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--rows` sizes a generated scene (a pyramid of n rows has n(n+1)/2 boxes) and
+/// `--solver` picks the contact solver; both refuse what they cannot apply.
+#[test]
+fn rows_and_solver_flags() {
+    for (rows, boxes) in [("3", 6), ("7", 28)] {
+        let o = gyrolab(&["simulate", "pyramid", "--rows", rows, "--steps", "1"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        // A header, then one row per body at t = 0 and after the step.
+        assert_eq!(stdout(&o).lines().count(), 1 + 2 * boxes, "rows {rows}");
+    }
+    let o = gyrolab(&["simulate", "stack", "--solver", "pgs", "--steps", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_bad_input(&["simulate", "pyramid", "--rows", "0"], "--rows");
+    assert_bad_input(
+        &["simulate", "dzhanibekov", "--rows", "4"],
+        "no generated bodies",
+    );
+    assert_bad_input(
+        &["simulate", "stack", "--solver", "pgx"],
+        "unknown solver 'pgx'",
+    );
+    assert_bad_input(
+        &["simulate", "dzhanibekov", "--solver", "pgs"],
+        "no contacts",
+    );
+}

@@ -66,6 +66,13 @@ pub struct SceneArgs {
     /// then starts at the identity).
     #[arg(long, value_name = "X,Y,Z", allow_hyphen_values = true)]
     pub omega: Option<Vec3Arg>,
+    /// Size of the scene's generated bodies: a pyramid's rows, a stack's or a pile's
+    /// box count, the number of dominoes.
+    #[arg(long, value_name = "N")]
+    pub rows: Option<usize>,
+    /// Contact solver, `pgs` or `soft` (default: the scene's).
+    #[arg(long)]
+    pub solver: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -155,10 +162,27 @@ impl<E: std::error::Error> From<E> for CliError {
 
 /// The scene with the command line's overrides applied, and its time step.
 pub(crate) fn prepare(args: &SceneArgs) -> Result<(Scene, World, f64), CliError> {
-    let scene = Scene::load(&args.scene)?;
+    let mut scene = Scene::load(&args.scene)?;
+    if let Some(n) = args.rows {
+        scene
+            .set_generated_size(n)
+            .map_err(|m| CliError(format!("--rows: {m}")))?;
+    }
     let dt = args.dt.unwrap_or(scene.dt);
     scene::check_step(dt).map_err(|m| CliError(format!("--dt: {m}")))?;
     let mut world = scene.build();
+    if let Some(name) = &args.solver {
+        let solver = name
+            .parse()
+            .map_err(|m| CliError(format!("--solver: {m}")))?;
+        let Some(contacts) = world.contacts.as_mut() else {
+            return Err(CliError(format!(
+                "--solver: scene '{}' has no contacts to solve",
+                scene.name
+            )));
+        };
+        contacts.settings.solver = solver;
+    }
     let first = &mut world.bodies[0];
     if let Some(Vec3Arg(moments)) = args.inertia {
         let omega = first.state.body_omega(&first.props);
