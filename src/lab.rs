@@ -5,6 +5,7 @@
 
 use glam::DVec3;
 
+use crate::grab::Grab;
 use crate::history::{Sample, Series, Trail};
 use crate::integrators::Integrator;
 use crate::presets::Start;
@@ -50,6 +51,8 @@ pub struct Lab {
     /// Radius of a sphere about the origin holding one lane's bodies at the start: the
     /// scale for lane spacing, camera distance and arrows.
     pub radius: f64,
+    /// A body the user holds with the mouse: its lane and the pull.
+    pub grab: Option<(usize, Grab)>,
 }
 
 impl Lab {
@@ -84,6 +87,7 @@ impl Lab {
             generation,
             scene_generation,
             radius: 0.1,
+            grab: None,
             scene,
         };
         lab.restart()
@@ -143,6 +147,7 @@ impl Lab {
             .collect();
         self.recording = Recording::default();
         self.switches.clear();
+        self.grab = None;
         self.generation += 1;
         self.record();
         Ok(())
@@ -214,6 +219,11 @@ impl Lab {
     pub fn step(&mut self) {
         let h = self.h();
         for _ in 0..self.substeps {
+            if let Some((lane, grab)) = self.grab
+                && let Some(run) = self.lanes.get_mut(lane)
+            {
+                grab.pull(&mut run.world, h);
+            }
             for run in self.lanes.iter_mut().chain(self.ghost.as_mut()) {
                 let _ = run.step(h);
             }

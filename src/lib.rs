@@ -8,6 +8,7 @@ pub mod body;
 pub mod cli;
 pub mod contact;
 pub mod convergence_map;
+pub mod grab;
 pub mod hierarchy;
 pub mod history;
 pub mod inertia;

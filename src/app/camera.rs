@@ -11,6 +11,7 @@ use bevy_egui::input::egui_wants_any_pointer_input;
 use bevy_egui::{EguiGlobalSettings, PrimaryEguiContext};
 
 use super::physics::Sim;
+use super::pick::Held;
 use super::render_sync::lane_spacing;
 use super::status::Timed;
 
@@ -115,16 +116,18 @@ fn frame_scene(
     };
 }
 
-/// Left drag orbits, right or middle drag pans, the wheel zooms.
-fn orbit_with_mouse(
+/// Left drag orbits (unless it holds a body), right or middle drag pans, the wheel
+/// zooms.
+pub(super) fn orbit_with_mouse(
     buttons: Res<ButtonInput<MouseButton>>,
     motion: Res<AccumulatedMouseMotion>,
     scroll: Res<AccumulatedMouseScroll>,
+    held: Res<Held>,
     mut orbit: Single<&mut Orbit>,
 ) {
     let _timed = Timed::start();
     let d = motion.delta;
-    if buttons.pressed(MouseButton::Left) {
+    if buttons.pressed(MouseButton::Left) && held.0.is_none() {
         orbit.yaw -= 0.006 * d.x;
         orbit.pitch = (orbit.pitch - 0.006 * d.y).clamp(-1.55, 1.55);
     }

@@ -13,6 +13,7 @@ mod labels;
 mod newton_map;
 mod panel;
 mod physics;
+mod pick;
 mod plots;
 mod render_sync;
 mod screenshot;
@@ -58,6 +59,7 @@ pub fn run(scene: Scene, options: AppOptions) {
         render_sync::RenderSyncPlugin,
         frames::FramesPlugin,
         contacts::ContactsPlugin,
+        pick::PickPlugin,
         camera::CameraPlugin,
         controls::ControlsPlugin,
         vectors::VectorsPlugin,

@@ -25,6 +25,7 @@ pub mod islands;
 pub mod joint;
 pub mod manifold;
 pub mod narrow_phase;
+mod ray;
 pub mod settings;
 pub mod solver;
 
