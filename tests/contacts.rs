@@ -78,12 +78,12 @@ fn slope(mu: f64, theta_deg: f64) -> World {
 }
 
 /// Coulomb: a box stays on a slope iff tan θ ≤ μ; otherwise it accelerates at
-/// g(sin θ − μ cos θ). Checked 10% either side of the threshold: right at it, an
-/// iterative solver's friction creeps (the soft step moves a box 3 cm at 1.05 tan θ).
-/// Both solvers sort holding from sliding correctly. The sliding rate is checked at
-/// μ = 0.3 to 5%: both solvers slide 3.6% faster than Coulomb there, and 20–30% faster
-/// near the threshold (μ = 0.9 tan θ), where the box twists about the normal as it
-/// slides. A finding, reported, not yet explained.
+/// g(sin θ − μ cos θ), to 1%, at μ = 0.3 and near the threshold (μ = 0.9 tan θ, where
+/// a small error in the friction is a large one in the rate). Checked 10% either side
+/// of the threshold: right at it, an iterative solver's friction creeps (the soft step
+/// moves a box 3 cm at 1.05 tan θ). With friction at each point instead of the
+/// manifold's centroid, uneven load sharing spun the box about the normal and it slid
+/// 3.6% (20–30% near the threshold) too fast: see `ContactRows`.
 #[test]
 fn incline_holds_iff_tan_theta_at_most_mu_else_slides_at_the_coulomb_rate() {
     let theta = 30f64;
@@ -114,21 +114,18 @@ fn incline_holds_iff_tan_theta_at_most_mu_else_slides_at_the_coulomb_rate() {
                     moved.abs() < 1e-4,
                     "{solver} μ = {mu}: moved {moved} m but tan θ = {tan} ≤ μ"
                 );
-            } else if mu == 0.3 {
+            } else {
                 // Constant acceleration: the second difference of three positions 0.75 s
                 // apart (the landing's slip does not enter it).
                 let a = (s2 - 2.0 * s_mid + s1) / (0.75 * 0.75);
                 let t = theta.to_radians();
                 let expected = G * (t.sin() - mu * t.cos());
                 assert!(
-                    (a / expected - 1.0).abs() < 0.05,
+                    (a / expected - 1.0).abs() < 0.01,
                     "{solver} μ = {mu}: a = {a}, expected g(sin θ − μ cos θ) = {expected}"
                 );
-            } else {
-                assert!(
-                    s2 > 0.1,
-                    "{solver} μ = {mu}: moved only {s2} m but tan θ > μ"
-                );
+                let spin = world.bodies[0].state.angular_momentum.length();
+                assert!(spin < 1e-6, "{solver} μ = {mu}: spins, L = {spin}");
             }
         }
     }

@@ -17,9 +17,6 @@ pub struct ContactPoint {
     pub id: u32,
     /// Accumulated normal impulse of the last step (warm start).
     pub normal_impulse: f64,
-    /// Accumulated friction impulse of the last step, world vector (tangent bases may
-    /// turn between steps; the vector is projected onto the new ones).
-    pub friction_impulse: DVec3,
 }
 
 /// A set of points between two shapes; `normal` points from the first shape to the
@@ -29,6 +26,11 @@ pub struct Manifold {
     pub normal: DVec3,
     pub points: [ContactPoint; MAX_POINTS],
     pub len: usize,
+    /// Accumulated friction impulse of the last step at the points' centroid, world
+    /// vector (tangent bases may turn between steps; it is projected onto the new ones),
+    /// and the twist impulse about the normal.
+    pub friction_impulse: DVec3,
+    pub twist_impulse: f64,
 }
 
 impl Manifold {
@@ -68,13 +70,19 @@ impl Manifold {
         self
     }
 
-    /// Carries last step's impulses over to the points whose features still touch.
+    /// Carries last step's impulses over to the points whose features still touch,
+    /// and the manifold's friction if any point does.
     pub fn warm_from(&mut self, old: &Manifold) {
+        let mut kept = false;
         for p in self.points_mut() {
             if let Some(o) = old.points().iter().find(|o| o.id == p.id) {
                 p.normal_impulse = o.normal_impulse;
-                p.friction_impulse = o.friction_impulse;
+                kept = true;
             }
+        }
+        if kept {
+            self.friction_impulse = old.friction_impulse;
+            self.twist_impulse = old.twist_impulse;
         }
     }
 }

@@ -80,17 +80,34 @@ pub struct Axis {
 impl Axis {
     fn new(a: &SolverBody, b: &SolverBody, ra: DVec3, rb: DVec3, d: DVec3) -> Self {
         let (ang_a, ang_b) = (ra.cross(d), rb.cross(d));
+        Self::with_angular(a, b, ang_a, ang_b, a.inv_mass + b.inv_mass)
+    }
+
+    /// A purely angular row: the relative spin about unit `n` (the twist about a
+    /// contact normal).
+    fn twist(a: &SolverBody, b: &SolverBody, n: DVec3) -> Self {
+        Self::with_angular(a, b, n, n, 0.0)
+    }
+
+    fn with_angular(
+        a: &SolverBody,
+        b: &SolverBody,
+        ang_a: DVec3,
+        ang_b: DVec3,
+        linear_k: f64,
+    ) -> Self {
         let (turn_a, turn_b) = (a.inv_inertia * ang_a, b.inv_inertia * ang_b);
         Self {
             ang_a,
             ang_b,
             turn_a,
             turn_b,
-            mass: recip(a.inv_mass + b.inv_mass + ang_a.dot(turn_a) + ang_b.dot(turn_b)),
+            mass: recip(linear_k + ang_a.dot(turn_a) + ang_b.dot(turn_b)),
         }
     }
 
-    /// The relative velocity of the point along `d`, b's minus a's.
+    /// The relative velocity of the point along `d`, b's minus a's (`d = 0`: the
+    /// relative spin of a twist row).
     #[inline]
     fn velocity(&self, a: &SolverBody, b: &SolverBody, d: DVec3) -> f64 {
         d.dot(b.v - a.v) + self.ang_b.dot(b.w) - self.ang_a.dot(a.w)
@@ -106,15 +123,14 @@ impl Axis {
     }
 }
 
+/// A point's normal row.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PointRow {
     pub normal: Axis,
-    pub tangent: [Axis; 2],
     /// Separation when prepared; the soft step follows it through the sub-steps as
     /// `base + n·(Δp_b − Δp_a) + (r_b × n)·Δθ_b − (r_a × n)·Δθ_a`.
     pub base_separation: f64,
     pub normal_impulse: f64,
-    pub tangent_impulse: [f64; 2],
     pub max_normal_impulse: f64,
     /// Normal relative velocity before the solve, for restitution.
     pub approach: f64,
@@ -122,17 +138,33 @@ pub struct PointRow {
     pub bias: f64,
 }
 
-/// One manifold's rows: a normal row per point, two friction rows per point.
+/// One manifold's rows: a normal row per point, and friction for the manifold as a
+/// whole: two tangent rows at the points' centroid and a twist row about the normal.
+///
+/// Why not friction at each point: a face contact's four normal impulses are statically
+/// indeterminate, and Gauss-Seidel shares the load unevenly, in an order-dependent way.
+/// Per-point friction then turns that uneven sharing into a torque about the normal, and
+/// a box sliding down a slope spins and slid 3.6% faster than Coulomb (20–30% near the
+/// threshold). Friction at the centroid is bounded by μ times the total normal impulse,
+/// which the sharing does not change; the twist row, bounded by μ times the mean lever
+/// of the points, resists spin as the points' friction would. Rapier and ODE solve
+/// manifolds this way too, and it is 3 friction rows per manifold instead of 8.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ContactRows {
     pub a: usize,
     pub b: usize,
     pub normal: DVec3,
     pub tangents: [DVec3; 2],
-    pub friction: f64,
+    pub mu: f64,
     pub restitution: f64,
     pub points: [PointRow; MAX_POINTS],
     pub len: usize,
+    pub friction: [Axis; 2],
+    pub friction_impulse: [f64; 2],
+    pub twist: Axis,
+    pub twist_impulse: f64,
+    /// Mean distance of the points from their centroid: the twist row's lever.
+    pub twist_radius: f64,
     /// Which contact of the graph these rows came from, to store the impulses back.
     pub contact: usize,
 }
@@ -183,36 +215,41 @@ impl ContactRows {
         let (a, b) = (input.a, input.b);
         let n = m.normal;
         let (t1, t2) = tangents(n);
+        let (ba, bb) = (&bodies[a], &bodies[b]);
+        let centroid = m.points().iter().map(|p| p.position).sum::<DVec3>() / m.len.max(1) as f64;
+        let (ca, cb) = (centroid - poses[a].position, centroid - poses[b].position);
+        let twist_radius = m
+            .points()
+            .iter()
+            .map(|p| (p.position - centroid).length())
+            .sum::<f64>()
+            / m.len.max(1) as f64;
         let mut rows = ContactRows {
             a,
             b,
             normal: n,
             tangents: [t1, t2],
-            friction: input.friction,
+            mu: input.friction,
             restitution: input.restitution,
             len: m.len,
+            friction: [Axis::new(ba, bb, ca, cb, t1), Axis::new(ba, bb, ca, cb, t2)],
+            twist: Axis::twist(ba, bb, n),
+            twist_radius,
             contact: input.contact,
             ..Default::default()
         };
-        let (ba, bb) = (&bodies[a], &bodies[b]);
+        if warm_start {
+            rows.friction_impulse = [m.friction_impulse.dot(t1), m.friction_impulse.dot(t2)];
+            rows.twist_impulse = m.twist_impulse;
+        }
         for (row, p) in rows.points.iter_mut().zip(m.points()) {
             let ra = p.position - poses[a].position;
             let rb = p.position - poses[b].position;
             let rel = bb.point_velocity(rb) - ba.point_velocity(ra);
-            let (ti, fi) = if warm_start {
-                (
-                    [p.friction_impulse.dot(t1), p.friction_impulse.dot(t2)],
-                    p.normal_impulse,
-                )
-            } else {
-                ([0.0; 2], 0.0)
-            };
             *row = PointRow {
                 normal: Axis::new(ba, bb, ra, rb, n),
-                tangent: [Axis::new(ba, bb, ra, rb, t1), Axis::new(ba, bb, ra, rb, t2)],
                 base_separation: p.separation,
-                normal_impulse: fi,
-                tangent_impulse: ti,
+                normal_impulse: if warm_start { p.normal_impulse } else { 0.0 },
                 max_normal_impulse: 0.0,
                 approach: rel.dot(n),
                 bias: 0.0,
@@ -230,10 +267,11 @@ impl ContactRows {
         let (a, b) = pair(bodies, self.a, self.b);
         for p in self.points() {
             p.normal.apply(a, b, self.normal, p.normal_impulse);
-            for k in 0..2 {
-                p.tangent[k].apply(a, b, self.tangents[k], p.tangent_impulse[k]);
-            }
         }
+        for k in 0..2 {
+            self.friction[k].apply(a, b, self.tangents[k], self.friction_impulse[k]);
+        }
+        self.twist.apply(a, b, DVec3::ZERO, self.twist_impulse);
     }
 
     /// PGS: the velocity bias of each point once per step, from the separation: a
@@ -256,7 +294,7 @@ impl ContactRows {
     }
 
     /// One Gauss-Seidel pass over the rows: friction first (bounded by last pass's
-    /// normal impulse), then the normal rows. `soft`: the sub-stepped soft rows with
+    /// normal impulses), then the normal rows. `soft`: the sub-stepped soft rows with
     /// the separation followed through the bodies' motion since preparation; `None`:
     /// PGS with the stored bias.
     pub fn solve(
@@ -267,31 +305,7 @@ impl ContactRows {
     ) {
         let (a, b) = pair(bodies, self.a, self.b);
         let n = self.normal;
-        let mu = self.friction;
-        for p in &mut self.points[..self.len] {
-            let old = p.tangent_impulse;
-            // A point that carries no load and no friction keeps none: the cone is a
-            // single point. Skipping it is exact, and speculative points are many.
-            if p.normal_impulse == 0.0 && old == [0.0; 2] {
-                continue;
-            }
-            let mut new = [0.0; 2];
-            for k in 0..2 {
-                let vt = p.tangent[k].velocity(a, b, self.tangents[k]);
-                new[k] = old[k] - sor * p.tangent[k].mass * vt;
-            }
-            // Coulomb's circular cone: the friction impulse may not exceed μ λ_n.
-            let limit = mu * p.normal_impulse;
-            let len = (new[0] * new[0] + new[1] * new[1]).sqrt();
-            if len > limit {
-                let s = if len > 0.0 { limit / len } else { 0.0 };
-                new = [new[0] * s, new[1] * s];
-            }
-            p.tangent_impulse = new;
-            for k in 0..2 {
-                p.tangent[k].apply(a, b, self.tangents[k], new[k] - old[k]);
-            }
-        }
+        self.solve_friction(a, b, sor);
         for p in &mut self.points[..self.len] {
             let vn = p.normal.velocity(a, b, n);
             let delta = match soft {
@@ -322,6 +336,40 @@ impl ContactRows {
         }
     }
 
+    /// Coulomb's circular cone at the centroid, `|λ_t| ≤ μ Σλ_n`, and the twist row
+    /// within `±μ r Σλ_n`.
+    fn solve_friction(&mut self, a: &mut SolverBody, b: &mut SolverBody, sor: f64) {
+        let load: f64 = self.points().iter().map(|p| p.normal_impulse).sum();
+        let old = self.friction_impulse;
+        // No load and no friction: the cone is a point and nothing changes. Skipping it
+        // is exact, and speculative manifolds are many.
+        if load == 0.0 && old == [0.0; 2] && self.twist_impulse == 0.0 {
+            return;
+        }
+        let limit = self.mu * load;
+        let mut new = [0.0; 2];
+        for k in 0..2 {
+            let vt = self.friction[k].velocity(a, b, self.tangents[k]);
+            new[k] = old[k] - sor * self.friction[k].mass * vt;
+        }
+        let len = (new[0] * new[0] + new[1] * new[1]).sqrt();
+        if len > limit {
+            let s = if len > 0.0 { limit / len } else { 0.0 };
+            new = [new[0] * s, new[1] * s];
+        }
+        self.friction_impulse = new;
+        for k in 0..2 {
+            self.friction[k].apply(a, b, self.tangents[k], new[k] - old[k]);
+        }
+        let spin = self.twist.velocity(a, b, DVec3::ZERO);
+        let max_twist = limit * self.twist_radius;
+        let twist =
+            (self.twist_impulse - sor * self.twist.mass * spin).clamp(-max_twist, max_twist);
+        self.twist
+            .apply(a, b, DVec3::ZERO, twist - self.twist_impulse);
+        self.twist_impulse = twist;
+    }
+
     /// Soft step's last pass: points that were hit fast and carried load bounce with
     /// `v_n = −e v_n(before)`.
     pub fn restitution(&mut self, bodies: &mut [SolverBody], threshold: f64) {
@@ -347,9 +395,10 @@ impl ContactRows {
     pub fn store(&self, m: &mut Manifold) {
         for (row, p) in self.points().iter().zip(m.points_mut()) {
             p.normal_impulse = row.normal_impulse;
-            p.friction_impulse = self.tangents[0] * row.tangent_impulse[0]
-                + self.tangents[1] * row.tangent_impulse[1];
         }
+        m.friction_impulse = self.tangents[0] * self.friction_impulse[0]
+            + self.tangents[1] * self.friction_impulse[1];
+        m.twist_impulse = self.twist_impulse;
     }
 }
 
