@@ -21,6 +21,9 @@ use gyrolab::scene::Scene;
 const BODIES: u32 = 1000;
 const STEPS: usize = 100;
 
+/// The touching pairs `(a, b)` of each step.
+type Steps = Vec<Vec<(u32, u32)>>;
+
 /// What the solver's bookkeeping does with contacts each step.
 trait Graph: Default {
     fn touch(&mut self, a: u32, b: u32, stamp: u64);
@@ -175,14 +178,14 @@ fn walk(bodies: usize, mut neighbours: impl FnMut(u32, &mut Vec<u32>)) -> usize 
 /// The touching pairs of 100 steps of the `pile` scene (1,000 boxes landing and piling
 /// up, sleeping off so every step has work), in the order the engine's graph holds
 /// them; and the same pairs shuffled within each step, the worst order for list walks.
-fn workloads() -> [(&'static str, Vec<Vec<(u32, u32)>>); 2] {
+fn workloads() -> [(&'static str, Steps); 2] {
     let mut world = Scene::load("pile").expect("built-in scene").build();
     world.contacts.as_mut().expect("contacts").settings.sleep = false;
     let dt = 1.0 / 60.0;
     for _ in 0..120 {
         world.step(dt).expect("finite step");
     }
-    let pile: Vec<Vec<(u32, u32)>> = (0..STEPS)
+    let pile: Steps = (0..STEPS)
         .map(|_| {
             world.step(dt).expect("finite step");
             let graph = &world.contacts.as_ref().expect("contacts").graph;
@@ -206,7 +209,7 @@ fn workloads() -> [(&'static str, Vec<Vec<(u32, u32)>>); 2] {
 }
 
 /// Replays the steps; `islands` says whether islands are found each step too.
-fn replay<G: Graph>(steps: &[Vec<(u32, u32)>], islands: bool) -> usize {
+fn replay<G: Graph>(steps: &Steps, islands: bool) -> usize {
     let mut g = G::default();
     let mut count = 0;
     for (stamp, pairs) in steps.iter().enumerate() {
