@@ -1,6 +1,7 @@
 //! Contacts and joints against physics: restitution, Coulomb friction on a slope, a
-//! pendulum's period, momentum in free collisions, no tunnelling, Newton's cradle, a resting stack, a standing
-//! pyramid, the dancing pole; and the broad phase against a brute-force pass over distinct pairs.
+//! pendulum's period, momentum in free collisions, no tunnelling, Newton's cradle, a
+//! resting stack, a standing pyramid, the dancing pole; and the broad phase against a
+//! brute-force pass over distinct pairs.
 
 use std::f64::consts::{PI, TAU};
 
