@@ -172,17 +172,18 @@ fn pendulum_on_a_joint_has_the_small_angle_period() {
     }
 }
 
-/// Contact impulses are equal and opposite: total linear momentum of two free bodies
-/// survives an off-centre collision with friction exactly, with either solver. Angular
-/// momentum is exact for PGS, where both impulses act at one point; the soft step keeps
-/// each body's anchor fixed through its sub-steps (as Box2D does), so once the bodies
-/// slide the two impulses act a little apart and L is only kept to a few per cent.
+/// Contact impulses are equal and opposite and act at one point: the total linear and
+/// angular momentum of two free bodies survive an off-centre collision with friction to
+/// round-off, with either solver. (The soft step moves its rows with the bodies after
+/// each sub-step for this; with its anchors fixed, as in Box2D, it leaks 2.6% of L
+/// here, checked to 5%.)
 #[test]
 fn momentum_is_conserved_in_free_collisions() {
-    for solver in ["Pgs", "Soft"] {
+    for (solver, follow) in [("Pgs", true), ("Soft", true), ("Soft", false)] {
         let mut world = parse(&format!(
             "(name: \"collide\", description: \"\", dt: 0.005, duration: 2.0,
-              contacts: Some((friction: 0.8, restitution: 0.5, solver: (solver: {solver}))),
+              contacts: Some((friction: 0.8, restitution: 0.5,
+                              solver: (solver: {solver}, follow_anchors: {follow}))),
               bodies: [
                 (name: \"a\", parts: [(shape: Box(half_extents: (0.3, 0.2, 0.1)), mass: 2.0)],
                  position: (-1.0, 0.15, 0.0), velocity: (3.0, 0.0, 0.2), omega: (0.0, 1.0, 4.0)),
@@ -219,7 +220,7 @@ fn momentum_is_conserved_in_free_collisions() {
             (p1 - p0).length() < 1e-9 * p0.length().max(1.0),
             "{solver}: p {p0} → {p1}"
         );
-        let tolerance = if solver == "Pgs" { 1e-9 } else { 0.05 };
+        let tolerance = if follow { 1e-9 } else { 0.05 };
         assert!(
             (l1 - l0).length() < tolerance * l0.length().max(1.0),
             "{solver}: L {l0} → {l1}"

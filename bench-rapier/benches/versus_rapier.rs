@@ -4,7 +4,9 @@
 //! step at 60 Hz on one thread with sleeping off (a sleeping pyramid costs nothing in
 //! either engine, which would compare nothing), and iterate equally: gyrolab's soft step
 //! with 4 sub-steps × 2 iterations + 1 relax against rapier's 4 solver iterations × 2
-//! PGS iterations + 1 stabilization iteration. The measured steps are a window of the
+//! PGS iterations + 1 stabilization iteration. gyrolab runs twice: by default (contact
+//! points follow the bodies through the sub-steps, which conserves momentum) and with
+//! the anchors fixed, as rapier keeps them. The measured steps are a window of the
 //! scene (after the pyramid has settled, or while the pile forms); the world is rebuilt
 //! outside the timing when the window ends. Before timing, each pyramid is run for ten
 //! seconds and the top box's drop is printed: a ratio only counts if the pyramid stands.
@@ -158,6 +160,22 @@ fn versus(c: &mut Criterion) {
             len,
         );
         group.bench_function("gyrolab", |b| b.iter_custom(|n| g.run(n)));
+        // Fixed anchors through the sub-steps, as rapier and Box2D v3 keep them.
+        let mut f = Window::new(
+            Box::new(move || {
+                let mut w = gyrolab_world(scene, size);
+                w.contacts
+                    .as_mut()
+                    .expect("contacts")
+                    .settings
+                    .follow_anchors = false;
+                w
+            }),
+            step_gyrolab,
+            warm,
+            len,
+        );
+        group.bench_function("gyrolab, fixed anchors", |b| b.iter_custom(|n| f.run(n)));
         let mut r = Window::new(
             Box::new(move || rapier_world(&gyrolab_world(scene, size))),
             step_rapier,

@@ -107,6 +107,11 @@ pub fn solver_panel(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View) {
             ui.add(egui::Slider::new(&mut s.contact_hertz, 5.0..=120.0).text("contact Hz"));
             ui.add(egui::Slider::new(&mut s.contact_damping_ratio, 0.0..=20.0).text("contact ζ"));
             ui.add(egui::Slider::new(&mut s.joint_hertz, 5.0..=240.0).text("joint Hz"));
+            ui.checkbox(&mut s.follow_anchors, "anchors follow the bodies")
+                .on_hover_text(
+                    "Move contact points with the bodies every sub-step: momentum is \
+                     conserved exactly. Off: fixed anchors as in Box2D and rapier.",
+                );
         }
     }
     ui.add(egui::Slider::new(&mut s.slop, 0.0..=0.02).text("slop (m)"));

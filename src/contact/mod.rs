@@ -39,7 +39,7 @@ pub use islands::Sleep;
 pub use joint::{Joint, JointKind, Motor};
 pub use manifold::{ContactPoint, Manifold};
 pub use settings::{Softness, SolverKind, SolverSettings};
-use solver::{ContactInput, ContactRows, Delta, Pose, Row, SolverBody};
+use solver::{ContactInput, ContactRows, Pose, Row, SolverBody};
 
 /// Friction and restitution of a body or a plane; a pair uses the geometric mean of
 /// the frictions and the larger restitution (Box2D's rules).
@@ -339,8 +339,6 @@ impl Contacts {
             .collect();
         solver_bodies.push(SolverBody::STATIC);
         let mut poses = Self::poses(bodies);
-        let prepared = poses.clone();
-        let mut deltas = vec![Delta::default(); n + 1];
         let awake: Vec<bool> = self.sleep.iter().map(|s| !s.asleep).collect();
         let active =
             |a: u32, b: u32| (a != NONE && awake[a as usize]) || (b != NONE && awake[b as usize]);
@@ -394,11 +392,7 @@ impl Contacts {
             }
             out
         };
-        let integrate = |bodies: &mut [Body],
-                         sb: &mut [SolverBody],
-                         poses: &mut [Pose],
-                         deltas: &mut [Delta],
-                         hh| {
+        let integrate = |bodies: &mut [Body], sb: &mut [SolverBody], poses: &mut [Pose], hh| {
             for (i, body) in bodies.iter_mut().enumerate() {
                 if !awake[i] {
                     continue;
@@ -411,7 +405,6 @@ impl Contacts {
                     position: body.state.position,
                     orientation: body.state.orientation,
                 };
-                deltas[i] = Delta::between(&prepared[i], &poses[i]);
             }
             Ok::<(), StepError>(())
         };
@@ -450,7 +443,7 @@ impl Contacts {
                     }
                 }
                 self.store_joints(&jrows);
-                integrate(bodies, &mut solver_bodies, &mut poses, &mut deltas, h)?;
+                integrate(bodies, &mut solver_bodies, &mut poses, h)?;
             }
             SolverKind::Soft => {
                 let hs = h / s.substeps as f64;
@@ -469,16 +462,19 @@ impl Contacts {
                             r.solve(&mut solver_bodies, true, s.sor);
                         }
                         for r in &mut rows {
-                            let soft = Some((&deltas[..], contact_soft, 1.0 / hs, s.max_push_out));
+                            let soft = Some((contact_soft, 1.0 / hs, s.max_push_out));
                             r.solve(&mut solver_bodies, soft, s.sor);
                         }
                     }
-                    integrate(bodies, &mut solver_bodies, &mut poses, &mut deltas, hs)?;
+                    integrate(bodies, &mut solver_bodies, &mut poses, hs)?;
+                    for r in &mut rows {
+                        r.refresh(&solver_bodies, &poses, s.follow_anchors);
+                    }
                     for (_, _, r) in &mut jrows {
                         r.solve(&mut solver_bodies, false, s.sor);
                     }
                     for r in &mut rows {
-                        let relax = Some((&deltas[..], Softness::RIGID, 1.0 / hs, s.max_push_out));
+                        let relax = Some((Softness::RIGID, 1.0 / hs, s.max_push_out));
                         r.solve(&mut solver_bodies, relax, s.sor);
                     }
                     self.store_joints(&jrows);

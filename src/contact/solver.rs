@@ -127,9 +127,15 @@ impl Axis {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PointRow {
     pub normal: Axis,
-    /// Separation when prepared; the soft step follows it through the sub-steps as
-    /// `base + n·(Δp_b − Δp_a) + (r_b × n)·Δθ_b − (r_a × n)·Δθ_a`.
+    /// The point in each body's own frame, fixed when prepared: the soft step follows
+    /// the bodies' motion through the sub-steps with them.
+    pub local_a: DVec3,
+    pub local_b: DVec3,
+    /// The point now, midway between the two anchors, where both bodies' impulses act.
+    pub position: DVec3,
+    /// Separation when prepared, and now: `base + n·(anchor_b − anchor_a)`.
     pub base_separation: f64,
+    pub separation: f64,
     pub normal_impulse: f64,
     pub max_normal_impulse: f64,
     /// Normal relative velocity before the solve, for restitution.
@@ -176,25 +182,6 @@ pub struct Pose {
     pub orientation: glam::DQuat,
 }
 
-/// How far a body has moved since the rows were prepared: its displacement and its
-/// rotation vector to first order, which is all the soft rows' separation needs.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Delta {
-    pub position: DVec3,
-    pub rotation: DVec3,
-}
-
-impl Delta {
-    pub fn between(from: &Pose, to: &Pose) -> Self {
-        let q = to.orientation * from.orientation.conjugate();
-        let sign = if q.w < 0.0 { -2.0 } else { 2.0 };
-        Self {
-            position: to.position - from.position,
-            rotation: DVec3::new(q.x, q.y, q.z) * sign,
-        }
-    }
-}
-
 pub struct ContactInput<'a> {
     pub manifold: &'a Manifold,
     pub a: usize,
@@ -215,15 +202,6 @@ impl ContactRows {
         let (a, b) = (input.a, input.b);
         let n = m.normal;
         let (t1, t2) = tangents(n);
-        let (ba, bb) = (&bodies[a], &bodies[b]);
-        let centroid = m.points().iter().map(|p| p.position).sum::<DVec3>() / m.len.max(1) as f64;
-        let (ca, cb) = (centroid - poses[a].position, centroid - poses[b].position);
-        let twist_radius = m
-            .points()
-            .iter()
-            .map(|p| (p.position - centroid).length())
-            .sum::<f64>()
-            / m.len.max(1) as f64;
         let mut rows = ContactRows {
             a,
             b,
@@ -232,9 +210,6 @@ impl ContactRows {
             mu: input.friction,
             restitution: input.restitution,
             len: m.len,
-            friction: [Axis::new(ba, bb, ca, cb, t1), Axis::new(ba, bb, ca, cb, t2)],
-            twist: Axis::twist(ba, bb, n),
-            twist_radius,
             contact: input.contact,
             ..Default::default()
         };
@@ -242,20 +217,68 @@ impl ContactRows {
             rows.friction_impulse = [m.friction_impulse.dot(t1), m.friction_impulse.dot(t2)];
             rows.twist_impulse = m.twist_impulse;
         }
+        let (ba, bb) = (&bodies[a], &bodies[b]);
+        let (qa, qb) = (
+            poses[a].orientation.inverse(),
+            poses[b].orientation.inverse(),
+        );
         for (row, p) in rows.points.iter_mut().zip(m.points()) {
             let ra = p.position - poses[a].position;
             let rb = p.position - poses[b].position;
             let rel = bb.point_velocity(rb) - ba.point_velocity(ra);
             *row = PointRow {
-                normal: Axis::new(ba, bb, ra, rb, n),
+                local_a: qa * ra,
+                local_b: qb * rb,
                 base_separation: p.separation,
                 normal_impulse: if warm_start { p.normal_impulse } else { 0.0 },
-                max_normal_impulse: 0.0,
                 approach: rel.dot(n),
-                bias: 0.0,
+                ..Default::default()
             };
         }
+        rows.refresh(bodies, poses, true);
         rows
+    }
+
+    /// Moves the rows with the bodies: the anchors to where the bodies have carried
+    /// them, each point midway between its two anchors, the separation measured there,
+    /// and the Jacobians at the point and the bodies' current inertia. The soft step
+    /// calls it after every sub-step's integration, so that both bodies' impulses act at
+    /// one point with the inertia that turns them into momentum: linear and angular
+    /// momentum are then conserved to round-off (with the anchors fixed, as Box2D v3
+    /// keeps them, a pair of impulses on anchors that drifted apart leaked a few % of
+    /// the angular momentum of a collision).
+    ///
+    /// `follow: false` updates the separations only and leaves the points and
+    /// Jacobians where they were prepared (Box2D's and rapier's fixed anchors).
+    pub fn refresh(&mut self, bodies: &[SolverBody], poses: &[Pose], follow: bool) {
+        let (ba, bb) = (&bodies[self.a], &bodies[self.b]);
+        let (pa, pb) = (&poses[self.a], &poses[self.b]);
+        let n = self.normal;
+        let mut centroid = DVec3::ZERO;
+        for p in &mut self.points[..self.len] {
+            let anchor_a = pa.position + pa.orientation * p.local_a;
+            let anchor_b = pb.position + pb.orientation * p.local_b;
+            p.separation = p.base_separation + n.dot(anchor_b - anchor_a);
+            if follow {
+                p.position = 0.5 * (anchor_a + anchor_b);
+                let (ra, rb) = (p.position - pa.position, p.position - pb.position);
+                p.normal = Axis::new(ba, bb, ra, rb, n);
+            }
+            centroid += p.position;
+        }
+        if !follow {
+            return;
+        }
+        centroid /= self.len.max(1) as f64;
+        let (ca, cb) = (centroid - pa.position, centroid - pb.position);
+        self.friction = [0, 1].map(|k| Axis::new(ba, bb, ca, cb, self.tangents[k]));
+        self.twist = Axis::twist(ba, bb, n);
+        self.twist_radius = self
+            .points()
+            .iter()
+            .map(|p| (p.position - centroid).length())
+            .sum::<f64>()
+            / self.len.max(1) as f64;
     }
 
     fn points(&self) -> &[PointRow] {
@@ -294,13 +317,12 @@ impl ContactRows {
     }
 
     /// One Gauss-Seidel pass over the rows: friction first (bounded by last pass's
-    /// normal impulses), then the normal rows. `soft`: the sub-stepped soft rows with
-    /// the separation followed through the bodies' motion since preparation; `None`:
-    /// PGS with the stored bias.
+    /// normal impulses), then the normal rows. `soft`: the sub-stepped soft rows at the
+    /// separation of the last [`Self::refresh`]; `None`: PGS with the stored bias.
     pub fn solve(
         &mut self,
         bodies: &mut [SolverBody],
-        soft: Option<(&[Delta], Softness, f64, f64)>,
+        soft: Option<(Softness, f64, f64)>,
         sor: f64,
     ) {
         let (a, b) = pair(bodies, self.a, self.b);
@@ -310,12 +332,8 @@ impl ContactRows {
             let vn = p.normal.velocity(a, b, n);
             let delta = match soft {
                 None => -p.normal.mass * (vn + p.bias),
-                Some((deltas, softness, inv_h, max_push)) => {
-                    let (da, db) = (&deltas[self.a], &deltas[self.b]);
-                    let s = p.base_separation
-                        + n.dot(db.position - da.position)
-                        + p.normal.ang_b.dot(db.rotation)
-                        - p.normal.ang_a.dot(da.rotation);
+                Some((softness, inv_h, max_push)) => {
+                    let s = p.separation;
                     let (bias, mass_scale, impulse_scale) = if s > 0.0 {
                         (s * inv_h, 1.0, 0.0)
                     } else {
