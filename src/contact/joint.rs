@@ -1,12 +1,12 @@
-//! Joints as rows of the same solver as the contacts: a ball socket (three point rows),
-//! a hinge (those plus two rows that keep the axes aligned, a limit row and a velocity
-//! motor) and a fixed joint (three point rows and three angular rows).
+//! Joints as rows of the same solver as the contacts: a ball socket (a 3×3 point block),
+//! a hinge (that plus two rows that keep the axes aligned, a limit row and a velocity
+//! motor) and a fixed joint (the point block and three angular rows).
 
 use glam::{DQuat, DVec3};
 
 use super::geometry::tangents;
 use super::settings::Softness;
-use super::solver::{Pose, Row, SolverBody};
+use super::solver::{PointBlock, Pose, Row, SolverBody};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Motor {
@@ -28,8 +28,8 @@ pub enum JointKind {
     Fixed,
 }
 
-/// Rows a joint can have: 3 point, 3 angular, a limit, a motor. Their accumulated
-/// impulses are kept per slot for warm starting.
+/// Rows a joint can have: 3 point (one block), 3 angular, a limit, a motor. Their
+/// accumulated impulses are kept per slot for warm starting.
 const SLOTS: usize = 8;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -98,8 +98,24 @@ impl Joint {
         )
     }
 
-    /// The joint's rows at the current poses, in slot order; `(ia, ib)` index the
-    /// solver bodies, `h` the step the motor's torque limit is spent over.
+    /// The joint's point block (slots 0–2 hold its world impulse) at the current poses;
+    /// `(ia, ib)` index the solver bodies.
+    pub fn point(
+        &self,
+        bodies: &[SolverBody],
+        (pa, pb): (&Pose, &Pose),
+        (ia, ib): (usize, usize),
+        softness: Softness,
+    ) -> PointBlock {
+        let (wa, wb) = self.anchors(pa, pb);
+        let (ra, rb) = (wa - pa.position, wb - pb.position);
+        let mut block = PointBlock::new(bodies, (ia, ib), (ra, rb), wb - wa, softness);
+        block.impulse = DVec3::from_slice(&self.impulses[..3]);
+        block
+    }
+
+    /// The joint's angular rows at the current poses, in slot order (3 and up); `h` is
+    /// the step the motor's torque limit is spent over.
     pub fn rows(
         &self,
         bodies: &[SolverBody],
@@ -108,15 +124,7 @@ impl Joint {
         softness: Softness,
         h: f64,
     ) -> Vec<(usize, Row)> {
-        let mut rows = Vec::with_capacity(SLOTS);
-        let (wa, wb) = self.anchors(pa, pb);
-        let (ra, rb) = (wa - pa.position, wb - pb.position);
-        for (slot, e) in [DVec3::X, DVec3::Y, DVec3::Z].into_iter().enumerate() {
-            let mut row = Row::new(bodies, (ia, ib), e, -ra.cross(e), rb.cross(e));
-            row.error = e.dot(wb - wa);
-            row.softness = softness;
-            rows.push((slot, row));
-        }
+        let mut rows = Vec::with_capacity(SLOTS - 3);
         let angular = |slot: usize, dir: DVec3, error: f64| {
             let mut row = Row::new(bodies, (ia, ib), DVec3::ZERO, -dir, dir);
             row.error = error;
@@ -167,5 +175,64 @@ impl Joint {
             row.impulse = self.impulses[*slot];
         }
         rows
+    }
+}
+
+/// The rows of the joints being solved, for one step (or one sub-step).
+pub struct JointRows {
+    points: Vec<(usize, PointBlock)>,
+    rows: Vec<(usize, usize, Row)>,
+}
+
+impl JointRows {
+    /// The rows of `joints[k]` for each `k` in `active`, at the current `poses`; the
+    /// solver body and pose at index `world` stand for the world.
+    pub fn new(
+        (joints, active): (&[Joint], &[usize]),
+        bodies: &[SolverBody],
+        poses: &[Pose],
+        world: usize,
+        softness: Softness,
+        h: f64,
+    ) -> Self {
+        let mut out = Self {
+            points: Vec::with_capacity(active.len()),
+            rows: Vec::new(),
+        };
+        for &k in active {
+            let j = &joints[k];
+            let ib = j.b.unwrap_or(world);
+            let (pose, index) = ((&poses[j.a], &poses[ib]), (j.a, ib));
+            out.points.push((k, j.point(bodies, pose, index, softness)));
+            for (slot, row) in j.rows(bodies, pose, index, softness, h) {
+                out.rows.push((k, slot, row));
+            }
+        }
+        out
+    }
+
+    pub fn warm_start(&self, bodies: &mut [SolverBody]) {
+        self.points.iter().for_each(|(_, p)| p.warm_start(bodies));
+        self.rows.iter().for_each(|(_, _, r)| r.warm_start(bodies));
+    }
+
+    /// One pass; `use_bias = false` is the soft step's relax pass.
+    pub fn solve(&mut self, bodies: &mut [SolverBody], use_bias: bool, sor: f64) {
+        for (_, p) in &mut self.points {
+            p.solve(bodies, use_bias, sor);
+        }
+        for (_, _, r) in &mut self.rows {
+            r.solve(bodies, use_bias, sor);
+        }
+    }
+
+    /// Keeps the accumulated impulses in the joints for the next warm start.
+    pub fn store(&self, joints: &mut [Joint]) {
+        for (k, p) in &self.points {
+            joints[*k].impulses[..3].copy_from_slice(&p.impulse.to_array());
+        }
+        for (k, slot, r) in &self.rows {
+            joints[*k].impulses[*slot] = r.impulse;
+        }
     }
 }

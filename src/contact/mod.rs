@@ -36,10 +36,11 @@ use crate::world::Body;
 pub use geometry::{Aabb, Geom, Plane};
 pub use graph::{ContactGraph, NONE};
 pub use islands::Sleep;
+use joint::JointRows;
 pub use joint::{Joint, JointKind, Motor};
 pub use manifold::{ContactPoint, Manifold};
 pub use settings::{Softness, SolverKind, SolverSettings};
-use solver::{ContactInput, ContactRows, Pose, Row, SolverBody};
+use solver::{ContactInput, ContactRows, Pose, SolverBody};
 
 /// Friction and restitution of a body or a plane; a pair uses the geometric mean of
 /// the frictions and the larger restitution (Box2D's rules).
@@ -381,17 +382,6 @@ impl Contacts {
                 self.joints[k].impulses = [0.0; 8];
             }
         }
-        let joint_rows = |joints_state: &[Joint], sb: &[SolverBody], poses: &[Pose], soft, hh| {
-            let mut out: Vec<(usize, usize, Row)> = Vec::new();
-            for &k in &joints {
-                let j = &joints_state[k];
-                let ib = j.b.unwrap_or(n);
-                for (slot, row) in j.rows(sb, (&poses[j.a], &poses[ib]), (j.a, ib), soft, hh) {
-                    out.push((k, slot, row));
-                }
-            }
-            out
-        };
         let integrate = |bodies: &mut [Body], sb: &mut [SolverBody], poses: &mut [Pose], hh| {
             for (i, body) in bodies.iter_mut().enumerate() {
                 if !awake[i] {
@@ -427,22 +417,19 @@ impl Contacts {
                     mass_scale: 1.0,
                     impulse_scale: 0.0,
                 };
-                let mut jrows = joint_rows(&self.joints, &solver_bodies, &poses, pgs, h);
+                let mut jrows =
+                    JointRows::new((&self.joints, &joints), &solver_bodies, &poses, n, pgs, h);
                 if s.warm_start {
-                    jrows
-                        .iter()
-                        .for_each(|(_, _, r)| r.warm_start(&mut solver_bodies));
+                    jrows.warm_start(&mut solver_bodies);
                     rows.iter().for_each(|r| r.warm_start(&mut solver_bodies));
                 }
                 for _ in 0..s.iterations {
-                    for (_, _, r) in &mut jrows {
-                        r.solve(&mut solver_bodies, true, s.sor);
-                    }
+                    jrows.solve(&mut solver_bodies, true, s.sor);
                     for r in &mut rows {
                         r.solve(&mut solver_bodies, None, s.sor);
                     }
                 }
-                self.store_joints(&jrows);
+                jrows.store(&mut self.joints);
                 integrate(bodies, &mut solver_bodies, &mut poses, h)?;
             }
             SolverKind::Soft => {
@@ -451,16 +438,18 @@ impl Contacts {
                 let joint_soft = Softness::new(s.joint_hertz, s.joint_damping_ratio, hs);
                 for _ in 0..s.substeps {
                     gravity_kick(&mut solver_bodies, hs);
-                    let mut jrows =
-                        joint_rows(&self.joints, &solver_bodies, &poses, joint_soft, hs);
-                    jrows
-                        .iter()
-                        .for_each(|(_, _, r)| r.warm_start(&mut solver_bodies));
+                    let mut jrows = JointRows::new(
+                        (&self.joints, &joints),
+                        &solver_bodies,
+                        &poses,
+                        n,
+                        joint_soft,
+                        hs,
+                    );
+                    jrows.warm_start(&mut solver_bodies);
                     rows.iter().for_each(|r| r.warm_start(&mut solver_bodies));
                     for _ in 0..s.substep_iterations {
-                        for (_, _, r) in &mut jrows {
-                            r.solve(&mut solver_bodies, true, s.sor);
-                        }
+                        jrows.solve(&mut solver_bodies, true, s.sor);
                         for r in &mut rows {
                             let soft = Some((contact_soft, 1.0 / hs, s.max_push_out));
                             r.solve(&mut solver_bodies, soft, s.sor);
@@ -470,14 +459,12 @@ impl Contacts {
                     for r in &mut rows {
                         r.refresh(&solver_bodies, &poses, s.follow_anchors);
                     }
-                    for (_, _, r) in &mut jrows {
-                        r.solve(&mut solver_bodies, false, s.sor);
-                    }
+                    jrows.solve(&mut solver_bodies, false, s.sor);
                     for r in &mut rows {
                         let relax = Some((Softness::RIGID, 1.0 / hs, s.max_push_out));
                         r.solve(&mut solver_bodies, relax, s.sor);
                     }
-                    self.store_joints(&jrows);
+                    jrows.store(&mut self.joints);
                 }
                 for r in &mut rows {
                     r.restitution(&mut solver_bodies, s.restitution_threshold);
@@ -503,12 +490,6 @@ impl Contacts {
             Ok(())
         } else {
             Err(StepError::NonFinite)
-        }
-    }
-
-    fn store_joints(&mut self, rows: &[(usize, usize, Row)]) {
-        for (k, slot, r) in rows {
-            self.joints[*k].impulses[*slot] = r.impulse;
         }
     }
 }

@@ -420,6 +420,94 @@ impl ContactRows {
     }
 }
 
+/// A joint's point constraint, `anchor_b − anchor_a = 0`, solved as one 3×3 block with
+/// the full effective mass `K = (m_a⁻¹ + m_b⁻¹) E − [r_a]× I_a⁻¹ [r_a]× − [r_b]× I_b⁻¹
+/// [r_b]×`, as Box2D solves its revolute joint's point as a 2×2 block. Three separate
+/// rows along x, y, z ignore K's off-diagonal terms, which are large when the anchor is
+/// far from a light body's centre (a pendulum bob): Gauss-Seidel then couples the rows'
+/// springs, and a soft step at 60 Hz made a 1 m pendulum 0.8% slow (12% at 15 Hz).
+#[derive(Clone, Copy, Debug)]
+pub struct PointBlock {
+    pub a: usize,
+    pub b: usize,
+    pub ra: DVec3,
+    pub rb: DVec3,
+    /// `K⁻¹`.
+    pub mass: DMat3,
+    /// `anchor_b − anchor_a`.
+    pub error: DVec3,
+    pub softness: Softness,
+    pub impulse: DVec3,
+}
+
+/// `[r]×`: the matrix of `x ↦ r × x`.
+fn skew(r: DVec3) -> DMat3 {
+    DMat3::from_cols(
+        DVec3::new(0.0, r.z, -r.y),
+        DVec3::new(-r.z, 0.0, r.x),
+        DVec3::new(r.y, -r.x, 0.0),
+    )
+}
+
+impl PointBlock {
+    pub fn new(
+        bodies: &[SolverBody],
+        (a, b): (usize, usize),
+        (ra, rb): (DVec3, DVec3),
+        error: DVec3,
+        softness: Softness,
+    ) -> Self {
+        let (ba, bb) = (&bodies[a], &bodies[b]);
+        let (sa, sb) = (skew(ra), skew(rb));
+        let k = DMat3::from_diagonal(DVec3::splat(ba.inv_mass + bb.inv_mass))
+            - sa * ba.inv_inertia * sa
+            - sb * bb.inv_inertia * sb;
+        // Two static bodies (or a static one and a sleeping one) give K = 0: no impulse.
+        let mass = if k.determinant().abs() > 1e-300 {
+            k.inverse()
+        } else {
+            DMat3::ZERO
+        };
+        Self {
+            a,
+            b,
+            ra,
+            rb,
+            mass,
+            error,
+            softness,
+            impulse: DVec3::ZERO,
+        }
+    }
+
+    #[inline]
+    fn apply(&self, bodies: &mut [SolverBody], impulse: DVec3) {
+        let (a, b) = pair(bodies, self.a, self.b);
+        a.apply(-impulse, -self.ra.cross(impulse));
+        b.apply(impulse, self.rb.cross(impulse));
+    }
+
+    pub fn warm_start(&self, bodies: &mut [SolverBody]) {
+        self.apply(bodies, self.impulse);
+    }
+
+    /// `use_bias = false` is the soft step's relax pass: rigid, no position feedback.
+    pub fn solve(&mut self, bodies: &mut [SolverBody], use_bias: bool, sor: f64) {
+        let (a, b) = (&bodies[self.a], &bodies[self.b]);
+        let cdot = b.point_velocity(self.rb) - a.point_velocity(self.ra);
+        let s = if use_bias {
+            self.softness
+        } else {
+            Softness::RIGID
+        };
+        let delta = -(self.mass * (cdot + self.error * s.bias_rate)) * s.mass_scale
+            - self.impulse * s.impulse_scale;
+        let applied = delta * sor;
+        self.impulse += applied;
+        self.apply(bodies, applied);
+    }
+}
+
 /// A one-dimensional joint row: `J v = dir·(v_b − v_a) + ang_a·ω_a + ang_b·ω_b`, driven
 /// to `target` (a motor's speed; zero for a rigid link) while the position error
 /// `error` is fed back at the softness's bias rate; the accumulated impulse is kept in
