@@ -1,7 +1,7 @@
 //! Contacts and joints against physics: restitution, Coulomb friction on a slope, a
 //! pendulum's period, momentum in free collisions, no tunnelling, Newton's cradle, a
-//! resting stack, a standing pyramid, the dancing pole; and the broad phase against a
-//! brute-force pass over distinct pairs.
+//! resting stack, a standing pyramid, falling dominoes, the dancing pole; and the broad
+//! phase against a brute-force pass over distinct pairs.
 
 use std::f64::consts::{PI, TAU};
 
@@ -359,6 +359,37 @@ fn a_twenty_row_pyramid_stands_awake() {
         assert!(-d.y < 0.05, "{} sank {} m", b.name, -d.y);
         let tilt = (b.state.orientation * DVec3::Y).angle_between(DVec3::Y);
         assert!(tilt < 0.02, "{} tipped {tilt} rad", b.name);
+    }
+}
+
+/// The dominoes: every one falls, each after the one before it, and ends leaning on
+/// the next (the last lies flat).
+#[test]
+fn every_domino_falls_in_turn() {
+    let dt = world_dt("dominoes");
+    let mut world = load("dominoes");
+    let n = world.bodies.len();
+    let mut fell_at = vec![f64::NAN; n];
+    run(&mut world, dt, 8.0, |w| {
+        for (k, b) in w.bodies.iter().enumerate() {
+            let tilt = (b.state.orientation * DVec3::Y).angle_between(DVec3::Y);
+            if fell_at[k].is_nan() && tilt > 45f64.to_radians() {
+                fell_at[k] = w.time;
+            }
+        }
+    });
+    for k in 0..n {
+        assert!(!fell_at[k].is_nan(), "domino {} still stands", k + 1);
+        if k > 0 {
+            assert!(
+                fell_at[k] > fell_at[k - 1],
+                "domino {} fell at {} s, before domino {} at {} s",
+                k + 1,
+                fell_at[k],
+                k,
+                fell_at[k - 1]
+            );
+        }
     }
 }
 
