@@ -27,13 +27,17 @@ impl Plugin for ControlsPlugin {
 #[derive(Resource, Default)]
 struct ShowHelp(bool);
 
-const SHORTCUTS: [(&str, &str); 9] = [
+const SHORTCUTS: [(&str, &str); 10] = [
     ("Space", "pause / resume"),
     ("N", "one physics step (while paused)"),
     ("R", "reset the scene"),
     ("1 … 9", "load scene 1 … 9 (as in the scene list)"),
     ("H", "show / hide this help"),
     ("left drag", "orbit the camera"),
+    (
+        "left drag on a body",
+        "pick it up; let go to throw (contact scenes)",
+    ),
     ("right drag", "pan"),
     ("wheel", "zoom"),
     ("hover", "an integrator's name shows its formula"),
