@@ -4,10 +4,11 @@
 //! held box cannot be pushed through the ground. Letting go keeps the body's velocity:
 //! that is the throw.
 
-use glam::{DMat3, DVec3};
+use glam::DVec3;
 
 use crate::contact::Softness;
 use crate::contact::geometry::Geom;
+use crate::contact::solver::{SolverBody, point_mass};
 use crate::hierarchy::rig::Mount;
 use crate::world::World;
 
@@ -65,7 +66,8 @@ impl Grab {
 
     /// One step's pull, applied before the step: the impulse that takes the held point
     /// toward the target as the soft constraint `v + bias·C = 0` asks, through the
-    /// body's effective mass at that point. Wakes the body.
+    /// body's effective mass at that point (a joint's point block against the world).
+    /// Wakes the body.
     pub fn pull(&self, world: &mut World, h: f64) {
         let Some(body) = world.bodies.get_mut(self.body) else {
             return;
@@ -75,20 +77,12 @@ impl Grab {
         }
         let (props, s) = (&body.props, &mut body.state);
         let r = s.orientation * self.local;
-        let omega = s.world_omega(props);
         let error = s.position + r - self.target;
-        let v = s.velocity + omega.cross(r);
-        let rot = DMat3::from_quat(s.orientation);
-        let inv_inertia = rot * DMat3::from_diagonal(props.inertia.inverse()) * rot.transpose();
-        // K = m⁻¹ E − [r]× I⁻¹ [r]×: the point's velocity change per unit impulse.
-        let rx = DMat3::from_cols(
-            DVec3::new(0.0, r.z, -r.y),
-            DVec3::new(-r.z, 0.0, r.x),
-            DVec3::new(r.y, -r.x, 0.0),
-        );
-        let k = DMat3::from_diagonal(DVec3::splat(1.0 / props.mass)) - rx * inv_inertia * rx;
+        let held = SolverBody::new(props, s);
+        let mass = point_mass(&held, &SolverBody::STATIC, r, DVec3::ZERO);
         let soft = Softness::new(HERTZ, DAMPING_RATIO, h);
-        let mut impulse = -(k.inverse() * (v + error * soft.bias_rate)) * soft.mass_scale;
+        let v = held.point_velocity(r);
+        let mut impulse = -(mass * (v + error * soft.bias_rate)) * soft.mass_scale;
         let max = MAX_PULL_G * props.mass * STANDARD_G * h;
         if impulse.length() > max {
             impulse *= max / impulse.length();

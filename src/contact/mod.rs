@@ -29,7 +29,7 @@ mod ray;
 pub mod settings;
 pub mod solver;
 
-use glam::{DMat3, DVec3};
+use glam::DVec3;
 
 use crate::integrators::{Integrator, Loads, StepError};
 use crate::world::Body;
@@ -334,7 +334,7 @@ impl Contacts {
                 if sl.asleep {
                     SolverBody::STATIC
                 } else {
-                    solver_body(b)
+                    SolverBody::new(&b.props, &b.state)
                 }
             })
             .collect();
@@ -390,7 +390,7 @@ impl Contacts {
                 body.state.velocity = sb[i].v;
                 body.state.set_world_omega(&body.props, sb[i].w);
                 integrator.step(&body.props, &mut body.state, Loads::default(), hh)?;
-                sb[i] = solver_body(body);
+                sb[i] = SolverBody::new(&body.props, &body.state);
                 poses[i] = Pose {
                     position: body.state.position,
                     orientation: body.state.orientation,
@@ -491,16 +491,5 @@ impl Contacts {
         } else {
             Err(StepError::NonFinite)
         }
-    }
-}
-
-fn solver_body(b: &Body) -> SolverBody {
-    let r = DMat3::from_quat(b.state.orientation);
-    let inv_inertia = r * DMat3::from_diagonal(b.props.inertia.inverse()) * r.transpose();
-    SolverBody {
-        v: b.state.velocity,
-        w: b.state.world_omega(&b.props),
-        inv_mass: 1.0 / b.props.mass,
-        inv_inertia,
     }
 }

@@ -8,6 +8,8 @@ use glam::{DMat3, DVec3};
 use super::geometry::tangents;
 use super::manifold::{MAX_POINTS, Manifold};
 use super::settings::Softness;
+use crate::body::{BodyState, MassProps};
+use crate::math::so3::skew;
 
 /// A body's velocity and inverse mass as the solver sees them. Static things (the
 /// ground, sleeping bodies next to nothing awake) use the extra body at the end of the
@@ -30,6 +32,17 @@ impl SolverBody {
         inv_inertia: DMat3::ZERO,
     };
 
+    /// A body's solver view: its velocities and its inverse inertia in world axes.
+    pub fn new(props: &MassProps, state: &BodyState) -> Self {
+        let r = DMat3::from_quat(state.orientation);
+        Self {
+            v: state.velocity,
+            w: state.world_omega(props),
+            inv_mass: 1.0 / props.mass,
+            inv_inertia: r * DMat3::from_diagonal(props.inertia.inverse()) * r.transpose(),
+        }
+    }
+
     #[inline]
     fn apply(&mut self, linear: DVec3, angular: DVec3) {
         self.v += linear * self.inv_mass;
@@ -37,7 +50,7 @@ impl SolverBody {
     }
 
     #[inline]
-    fn point_velocity(&self, r: DVec3) -> DVec3 {
+    pub fn point_velocity(&self, r: DVec3) -> DVec3 {
         self.v + self.w.cross(r)
     }
 }
@@ -430,9 +443,24 @@ impl ContactRows {
     }
 }
 
+/// `K⁻¹` for an impulse at the point `a + r_a = b + r_b`, with `K = (m_a⁻¹ + m_b⁻¹) E −
+/// [r_a]× I_a⁻¹ [r_a]× − [r_b]× I_b⁻¹ [r_b]×` the point's velocity change per unit
+/// impulse. Two immovable bodies give `K = 0` and a zero mass: no impulse.
+pub fn point_mass(a: &SolverBody, b: &SolverBody, ra: DVec3, rb: DVec3) -> DMat3 {
+    let (sa, sb) = (skew(ra), skew(rb));
+    let k = DMat3::from_diagonal(DVec3::splat(a.inv_mass + b.inv_mass))
+        - sa * a.inv_inertia * sa
+        - sb * b.inv_inertia * sb;
+    if k.determinant().abs() > 1e-300 {
+        k.inverse()
+    } else {
+        DMat3::ZERO
+    }
+}
+
 /// A joint's point constraint, `anchor_b − anchor_a = 0`, solved as one 3×3 block with
-/// the full effective mass `K = (m_a⁻¹ + m_b⁻¹) E − [r_a]× I_a⁻¹ [r_a]× − [r_b]× I_b⁻¹
-/// [r_b]×`, as Box2D solves its revolute joint's point as a 2×2 block. Three separate
+/// the full effective mass ([`point_mass`]), as Box2D solves its revolute joint's point
+/// as a 2×2 block. Three separate
 /// rows along x, y, z ignore K's off-diagonal terms, which are large when the anchor is
 /// far from a light body's centre (a pendulum bob): Gauss-Seidel then couples the rows'
 /// springs, and a soft step at 60 Hz made a 1 m pendulum 0.8% slow (12% at 15 Hz).
@@ -450,15 +478,6 @@ pub struct PointBlock {
     pub impulse: DVec3,
 }
 
-/// `[r]×`: the matrix of `x ↦ r × x`.
-fn skew(r: DVec3) -> DMat3 {
-    DMat3::from_cols(
-        DVec3::new(0.0, r.z, -r.y),
-        DVec3::new(-r.z, 0.0, r.x),
-        DVec3::new(r.y, -r.x, 0.0),
-    )
-}
-
 impl PointBlock {
     pub fn new(
         bodies: &[SolverBody],
@@ -467,23 +486,12 @@ impl PointBlock {
         error: DVec3,
         softness: Softness,
     ) -> Self {
-        let (ba, bb) = (&bodies[a], &bodies[b]);
-        let (sa, sb) = (skew(ra), skew(rb));
-        let k = DMat3::from_diagonal(DVec3::splat(ba.inv_mass + bb.inv_mass))
-            - sa * ba.inv_inertia * sa
-            - sb * bb.inv_inertia * sb;
-        // Two static bodies (or a static one and a sleeping one) give K = 0: no impulse.
-        let mass = if k.determinant().abs() > 1e-300 {
-            k.inverse()
-        } else {
-            DMat3::ZERO
-        };
         Self {
             a,
             b,
             ra,
             rb,
-            mass,
+            mass: point_mass(&bodies[a], &bodies[b], ra, rb),
             error,
             softness,
             impulse: DVec3::ZERO,
