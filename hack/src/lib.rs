@@ -1,0 +1,1 @@
+//! Empty on purpose: this crate exists for its `Cargo.toml` (see there).
