@@ -4,10 +4,11 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::{DQuat, DVec3};
+use gyrolab::body::Body;
+use gyrolab::body::inertia::Inertia;
 use gyrolab::body::{BodyState, MassProps};
-use gyrolab::inertia::Inertia;
 use gyrolab::integrators::{Integrator, Loads};
-use gyrolab::world::{Body, World};
+use gyrolab::world::World;
 
 /// The Dzhanibekov T-handle at a game rate: one sub-step for the implicit methods.
 fn t_handle() -> (MassProps, BodyState) {
@@ -58,7 +59,6 @@ fn many_bodies(c: &mut Criterion) {
                 props,
                 state: BodyState::from_body_omega(&props, DQuat::IDENTITY, omega),
                 parts: Vec::new(),
-                mount: Default::default(),
                 material: Default::default(),
             }
         })
@@ -66,15 +66,7 @@ fn many_bodies(c: &mut Criterion) {
     let mut group = c.benchmark_group("world-100k");
     group.sample_size(20);
     for integrator in [Integrator::Midpoint, Integrator::MomentumClamp] {
-        let mut world = World {
-            bodies: Vec::clone(&bodies),
-            gravity: DVec3::ZERO,
-            integrator,
-            time: 0.0,
-            frames: Vec::new(),
-            gun: None,
-            contacts: None,
-        };
+        let mut world = World::new(Vec::clone(&bodies), DVec3::ZERO, integrator);
         group.bench_function(integrator.name(), |b| {
             b.iter(|| world.step(black_box(H)).unwrap())
         });

@@ -1,23 +1,24 @@
 //! gyrolab: a rigid-body physics sandbox that shows why rotation is hard.
-//! See README.md for the architecture.
+//!
+//! The layers run one way, each using only those before it:
+//! `math` ← `body` ← `integrators` ← {`hierarchy`, `contact`} ← `world` ← `scene` ← `lab`
+//! ← {`cli`, `app`}. See README.md for what each holds.
 
-pub mod analytic;
+pub mod math;
+
+pub mod body;
+
+pub mod integrators;
+
+pub mod contact;
+pub mod hierarchy;
+
+pub mod world;
+
+pub mod scene;
+
+pub mod lab;
+
 #[cfg(feature = "app")]
 pub mod app;
-pub mod body;
 pub mod cli;
-pub mod contact;
-pub mod convergence_map;
-pub mod grab;
-pub mod hierarchy;
-pub mod history;
-pub mod inertia;
-pub mod integrators;
-pub mod lab;
-pub mod math;
-pub mod metrics;
-pub mod presets;
-pub mod recording;
-pub mod run;
-pub mod scene;
-pub mod world;

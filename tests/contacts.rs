@@ -6,9 +6,9 @@
 use std::f64::consts::{PI, TAU};
 
 use glam::DVec3;
+use gyrolab::body::inertia::Shape;
 use gyrolab::contact::broad_phase::SweepAndPrune;
 use gyrolab::contact::{Aabb, SolverKind};
-use gyrolab::inertia::Shape;
 use gyrolab::integrators::Integrator;
 use gyrolab::scene::Scene;
 use gyrolab::world::World;

@@ -13,8 +13,8 @@ fn scene(name: &str) -> World {
 }
 
 fn rider(world: &World, body: usize) -> &Rider {
-    match &world.bodies[body].mount {
-        Mount::Free(r) => r,
+    match &world.mounts[body] {
+        Mount::Riding(r) => r,
         other => panic!("body {body} is not a rider: {other:?}"),
     }
 }
@@ -55,8 +55,8 @@ fn a_free_body_moves_straight_in_the_world_seen_from_a_spinning_accelerating_fra
         ))
     };
     let local = frame.local_of(&global);
-    let mut in_frame = body.clone();
-    in_frame.mount = Mount::Free(Box::new(Rider {
+    let in_frame = body.clone();
+    let riding = Mount::Riding(Box::new(Rider {
         frame: 0,
         local: DynamicTransform {
             angular_velocity: DVec3::ZERO,
@@ -72,6 +72,7 @@ fn a_free_body_moves_straight_in_the_world_seen_from_a_spinning_accelerating_fra
     in_world.state.position = x0;
     in_world.state.velocity = v0;
     world.bodies = vec![in_frame, in_world];
+    world.mounts = vec![riding, Mount::World];
     world.gravity = DVec3::ZERO;
     world.sync_hierarchy();
     let run = |mut world: World, h: f64| {
@@ -146,7 +147,7 @@ fn foucaults_pendulum_precesses_at_omega_sin_latitude() {
     // its orbit and would blur the Coriolis one.
     let rod = rider(&world, 0).tether.unwrap();
     let theta: f64 = 0.05;
-    if let Mount::Free(r) = &mut world.bodies[0].mount {
+    if let Mount::Riding(r) = &mut world.mounts[0] {
         r.local.transform.translation =
             rod.anchor + rod.length * DVec3::new(theta.sin(), -theta.cos(), 0.0);
     }
@@ -243,7 +244,7 @@ fn the_ball_on_the_deck_goes_straight_in_the_world_while_it_slides() {
         world.bodies[0].state.velocity,
     );
     let mut slid = 0.0;
-    while matches!(world.bodies[0].mount, Mount::Free(_)) {
+    while matches!(world.mounts[0], Mount::Riding(_)) {
         world.step(0.01).unwrap();
         let p = world.bodies[0].state.position;
         let off = (p - (x0 + v0 * world.time)).length();
@@ -262,8 +263,8 @@ fn the_ball_on_the_deck_goes_straight_in_the_world_while_it_slides() {
 }
 
 fn rider_or_last(world: &World, last: f64) -> f64 {
-    match &world.bodies[0].mount {
-        Mount::Free(r) => (r.local.transform.translation - DVec3::new(1.4, 0.55, 0.3)).length(),
+    match &world.mounts[0] {
+        Mount::Riding(r) => (r.local.transform.translation - DVec3::new(1.4, 0.55, 0.3)).length(),
         _ => last,
     }
 }

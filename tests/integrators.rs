@@ -2,11 +2,11 @@
 //! exact invariants.
 
 use glam::{DQuat, DVec3};
-use gyrolab::analytic::TorqueFreeTop;
+use gyrolab::body::inertia::Inertia;
 use gyrolab::body::{BodyState, MassProps};
-use gyrolab::inertia::Inertia;
+use gyrolab::integrators::analytic::TorqueFreeTop;
 use gyrolab::integrators::{Integrator, Loads};
-use gyrolab::metrics::FlipCounter;
+use gyrolab::lab::metrics::FlipCounter;
 
 /// Angle between two attitudes; glam's `angle_between` uses acos and bottoms out at 3e-8.
 fn angle(a: DQuat, b: DQuat) -> f64 {

@@ -1,8 +1,8 @@
 //! Property tests: identities and invariants over random inputs.
 
 use glam::{DQuat, DVec3};
-use gyrolab::analytic::TorqueFreeTop;
-use gyrolab::inertia::{Inertia, Part, Shape, compound};
+use gyrolab::body::inertia::{Inertia, Part, Shape, compound};
+use gyrolab::integrators::analytic::TorqueFreeTop;
 use gyrolab::integrators::{ImplicitRule, Midpoint, ObjectTrapezoid, WorldTrapezoid};
 use gyrolab::math::dual::jacobian3;
 use gyrolab::math::{quat, so3};

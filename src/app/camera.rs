@@ -10,10 +10,10 @@ use bevy::window::PrimaryWindow;
 use bevy_egui::input::egui_wants_any_pointer_input;
 use bevy_egui::{EguiGlobalSettings, PrimaryEguiContext};
 
+use super::input::InputSet;
+use super::layout::lane_spacing;
 use super::physics::Sim;
-use super::pick::Held;
-use super::render_sync::lane_spacing;
-use super::status::Timed;
+use super::timing::Timed;
 
 pub struct CameraPlugin;
 
@@ -25,7 +25,9 @@ impl Plugin for CameraPlugin {
                 Update,
                 (
                     frame_scene,
-                    orbit_with_mouse.run_if(not(egui_wants_any_pointer_input)),
+                    orbit_with_mouse
+                        .run_if(not(egui_wants_any_pointer_input))
+                        .in_set(InputSet::Camera),
                     place,
                     fit_viewport,
                 )
@@ -118,16 +120,16 @@ fn frame_scene(
 
 /// Left drag orbits (unless it holds a body), right or middle drag pans, the wheel
 /// zooms.
-pub(super) fn orbit_with_mouse(
+fn orbit_with_mouse(
     buttons: Res<ButtonInput<MouseButton>>,
     motion: Res<AccumulatedMouseMotion>,
     scroll: Res<AccumulatedMouseScroll>,
-    held: Res<Held>,
+    sim: Res<Sim>,
     mut orbit: Single<&mut Orbit>,
 ) {
     let _timed = Timed::start();
     let d = motion.delta;
-    if buttons.pressed(MouseButton::Left) && held.0.is_none() {
+    if buttons.pressed(MouseButton::Left) && sim.grab.is_none() {
         orbit.yaw -= 0.006 * d.x;
         orbit.pitch = (orbit.pitch - 0.006 * d.y).clamp(-1.55, 1.55);
     }

@@ -3,21 +3,15 @@
 
 use bevy::prelude::*;
 use bevy_egui::egui;
-use glam::{DQuat, DVec3};
+use glam::DVec3;
 
+use super::colors::{CONTACT_COLOR, GROUND_COLOR, SLEEP_TINT};
+use super::layout::lane_offset;
 use super::physics::Sim;
-use super::render_sync::lane_offset;
-use super::status::Timed;
-use super::view::View;
-use crate::body::{BodyState, MassProps};
-use crate::contact::{Contacts, Material, SolverKind, geometry::tangents};
-use crate::hierarchy::rig::Mount;
-use crate::inertia::{Inertia, Part, Shape};
-use crate::world::Body;
-
-const GROUND_COLOR: Color = Color::srgba(0.55, 0.6, 0.65, 0.6);
-const CONTACT_COLOR: Color = Color::srgb(1.0, 0.85, 0.2);
-const SLEEP_TINT: Color = Color::srgb(0.4, 0.5, 1.0);
+use super::timing::Timed;
+use super::view::{Message, View};
+use crate::body::inertia::Shape;
+use crate::contact::{SolverKind, geometry::tangents};
 
 pub struct ContactsPlugin;
 
@@ -74,7 +68,7 @@ fn draw(sim: Res<Sim>, view: Res<View>, mut gizmos: Gizmos) {
 }
 
 /// The solver panel: shown for scenes with contacts.
-pub fn solver_panel(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View) {
+pub fn solver_panel(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: &mut Message) {
     let Some(current) = sim.lanes[0].world.contacts.as_ref().map(|c| c.settings) else {
         ui.label("This scene has no contacts.");
         return;
@@ -119,13 +113,9 @@ pub fn solver_panel(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View) {
     ui.add(egui::Slider::new(&mut s.speculative_distance, 0.0..=0.1).text("speculative (m)"));
     ui.checkbox(&mut s.warm_start, "warm starting");
     ui.checkbox(&mut s.sleep, "sleeping islands");
-    if s != current && s.validate().is_ok() {
-        for run in &mut sim.lanes {
-            if let Some(c) = &mut run.world.contacts {
-                c.settings = s;
-                (0..run.world.bodies.len()).for_each(|b| c.wake(b));
-            }
-        }
+    if s != current {
+        // A slider in range always validates; a refusal keeps the current settings.
+        let _ = sim.set_solver_settings(s);
     }
     let stats = sim.lanes[0]
         .world
@@ -139,69 +129,16 @@ pub fn solver_panel(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View) {
     ));
     ui.checkbox(&mut view.contacts, "show contact points and normals");
     ui.horizontal(|ui| {
-        if ui.button("drop a box").clicked() {
-            spawn(
-                sim,
-                Shape::Box {
-                    half_extents: DVec3::splat(0.3),
-                },
-                DVec3::ZERO,
-            );
-        }
-        if ui.button("throw a ball").clicked() {
-            spawn(
-                sim,
-                Shape::Sphere { radius: 0.25 },
-                DVec3::new(-8.0, 2.0, 0.0),
-            );
+        let dropped = ui.button("drop a box").clicked().then(|| {
+            let half_extents = DVec3::splat(0.3);
+            sim.spawn(Shape::Box { half_extents }, DVec3::ZERO)
+        });
+        let thrown = ui
+            .button("throw a ball")
+            .clicked()
+            .then(|| sim.spawn(Shape::Sphere { radius: 0.25 }, DVec3::new(-8.0, 2.0, 0.0)));
+        if let Some(Err(e)) = dropped.or(thrown) {
+            message.set(Err(e));
         }
     });
-}
-
-/// Adds a body above the scene (thrown from its side when `velocity` is not zero) to
-/// every lane, so lanes stay comparable.
-fn spawn(sim: &mut Sim, shape: Shape, velocity: DVec3) {
-    let lab = &mut sim.0;
-    let radius = lab.radius.max(1.0);
-    let position = if velocity == DVec3::ZERO {
-        DVec3::new(0.0, 2.0 * radius, 0.0)
-    } else {
-        DVec3::new(1.5 * radius, radius, 0.0)
-    };
-    let mass = 1.0;
-    let tensor = shape.inertia_tensor(mass);
-    let Ok(inertia) = Inertia::new(tensor.diagonal()) else {
-        return;
-    };
-    let props = MassProps { mass, inertia };
-    let mut state = BodyState::from_body_omega(&props, DQuat::from_rotation_z(0.3), DVec3::ZERO);
-    state.position = position;
-    state.velocity = velocity;
-    for (lane, run) in lab.lanes.iter_mut().enumerate() {
-        let world = &mut run.world;
-        let Some(contacts) = world.contacts.as_mut() else {
-            continue;
-        };
-        let body = Body {
-            name: format!("spawned {}", world.bodies.len() + 1),
-            props,
-            state,
-            parts: vec![Part {
-                shape,
-                mass,
-                offset: DVec3::ZERO,
-                rotation: DQuat::IDENTITY,
-            }],
-            mount: Mount::World,
-            material: Material::default(),
-        };
-        world.bodies.push(body);
-        wake_all(contacts, world.bodies.len());
-        lab.trails[lane].push(Default::default());
-    }
-    lab.generation += 1;
-}
-
-fn wake_all(contacts: &mut Contacts, bodies: usize) {
-    (0..bodies).for_each(|b| contacts.wake(b));
 }

@@ -10,7 +10,7 @@ use crate::scene::scene_names;
 
 use super::panel::load_scene;
 use super::physics::Sim;
-use super::status::Timed;
+use super::timing::Timed;
 use super::ui::Panels;
 use super::view::{Message, View};
 

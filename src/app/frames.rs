@@ -1,10 +1,8 @@
-//! Transform-hierarchy scenes in Bevy's own parent tree. Each driven frame of the lab's
-//! world is an entity with `ChildOf` its parent frame; its motion relative to the parent
-//! is a [`LocalDynamics`] component, and [`propagate_dynamics`] composes them top down
-//! into [`GlobalDynamics`] in the physics schedule, as Bevy composes `Transform`s into
-//! `GlobalTransform`s. The riders' inertial-force arrows read the frames' global dynamics
-//! from there. Bevy's own propagation places the frames' meshes from their local
-//! transforms.
+//! Transform-hierarchy scenes in the view. The frames' dynamics live in the lab's world
+//! alone (the core propagates them once per step); here each driven frame is an entity
+//! with `ChildOf` its parent frame and its local placement as `Transform`, so Bevy's own
+//! transform propagation places the frames' meshes. The riders' inertial-force arrows,
+//! their paths and the Foucault window read the core's frames.
 
 use std::collections::VecDeque;
 
@@ -12,12 +10,13 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use glam::DVec2;
 
+use crate::hierarchy::PrecessionMeter;
 use crate::hierarchy::rig::Mount;
-use crate::hierarchy::{DynamicTransform, InertialForces, PrecessionMeter};
 
+use super::colors::{FORCE_COLORS, FRAME_PARTS, FRAME_PATH_COLOR, WORLD_PATH_COLOR, egui_color};
 use super::physics::Sim;
 use super::render_sync::mesh_of;
-use super::status::Timed;
+use super::timing::Timed;
 use super::ui::Panels;
 use super::view::View;
 
@@ -27,10 +26,7 @@ impl Plugin for FramesPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Paths>()
             .init_resource::<Precession>()
-            .add_systems(
-                FixedPostUpdate,
-                (copy_locals, propagate_dynamics, record).chain(),
-            )
+            .add_systems(FixedPostUpdate, record)
             .add_systems(
                 PostUpdate,
                 (respawn, place).chain().before(TransformSystems::Propagate),
@@ -43,54 +39,9 @@ impl Plugin for FramesPlugin {
     }
 }
 
-/// Motion relative to the parent entity (the world for a root).
-#[derive(Component, Clone, Copy, Debug, Default, Deref, DerefMut)]
-pub struct LocalDynamics(pub DynamicTransform);
-
-/// Motion relative to the world; written by [`propagate_dynamics`].
-#[derive(Component, Clone, Copy, Debug, Default, Deref, DerefMut)]
-pub struct GlobalDynamics(pub DynamicTransform);
-
 /// The frame of the first lane's world an entity shows.
 #[derive(Component, Clone, Copy)]
 struct ShowsFrame(usize);
-
-/// Top-down composition of local dynamics, parents before children, from every root (an
-/// entity with dynamics and no parent): each root's tree on its own task, depth-first with
-/// an explicit stack (trees of any depth, no recursion).
-pub fn propagate_dynamics(
-    roots: Query<Entity, (With<LocalDynamics>, Without<ChildOf>)>,
-    nodes: Query<(&LocalDynamics, &mut GlobalDynamics, Option<&Children>)>,
-) {
-    let _timed = Timed::start();
-    roots.par_iter().for_each_init(Vec::new, |stack, root| {
-        stack.push((root, DynamicTransform::IDENTITY));
-        while let Some((entity, parent)) = stack.pop() {
-            // SAFETY: `ChildOf` makes a forest: every entity has at most one parent and is
-            // reached from exactly one root, once, so no two tasks (and no two iterations)
-            // hold the same entity's components. Bevy's transform propagation relies on
-            // the same argument.
-            let Ok((local, mut global, children)) = (unsafe { nodes.get_unchecked(entity) }) else {
-                continue;
-            };
-            let g = parent * local.0;
-            global.0 = g;
-            if let Some(children) = children {
-                stack.extend(children.iter().map(|k| (k, g)));
-            }
-        }
-    });
-}
-
-fn copy_locals(sim: Res<Sim>, mut frames: Query<(&ShowsFrame, &mut LocalDynamics)>) {
-    let _timed = Timed::start();
-    let world = &sim.lanes[0].world;
-    for (shows, mut local) in &mut frames {
-        if let Some(f) = world.frames.get(shows.0) {
-            local.0 = f.local;
-        }
-    }
-}
 
 /// Rebuilds the frame entities when the lab does.
 fn respawn(
@@ -113,7 +64,7 @@ fn respawn(
     let material = material
         .get_or_insert_with(|| {
             materials.add(StandardMaterial {
-                base_color: Color::srgb(0.42, 0.46, 0.42),
+                base_color: FRAME_PARTS,
                 perceptual_roughness: 0.8,
                 ..default()
             })
@@ -121,13 +72,7 @@ fn respawn(
         .clone();
     let mut entities: Vec<Entity> = Vec::new();
     for (i, frame) in sim.lanes[0].world.frames.iter().enumerate() {
-        let mut e = commands.spawn((
-            ShowsFrame(i),
-            LocalDynamics(frame.local),
-            GlobalDynamics(frame.global),
-            Transform::default(),
-            Visibility::default(),
-        ));
+        let mut e = commands.spawn((ShowsFrame(i), Transform::default(), Visibility::default()));
         if let Some(p) = frame.parent {
             e.insert(ChildOf(entities[p]));
         }
@@ -145,54 +90,35 @@ fn respawn(
     }
 }
 
-fn place(mut frames: Query<(&LocalDynamics, &mut Transform), With<ShowsFrame>>) {
+fn place(sim: Res<Sim>, mut frames: Query<(&ShowsFrame, &mut Transform)>) {
     let _timed = Timed::start();
-    for (local, mut transform) in &mut frames {
-        let t = &local.transform;
+    let world = &sim.lanes[0].world;
+    for (shows, mut transform) in &mut frames {
+        let Some(frame) = world.frames.get(shows.0) else {
+            continue;
+        };
+        let t = &frame.local.transform;
         transform.translation = t.translation.as_vec3();
         transform.rotation = t.rotation.as_quat();
         transform.scale = Vec3::splat(t.scale as f32);
     }
 }
 
-/// Global dynamics of the first lane's frames, by frame index, from the components.
-fn frame_globals(frames: &Query<(&ShowsFrame, &GlobalDynamics)>) -> Vec<DynamicTransform> {
-    let mut globals = vec![DynamicTransform::IDENTITY; frames.iter().len()];
-    for (shows, global) in frames {
-        if let Some(g) = globals.get_mut(shows.0) {
-            *g = global.0;
-        }
-    }
-    globals
-}
-
-const FORCE_COLORS: [Color; 4] = [
-    Color::srgb(0.95, 0.85, 0.3),
-    Color::srgb(0.85, 0.4, 0.95),
-    Color::srgb(1.0, 0.55, 0.2),
-    Color::srgb(0.3, 0.9, 0.95),
-];
-
 /// Metres of arrow per m/s² of inertial acceleration.
 const FORCE_SCALE: f64 = 1.0;
 
 /// Each rider's inertial accelerations, as (body position, [(name, world vector)]).
-fn inertial_arrows(
-    sim: &Sim,
-    frames: &Query<(&ShowsFrame, &GlobalDynamics)>,
-) -> Vec<(Vec3, [(&'static str, Vec3); 4])> {
-    let globals = frame_globals(frames);
+fn inertial_arrows(sim: &Sim) -> Vec<(Vec3, [(&'static str, Vec3); 4])> {
     let world = &sim.lanes[0].world;
     world
         .bodies
         .iter()
-        .filter_map(|b| match &b.mount {
-            Mount::Free(r) => {
-                let frame = globals.get(r.frame)?;
-                let forces =
-                    InertialForces::at(frame, r.local.transform.translation, r.local.velocity);
-                let to_world =
-                    |v: glam::DVec3| (frame.transform.rotation * v * FORCE_SCALE).as_vec3();
+        .zip(&world.mounts)
+        .filter_map(|(b, mount)| match mount {
+            Mount::Riding(r) => {
+                let forces = r.inertial(&world.frames);
+                let rotation = world.frames[r.frame].global.transform.rotation;
+                let to_world = |v: glam::DVec3| (rotation * v * FORCE_SCALE).as_vec3();
                 Some((
                     b.state.position.as_vec3(),
                     forces.named().map(|(n, v)| (n, to_world(v))),
@@ -203,17 +129,12 @@ fn inertial_arrows(
         .collect()
 }
 
-fn draw_inertial_forces(
-    sim: Res<Sim>,
-    view: Res<View>,
-    frames: Query<(&ShowsFrame, &GlobalDynamics)>,
-    mut gizmos: Gizmos,
-) {
+fn draw_inertial_forces(sim: Res<Sim>, view: Res<View>, mut gizmos: Gizmos) {
     let _timed = Timed::start();
     if !view.inertial || sim.lanes.len() != 1 {
         return;
     }
-    for (origin, forces) in inertial_arrows(&sim, &frames) {
+    for (origin, forces) in inertial_arrows(&sim) {
         for ((_, v), color) in forces.into_iter().zip(FORCE_COLORS) {
             if v.length() > 0.02 {
                 gizmos.arrow(origin, origin + v, color);
@@ -226,7 +147,6 @@ fn label_forces(
     mut contexts: EguiContexts,
     sim: Res<Sim>,
     view: Res<View>,
-    frames: Query<(&ShowsFrame, &GlobalDynamics)>,
     camera: Single<(&Camera, &GlobalTransform), With<Camera3d>>,
 ) -> Result {
     let _timed = Timed::start();
@@ -235,7 +155,7 @@ fn label_forces(
     }
     let ctx = contexts.ctx_mut()?;
     let (cam, cam_transform) = *camera;
-    for (b, (origin, forces)) in inertial_arrows(&sim, &frames).into_iter().enumerate() {
+    for (b, (origin, forces)) in inertial_arrows(&sim).into_iter().enumerate() {
         for (k, ((name, v), color)) in forces.into_iter().zip(FORCE_COLORS).enumerate() {
             if v.length() <= 0.02 {
                 continue;
@@ -247,19 +167,13 @@ fn label_forces(
                 .fixed_pos([pos.x + 4.0, pos.y - 8.0])
                 .interactable(false)
                 .show(ctx, |ui| {
-                    ui.label(
-                        egui::RichText::new(name)
-                            .color(super::panel::egui_color(color))
-                            .small(),
-                    )
+                    ui.label(egui::RichText::new(name).color(egui_color(color)).small())
                 });
         }
     }
     Ok(())
 }
 
-const WORLD_PATH_COLOR: Color = Color::srgb(0.95, 0.95, 0.95);
-const FRAME_PATH_COLOR: Color = Color::srgb(1.0, 0.4, 0.7);
 const PATH_LENGTH: usize = 2000;
 
 /// Each rider's path in the world and in its frame's coordinates, side by side: the puck's
@@ -291,8 +205,8 @@ fn record(sim: Res<Sim>, mut paths: ResMut<Paths>, mut precession: ResMut<Preces
     if world.frames.is_empty() {
         return;
     }
-    for (i, b) in world.bodies.iter().enumerate() {
-        let Mount::Free(r) = &b.mount else { continue };
+    for (i, (b, mount)) in world.bodies.iter().zip(&world.mounts).enumerate() {
+        let Mount::Riding(r) = mount else { continue };
         let Paths {
             world: w, local, ..
         } = &mut *paths;
@@ -312,32 +226,18 @@ fn record(sim: Res<Sim>, mut paths: ResMut<Paths>, mut precession: ResMut<Preces
     }
 }
 
-fn draw_paths(
-    sim: Res<Sim>,
-    view: Res<View>,
-    paths: Res<Paths>,
-    frames: Query<(&ShowsFrame, &GlobalDynamics)>,
-    mut gizmos: Gizmos,
-) {
+fn draw_paths(sim: Res<Sim>, view: Res<View>, paths: Res<Paths>, mut gizmos: Gizmos) {
     let _timed = Timed::start();
     if !view.paths || paths.generation != sim.generation {
         return;
     }
-    let globals = frame_globals(&frames);
     let world = &sim.lanes[0].world;
-    for (i, b) in world.bodies.iter().enumerate() {
-        let Some(frame) = (match &b.mount {
-            Mount::Free(r) => globals.get(r.frame),
-            _ => None,
-        }) else {
-            continue;
-        };
+    for (i, (b, mount)) in world.bodies.iter().zip(&world.mounts).enumerate() {
+        let Mount::Riding(r) = mount else { continue };
         gizmos.linestrip(paths.world[i].iter().map(|p| p.as_vec3()), WORLD_PATH_COLOR);
         // Drawn on the frame as it is now: the curve turns with the platform.
-        let t = frame.transform;
-        if let Mount::Free(r) = &b.mount
-            && let Some(rod) = r.tether
-        {
+        let t = world.frames[r.frame].global.transform;
+        if let Some(rod) = r.tether {
             gizmos.line(
                 t.transform_point(rod.anchor).as_vec3(),
                 b.state.position.as_vec3(),
@@ -356,8 +256,8 @@ fn draw_paths(
 fn foucault(mut contexts: EguiContexts, sim: Res<Sim>, precession: Res<Precession>) -> Result {
     let _timed = Timed::start();
     let world = &sim.lanes[0].world;
-    let Some(frame) = world.bodies.iter().find_map(|b| match &b.mount {
-        Mount::Free(r) if r.tether.is_some() => Some(&world.frames[r.frame]),
+    let Some(frame) = world.mounts.iter().find_map(|mount| match mount {
+        Mount::Riding(r) if r.tether.is_some() => Some(&world.frames[r.frame]),
         _ => None,
     }) else {
         return Ok(());
@@ -400,48 +300,4 @@ fn foucault(mut contexts: EguiContexts, sim: Res<Sim>, precession: Res<Precessio
             };
         });
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::scene::Scene;
-
-    /// The tank's three-level tree after some driving, propagated by the ECS system from
-    /// local components, against the core's own propagation.
-    #[test]
-    fn ecs_propagation_matches_the_core() {
-        let mut world = Scene::load("tank").unwrap().build();
-        for _ in 0..137 {
-            world.step(0.01).unwrap();
-        }
-        let mut app = App::new();
-        app.add_plugins(TaskPoolPlugin::default())
-            .add_systems(Update, propagate_dynamics);
-        let mut entities: Vec<Entity> = Vec::new();
-        for f in &world.frames {
-            let mut e = app
-                .world_mut()
-                .spawn((LocalDynamics(f.local), GlobalDynamics::default()));
-            if let Some(p) = f.parent {
-                e.insert(ChildOf(entities[p]));
-            }
-            entities.push(e.id());
-        }
-        app.update();
-        assert_eq!(entities.len(), 3);
-        for (f, e) in world.frames.iter().zip(entities) {
-            let ecs = app.world().get::<GlobalDynamics>(e).unwrap().0;
-            let core = f.global;
-            for (a, b) in [
-                (ecs.transform.translation, core.transform.translation),
-                (ecs.velocity, core.velocity),
-                (ecs.accel, core.accel),
-                (ecs.angular_velocity, core.angular_velocity),
-                (ecs.angular_accel, core.angular_accel),
-            ] {
-                assert!((a - b).length() < 1e-12, "{}: {a} vs {b}", f.name);
-            }
-        }
-    }
 }

@@ -3,10 +3,10 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use super::panel::integrator_text;
+use super::colors::integrator_text;
+use super::layout::lane_offset;
 use super::physics::Sim;
-use super::render_sync::lane_offset;
-use super::status::Timed;
+use super::timing::Timed;
 use super::ui::Panels;
 use super::view::View;
 

@@ -5,6 +5,12 @@
 //! mouse). Rendering interpolates between the last two physics states and converts f64 to
 //! Bevy's f32 `Transform` only here, at the edge.
 
+// Shared by many plugins: the palette, where lanes go, the frame timer, input order.
+mod colors;
+mod input;
+mod layout;
+mod timing;
+
 mod camera;
 mod contacts;
 mod controls;
@@ -30,7 +36,7 @@ use bevy::window::WindowResolution;
 
 use crate::scene::Scene;
 
-pub use frames::{GlobalDynamics, LocalDynamics, propagate_dynamics};
+pub use input::InputSet;
 pub use physics::Sim;
 
 /// Options from the command line.
@@ -52,9 +58,10 @@ pub fn run(scene: Scene, options: AppOptions) {
         ..default()
     }))
     .add_plugins(bevy_egui::EguiPlugin::default())
-    .insert_resource(ClearColor(Color::srgb(0.06, 0.07, 0.09)))
+    .insert_resource(ClearColor(colors::BACKGROUND))
     .add_plugins((
         physics::PhysicsPlugin::new(scene),
+        input::InputPlugin,
         view::ViewPlugin,
         render_sync::RenderSyncPlugin,
         frames::FramesPlugin,

@@ -10,10 +10,11 @@ use bevy::prelude::*;
 use bevy_egui::egui;
 use glam::DVec3;
 
-use crate::convergence_map::{ConvergenceMap, safe_radius};
+use crate::lab::convergence_map::{ConvergenceMap, safe_radius};
 
+use super::colors::{NEWTON_POINT, egui_color};
 use super::physics::Sim;
-use super::status::Timed;
+use super::timing::Timed;
 
 /// Pixels per side of the map.
 const SIZE: usize = 120;
@@ -132,11 +133,7 @@ pub fn show(ui: &mut egui::Ui, sim: &Sim, map: &mut NewtonMap, side: f32) {
         egui::Stroke::new(1.5, egui::Color32::WHITE),
     );
     let (_, hl) = sim.newton_point();
-    painter.circle_filled(
-        to_screen(hl.x, hl.y),
-        4.0,
-        egui::Color32::from_rgb(255, 60, 60),
-    );
+    painter.circle_filled(to_screen(hl.x, hl.y), 4.0, egui_color(NEWTON_POINT));
     let inside = hl.length() <= result.safe_radius;
     response.on_hover_text(format!(
         "Newton iterations of the midpoint step for each h·L in the body xy-plane \

@@ -6,24 +6,16 @@ use bevy::prelude::*;
 use bevy_egui::egui::{self, RichText};
 
 use crate::integrators::Integrator;
-use crate::lab::MAX_SUBSTEPS;
-use crate::presets::{InertiaPreset, SpinAxis};
+use crate::lab::MAX_STEPS_PER_DT;
+use crate::lab::presets::{InertiaPreset, SpinAxis};
 use crate::scene::{Scene, scene_names};
 
+use super::colors::{
+    HERPOLHODE_COLOR, MOMENTUM_COLOR, OMEGA_COLOR, POLHODE_COLOR, egui_color, integrator_text,
+};
+use super::layout::omega_lane;
 use super::physics::Sim;
-use super::render_sync::integrator_color;
-use super::trails::{HERPOLHODE_COLOR, POLHODE_COLOR};
-use super::vectors::{MOMENTUM_COLOR, OMEGA_COLOR};
 use super::view::{MAX_TIME_SCALE, MIN_TIME_SCALE, Message, View};
-
-pub fn egui_color(c: Color) -> egui::Color32 {
-    let [r, g, b, _] = c.to_srgba().to_u8_array();
-    egui::Color32::from_rgb(r, g, b)
-}
-
-pub fn integrator_text(i: Integrator) -> RichText {
-    RichText::new(i.name()).color(egui_color(integrator_color(i)))
-}
 
 /// The tooltip of an integrator: what it does, its update, its order, what it keeps.
 pub fn integrator_tooltip(ui: &mut egui::Ui, i: Integrator) {
@@ -54,7 +46,9 @@ pub fn controls(
     if sim.lanes[0].world.contacts.is_some() {
         egui::CollapsingHeader::new("Solver")
             .default_open(true)
-            .show(ui, |ui| super::contacts::solver_panel(ui, sim, view));
+            .show(ui, |ui| {
+                super::contacts::solver_panel(ui, sim, view, message)
+            });
     }
     egui::CollapsingHeader::new("Start conditions")
         .default_open(false)
@@ -84,14 +78,6 @@ pub fn load_scene(sim: &mut Sim, view: &mut View, name: &str) -> Result<(), Stri
     sim.load_scene(scene);
     view.omega_lane = omega_lane(sim);
     Ok(())
-}
-
-/// The lane whose ω is plotted by default: midpoint's, which follows the exact dashes.
-pub fn omega_lane(sim: &Sim) -> usize {
-    sim.lanes
-        .iter()
-        .position(|r| r.integrator() == Integrator::Midpoint)
-        .unwrap_or(0)
 }
 
 fn scene(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: &mut Message) {
@@ -201,16 +187,16 @@ fn time_controls(
     {
         message.set(Err(e));
     }
-    let mut substeps = sim.substeps;
+    let mut steps = sim.steps_per_dt;
     if ui
         .add(
-            egui::Slider::new(&mut substeps, 1..=MAX_SUBSTEPS)
+            egui::Slider::new(&mut steps, 1..=MAX_STEPS_PER_DT)
                 .logarithmic(true)
-                .text("sub-steps"),
+                .text("steps per dt"),
         )
-        .on_hover_text("each step taken as this many smaller ones")
+        .on_hover_text("each physics step of dt taken as this many integrator steps of dt/n")
         .changed()
-        && let Err(e) = sim.set_substeps(substeps)
+        && let Err(e) = sim.set_steps_per_dt(steps)
     {
         message.set(Err(e));
     }

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use crate::lab::Lab;
 use crate::scene::Scene;
 
-use super::status::Timed;
+use super::timing::Timed;
 
 /// The lab, as the app's one physics resource.
 #[derive(Resource, Deref, DerefMut)]

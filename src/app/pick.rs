@@ -1,36 +1,37 @@
 //! Picking bodies up with the mouse and throwing them: a left press on a body holds it
 //! (a left press elsewhere still orbits the camera), dragging pulls it across the plane
 //! through the held point that faces the camera, and letting go keeps its velocity.
-//! The pull itself is [`crate::grab::Grab`], applied in every physics step.
+//! The pull itself is [`crate::world::grab::Grab`], applied in every physics step.
 
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::input::EguiWantsInput;
 
+use super::colors::GRAB_COLOR;
+use super::input::InputSet;
+use super::layout::lane_offset;
 use super::physics::Sim;
-use super::render_sync::lane_offset;
-use super::status::Timed;
-use crate::grab::Grab;
-
-const GRAB_COLOR: Color = Color::srgb(1.0, 0.4, 0.1);
+use super::timing::Timed;
+use crate::world::grab::Grab;
 
 pub struct PickPlugin;
 
 impl Plugin for PickPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<Held>().add_systems(
+        app.add_systems(
             Update,
-            (grab_with_mouse, draw)
-                .chain()
-                .before(super::camera::orbit_with_mouse),
+            (grab_with_mouse, draw).chain().in_set(InputSet::Pick),
         );
     }
 }
 
-/// The plane (in render coordinates) the held point is dragged across; the camera
-/// does not orbit while something is held.
-#[derive(Resource, Default)]
-pub struct Held(pub Option<(Vec3, Vec3)>);
+/// The plane (in render coordinates) the held point is dragged across: through the point
+/// where the body was picked, facing the camera as it was then.
+#[derive(Clone, Copy)]
+struct DragPlane {
+    point: Vec3,
+    normal: Vec3,
+}
 
 fn grab_with_mouse(
     buttons: Res<ButtonInput<MouseButton>>,
@@ -38,12 +39,13 @@ fn grab_with_mouse(
     camera: Single<(&Camera, &GlobalTransform), With<Camera3d>>,
     egui: Res<EguiWantsInput>,
     mut sim: ResMut<Sim>,
-    mut held: ResMut<Held>,
+    mut plane: Local<Option<DragPlane>>,
 ) {
     let _timed = Timed::start();
     if !buttons.pressed(MouseButton::Left) {
-        if held.0.take().is_some() {
-            sim.grab = None;
+        // The lab's grab is the one record of what is held; letting go releases it.
+        if plane.take().is_some() {
+            sim.release();
         }
         return;
     }
@@ -66,12 +68,15 @@ fn grab_with_mouse(
             })
             .min_by(|a, b| a.2.total_cmp(&b.2));
         if let Some((lane, grab, t)) = hit {
-            sim.grab = Some((lane, grab));
-            held.0 = Some((ray.get_point(t as f32), transform.forward().as_vec3()));
+            sim.hold(lane, grab);
+            *plane = Some(DragPlane {
+                point: ray.get_point(t as f32),
+                normal: transform.forward().as_vec3(),
+            });
         }
         return;
     }
-    let (Some((point, normal)), Some((lane, _))) = (held.0, sim.grab) else {
+    let (Some(DragPlane { point, normal }), Some((lane, _))) = (*plane, sim.grab) else {
         return;
     };
     let denom = ray.direction.dot(normal);
@@ -80,9 +85,7 @@ fn grab_with_mouse(
         return;
     }
     let target = (ray.get_point(t) - lane_offset(&sim, lane)).as_dvec3();
-    if let Some((_, grab)) = &mut sim.grab {
-        grab.target = target;
-    }
+    sim.drag_to(target);
 }
 
 /// A line from the held point to where it is pulled.

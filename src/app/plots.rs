@@ -5,26 +5,18 @@
 use bevy_egui::egui;
 use egui_plot::{Corner, Legend, Line, LineStyle, Plot, PlotPoints, VLine, uniform_grid_spacer};
 
-use crate::history::{Sample, Series};
 use crate::integrators::Integrator;
+use crate::lab::history::{Sample, Series};
 
+use super::colors::{AXIS_COLORS, GHOST_PLOT, egui_color, integrator_color, integrator_text};
 use super::newton_map::{self, NewtonMap};
-use super::panel::{egui_color, integrator_text};
 use super::physics::Sim;
-use super::render_sync::integrator_color;
 use super::view::View;
 
 /// Seconds shown when the plots scroll with the run.
 const WINDOW: f64 = 10.0;
 /// Errors below this are drawn at it on the log scale (exact zero has no logarithm).
 const FLOOR: f64 = 1e-17;
-
-const GHOST_COLOR: egui::Color32 = egui::Color32::from_gray(220);
-const AXIS_COLORS: [egui::Color32; 3] = [
-    egui::Color32::from_rgb(235, 90, 90),
-    egui::Color32::from_rgb(90, 215, 100),
-    egui::Color32::from_rgb(100, 130, 245),
-];
 
 pub fn show(ui: &mut egui::Ui, sim: &Sim, view: &mut View, map: &mut NewtonMap) {
     ui.horizontal(|ui| {
@@ -74,7 +66,7 @@ pub fn show(ui: &mut egui::Ui, sim: &Sim, view: &mut View, map: &mut NewtonMap) 
                             from,
                             view.log_plots,
                             pick,
-                            GHOST_COLOR,
+                            egui_color(GHOST_PLOT),
                         )
                         .style(LineStyle::dashed_loose()),
                     );
@@ -103,7 +95,7 @@ pub fn show(ui: &mut egui::Ui, sim: &Sim, view: &mut View, map: &mut NewtonMap) 
                             from,
                             false,
                             move |s| s.omega[k],
-                            AXIS_COLORS[k],
+                            egui_color(AXIS_COLORS[k]),
                         )
                         .width(1.5),
                     );
@@ -115,7 +107,7 @@ pub fn show(ui: &mut egui::Ui, sim: &Sim, view: &mut View, map: &mut NewtonMap) 
                                 from,
                                 false,
                                 move |s| s.omega[k],
-                                AXIS_COLORS[k],
+                                egui_color(AXIS_COLORS[k]),
                             )
                             .style(LineStyle::dashed_loose())
                             .width(1.0),

@@ -4,13 +4,13 @@
 
 use bevy::prelude::*;
 
-use crate::inertia::Shape;
+use crate::body::inertia::Shape;
 use crate::integrators::Integrator;
-use crate::lab::Lab;
-use crate::world::Body;
 
+use super::colors::{GHOST, integrator_color};
+use super::layout::lane_offset;
 use super::physics::Sim;
-use super::status::Timed;
+use super::timing::Timed;
 use super::view::View;
 
 pub struct RenderSyncPlugin;
@@ -30,45 +30,6 @@ pub struct Shows {
     pub lane: usize,
     pub body: usize,
     pub ghost: bool,
-}
-
-/// One colour per integrator, the same in the 3D view, the panel and the plots.
-pub fn integrator_color(i: Integrator) -> Color {
-    const PALETTE: [(f32, f32, f32); 11] = [
-        (0.90, 0.30, 0.25),
-        (0.95, 0.60, 0.20),
-        (0.60, 0.60, 0.65),
-        (0.85, 0.75, 0.20),
-        (0.70, 0.45, 0.85),
-        (0.30, 0.80, 0.45),
-        (0.25, 0.75, 0.80),
-        (0.35, 0.55, 0.95),
-        (0.90, 0.45, 0.70),
-        (0.65, 0.85, 0.30),
-        (0.95, 0.95, 0.95),
-    ];
-    let (r, g, b) = PALETTE[i as usize];
-    Color::srgb(r, g, b)
-}
-
-/// Distance between lanes: the scene's size plus room.
-pub fn lane_spacing(lab: &Lab) -> f32 {
-    2.6 * lab.radius as f32
-}
-
-/// World offset of lane `i`, the lanes centred on the origin along x.
-pub fn lane_offset(lab: &Lab, i: usize) -> Vec3 {
-    let n = lab.lanes.len() as f32;
-    Vec3::X * (i as f32 - 0.5 * (n - 1.0)) * lane_spacing(lab)
-}
-
-/// Radius of a sphere about the body's centre of mass holding all its parts: the scale of
-/// its arrows and trails.
-pub fn body_size(body: &Body) -> f32 {
-    body.parts
-        .iter()
-        .map(|p| p.offset.length() + p.shape.bounding_radius())
-        .fold(0.05, f64::max) as f32
 }
 
 pub fn mesh_of(shape: Shape) -> Mesh {
@@ -102,7 +63,7 @@ fn make_materials(mut commands: Commands, mut materials: ResMut<Assets<StandardM
         })
         .collect();
     let ghost = materials.add(StandardMaterial {
-        base_color: Color::srgba(0.9, 0.95, 1.0, 0.22),
+        base_color: GHOST,
         alpha_mode: AlphaMode::Blend,
         unlit: true,
         ..default()

@@ -2,7 +2,6 @@
 //! from the start of `First` to the end of `Last`, which holds every main-world system,
 //! ours (physics, panels, plots, gizmos) and Bevy's own; the renderer runs apart from it.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use bevy::prelude::*;
@@ -10,6 +9,7 @@ use bevy_egui::egui;
 
 use super::newton_map::NewtonMap;
 use super::physics::{Sim, StepTiming};
+use super::timing::take_ours_ms;
 
 pub struct StatusPlugin;
 
@@ -18,26 +18,6 @@ impl Plugin for StatusPlugin {
         app.init_resource::<FrameCost>()
             .add_systems(First, begin_frame)
             .add_systems(Last, end_frame);
-    }
-}
-
-/// Nanoseconds spent in our own systems this frame. A global counter rather than a
-/// resource: a `ResMut` in every system would serialise them and change what is measured.
-static OURS: AtomicU64 = AtomicU64::new(0);
-
-/// Adds the time until it is dropped to this frame's cost of our systems; every system of
-/// the app starts with one.
-pub struct Timed(Instant);
-
-impl Timed {
-    pub fn start() -> Self {
-        Self(Instant::now())
-    }
-}
-
-impl Drop for Timed {
-    fn drop(&mut self) {
-        OURS.fetch_add(self.0.elapsed().as_nanos() as u64, Ordering::Relaxed);
     }
 }
 
@@ -67,7 +47,7 @@ fn begin_frame(mut cost: ResMut<FrameCost>) {
 fn end_frame(mut cost: ResMut<FrameCost>, sim: Res<Sim>, time: Res<Time<Real>>) {
     let Some(start) = cost.start else { return };
     let ms = start.elapsed().as_secs_f64() * 1e3;
-    let ours = OURS.swap(0, Ordering::Relaxed) as f64 * 1e-6;
+    let ours = take_ours_ms();
     cost.last_ms = ms;
     cost.last_ours_ms = ours;
     cost.frames += 1;
@@ -151,10 +131,10 @@ pub fn line(ui: &mut egui::Ui, sim: &Sim, cost: &FrameCost, timing: &StepTiming,
         ui.label(format!("{:.0} fps", cost.fps));
         ui.separator();
         ui.label(format!(
-            "physics {:.1} µs/step ({} runs × {} sub-steps)",
+            "physics {:.1} µs/step ({} runs × {} integrator steps)",
             timing.micros,
             sim.lanes.len() + usize::from(sim.ghost.is_some()),
-            sim.substeps
+            sim.steps_per_dt
         ));
         ui.separator();
         ui.label(format!("{} bodies", sim.bodies()));

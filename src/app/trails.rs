@@ -3,10 +3,10 @@
 
 use bevy::prelude::*;
 
+use super::colors::{HERPOLHODE_COLOR, POLHODE_COLOR};
+use super::layout::{lane_offset, omega_scale};
 use super::physics::Sim;
-use super::render_sync::lane_offset;
-use super::status::Timed;
-use super::vectors::omega_scale;
+use super::timing::Timed;
 use super::view::View;
 
 pub struct TrailsPlugin;
@@ -16,9 +16,6 @@ impl Plugin for TrailsPlugin {
         app.add_systems(Update, draw);
     }
 }
-
-pub const HERPOLHODE_COLOR: Color = Color::srgb(0.3, 0.75, 1.0);
-pub const POLHODE_COLOR: Color = Color::srgb(1.0, 0.45, 0.85);
 
 fn draw(sim: Res<Sim>, view: Res<View>, mut gizmos: Gizmos) {
     let _timed = Timed::start();

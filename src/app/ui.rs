@@ -7,7 +7,8 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::camera::FreeRect;
 use super::newton_map::NewtonMap;
 use super::physics::{Sim, StepTiming};
-use super::status::{self, FrameCost, Timed};
+use super::status::{self, FrameCost};
+use super::timing::Timed;
 use super::view::{Message, View};
 use super::{panel, plots};
 

@@ -5,9 +5,10 @@
 
 use bevy::prelude::*;
 
+use super::colors::{AXIS_COLORS, MOMENTUM_COLOR, OMEGA_COLOR};
+use super::layout::{body_size, lane_offset, omega_scale};
 use super::physics::Sim;
-use super::render_sync::{body_size, lane_offset};
-use super::status::Timed;
+use super::timing::Timed;
 use super::view::View;
 
 pub struct VectorsPlugin;
@@ -15,28 +16,6 @@ pub struct VectorsPlugin;
 impl Plugin for VectorsPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(Update, draw);
-    }
-}
-
-pub const OMEGA_COLOR: Color = Color::srgb(0.2, 0.9, 0.95);
-pub const MOMENTUM_COLOR: Color = Color::srgb(0.98, 0.85, 0.2);
-const AXIS_COLORS: [Color; 3] = [
-    Color::srgb(0.9, 0.35, 0.35),
-    Color::srgb(0.35, 0.85, 0.4),
-    Color::srgb(0.4, 0.5, 0.95),
-];
-
-/// Length of ω's arrow per rad/s, for the body: its start ω spans 1.2 body sizes.
-pub fn omega_scale(sim: &Sim, lane: usize, body: usize) -> f32 {
-    let b = &sim.lanes[lane].world.bodies[body];
-    let start = sim.trails[lane][body]
-        .world
-        .front()
-        .map_or(0.0, |w| w.length() as f32);
-    if start > 0.0 {
-        1.2 * body_size(b) / start
-    } else {
-        0.0
     }
 }
 

@@ -3,9 +3,9 @@
 
 use bevy::prelude::*;
 
-use super::panel::omega_lane;
+use super::layout::omega_lane;
 use super::physics::Sim;
-use super::status::Timed;
+use super::timing::Timed;
 
 #[derive(Resource)]
 pub struct View {

@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use crate::integrators::Integrator;
-use crate::run::Run;
+use crate::lab::run::Run;
 use crate::world::World;
 
 use super::{CliError, CompareArgs, TableFormat, parse_integrator, prepare, step_count};

@@ -1,7 +1,6 @@
 //! The headless command line. Scripts depend on it: names, flags and columns are stable.
 
 pub mod compare;
-mod rows;
 mod simulate;
 
 use std::fmt;
@@ -11,12 +10,12 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use glam::{DQuat, DVec3};
 
 use crate::body::BodyState;
-use crate::inertia::Inertia;
+use crate::body::inertia::Inertia;
 use crate::integrators::Integrator;
 use crate::scene::{self, DEFAULT_SCENE, Scene};
 use crate::world::World;
 
-pub use rows::{CSV_HEADER, Row};
+pub use crate::lab::rows::{CSV_HEADER, Row};
 
 #[derive(Debug, Parser)]
 #[command(

@@ -3,7 +3,7 @@
 
 use glam::{DMat3, DQuat, DVec3};
 
-use crate::inertia::{Part, Shape};
+use crate::body::inertia::{Part, Shape};
 
 /// A convex shape in world coordinates.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -31,8 +31,8 @@ pub mod solver;
 
 use glam::DVec3;
 
+use crate::body::Body;
 use crate::integrators::{Integrator, Loads, StepError};
-use crate::world::Body;
 pub use geometry::{Aabb, Geom, Plane};
 pub use graph::{ContactGraph, NONE};
 pub use islands::Sleep;

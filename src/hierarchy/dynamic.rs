@@ -1,6 +1,6 @@
 //! A transform with its motion: velocity `v`, acceleration `a`, angular velocity `ω` and
-//! angular acceleration `α`, all expressed in the PARENT's frame (seed 000,
-//! ../shared/reference/hierarchy.md). Composition, inverse and identity extend the
+//! angular acceleration `α`, all expressed in the PARENT's frame ([cwzx, Hierarchy]
+//! in docs/references.md). Composition, inverse and identity extend the
 //! transform group, so a hierarchy of them computes global motion the way a hierarchy of
 //! transforms computes global placement.
 //!
@@ -178,7 +178,7 @@ impl DynamicTransform {
     }
 
     /// The local change an immediate child needs so that it does NOT inherit this
-    /// parent's abrupt global velocity change `dv` (seed 000's counteraction: objects loose
+    /// parent's abrupt global velocity change `dv` ([cwzx, Hierarchy]: objects loose
     /// in a crashing car). Grandchildren follow their parent and need nothing.
     pub fn counteract(&self, dv: DVec3) -> Delta {
         self.delta_to_local(Delta::velocity(-dv))
@@ -202,7 +202,7 @@ impl DynamicTransform {
     }
 
     /// The motion after `h` at constant acceleration and angular acceleration: `T` and
-    /// `v` exactly, the rotation by the two-term Magnus update of seed 002 (exact when `α`
+    /// `v` exactly, the rotation by the two-term Magnus update of [cwzx, Magnus] (exact when `α`
     /// is parallel to `ω`, third order otherwise).
     pub fn advanced(&self, h: f64) -> Self {
         let w0 = self.angular_velocity;

@@ -1,4 +1,4 @@
-//! Transform-hierarchy dynamics (seed 000): transforms with their motion, composed and
+//! Transform-hierarchy dynamics ([cwzx, Hierarchy]; see docs/references.md): transforms with their motion, composed and
 //! inverted along a parent tree, and rigid bodies integrated in their parent's moving
 //! frame under the inertial forces that frame produces.
 

@@ -1,5 +1,5 @@
-//! A tree of driven frames and the bodies that ride in them: the data a [`World`] steps
-//! when a scene has a hierarchy.
+//! A tree of driven frames and the bodies that ride in them: the data a world steps when
+//! a scene has a hierarchy.
 //!
 //! Frames are listed parents first, so one pass in order propagates global dynamics top
 //! down (as Bevy propagates `GlobalTransform`). A body that uses a frame as its reference
@@ -7,13 +7,11 @@
 //! inertial forces; its rotation stays in world terms (orientation and world angular
 //! momentum), where every integrator of gyrolab already works and where, torque-free, it
 //! does not depend on the frame at all.
-//!
-//! [`World`]: crate::world::World
 
 use glam::DVec3;
 
 use super::{Delta, Drive, DynamicTransform, InertialForces, Tether};
-use crate::inertia::Part;
+use crate::body::inertia::Part;
 
 /// A driven, massless frame: a tank's hull, its turret, a carousel's platform.
 #[derive(Clone, Debug)]
@@ -36,8 +34,9 @@ pub enum Mount {
     /// In the world: the integrator moves it under world gravity.
     #[default]
     World,
-    /// In a frame's coordinates, under inertial forces (a free child).
-    Free(Box<Rider>),
+    /// Riding in a frame: described in the frame's coordinates and moved there under the
+    /// inertial forces of the frame's motion.
+    Riding(Box<Rider>),
     /// Carried by a frame at a fixed point until released (a shell in the breech).
     Held { frame: usize, at: DVec3 },
 }

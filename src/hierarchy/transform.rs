@@ -1,4 +1,4 @@
-//! A rigid transform with one uniform scale: `A(x) = R S x + T` (seed 000).
+//! A rigid transform with one uniform scale: `A(x) = R S x + T` ([cwzx, Hierarchy]).
 //!
 //! One scale factor, not three: composing per-axis scales with rotations produces shears
 //! that no (T, R, S) triple can hold, and a scaled rigid body must stay rigid.

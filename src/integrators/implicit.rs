@@ -361,7 +361,7 @@ mod tests {
     fn safe_substeps_follow_the_kantorovich_bound() {
         let props = MassProps {
             mass: 1.0,
-            inertia: crate::inertia::Inertia::new(DVec3::new(1.0, 2.5, 2.0)).unwrap(),
+            inertia: crate::body::inertia::Inertia::new(DVec3::new(1.0, 2.5, 2.0)).unwrap(),
         };
         // h|L|/I_min = 20/60 < √2: one step; 20·0.5 = 10 → ceil(10/√2) = 8 sub-steps.
         assert_eq!(safe_substeps::<Midpoint>(&props, 400.0, 1.0 / 60.0), 1);

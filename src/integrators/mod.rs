@@ -3,6 +3,7 @@
 //! Each advances one body over one step under a force and a torque held constant over
 //! the step (world frame). None keeps private state, so switching is seamless.
 
+pub mod analytic;
 mod baselines;
 mod implicit;
 mod magnus;
@@ -13,8 +14,8 @@ use std::str::FromStr;
 
 use glam::{DQuat, DVec3};
 
-use crate::analytic::TorqueFreeTop;
 use crate::body::{BodyState, MassProps};
+use crate::integrators::analytic::TorqueFreeTop;
 
 pub use implicit::{ImplicitRule, Midpoint, ObjectTrapezoid, WorldTrapezoid, newton_solve};
 pub use magnus::magnus_rotation;
@@ -38,7 +39,7 @@ pub enum StepError {
     /// `analytic` only knows the torque-free body.
     AnalyticNeedsTorqueFree,
     /// The exact solution was asked for a rotation larger than
-    /// [`crate::analytic::MAX_STEP_ANGLE`] in one step.
+    /// [`crate::integrators::analytic::MAX_STEP_ANGLE`] in one step.
     AnalyticStepTooLarge { angle: f64 },
     /// Newton did not converge even after the largest sub-division.
     NotConverged { substeps: u32 },
@@ -57,7 +58,7 @@ impl fmt::Display for StepError {
             Self::AnalyticStepTooLarge { angle } => write!(
                 f,
                 "integrator 'analytic' cannot turn {angle:e} rad in one step (at most {:e}): ω or dt is too large",
-                crate::analytic::MAX_STEP_ANGLE
+                crate::integrators::analytic::MAX_STEP_ANGLE
             ),
             Self::NotConverged { substeps } => {
                 write!(
@@ -301,7 +302,7 @@ fn analytic_step(
     let inertia = props.inertia.principal();
     let omega = state.body_omega(props);
     let angle = omega.length() * h.abs();
-    if angle.is_nan() || angle > crate::analytic::MAX_STEP_ANGLE {
+    if angle.is_nan() || angle > crate::integrators::analytic::MAX_STEP_ANGLE {
         return Err(StepError::AnalyticStepTooLarge { angle });
     }
     let top = TorqueFreeTop::new(inertia, omega);

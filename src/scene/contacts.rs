@@ -8,8 +8,8 @@ use glam::DVec3;
 use serde::Deserialize;
 
 use super::{BodyDesc, PartDesc, euler_deg};
+use crate::body::inertia::Shape;
 use crate::contact::{Contacts, JointKind, Motor, Plane, SolverSettings};
-use crate::inertia::Shape;
 use crate::world::World;
 
 #[derive(Clone, Debug, Deserialize)]

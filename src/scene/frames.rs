@@ -7,10 +7,11 @@ use glam::DVec3;
 use serde::Deserialize;
 
 use super::{PartDesc, euler_deg};
+use crate::body::Body;
+use crate::body::inertia::{Inertia, Part};
 use crate::hierarchy::rig::{self, Frame, Gun, Mount};
 use crate::hierarchy::{Drive, DynamicTransform, Transform};
-use crate::inertia::Inertia;
-use crate::world::{Body, World};
+use crate::world::World;
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -164,31 +165,33 @@ pub(super) fn build_frames(frames: &[FrameDesc]) -> Vec<Frame> {
 pub(super) fn add_gun(world: &mut World, frames: &[FrameDesc], desc: &GunDesc) {
     let frame = frame_index(frames)[desc.frame.as_str()];
     let part = desc.shell.part();
-    let mp = crate::inertia::compound(std::slice::from_ref(&part));
+    let mp = crate::body::inertia::compound(std::slice::from_ref(&part));
     let props = crate::body::MassProps {
         mass: mp.mass,
         inertia: Inertia::new(mp.principal).expect("validated when parsed"),
     };
     let first = world.bodies.len();
     for k in 0..desc.shells {
-        world.bodies.push(Body {
-            name: format!("shell {}", k + 1),
-            props,
-            state: crate::body::BodyState::from_body_omega(
-                &props,
-                glam::DQuat::IDENTITY,
-                DVec3::ZERO,
-            ),
-            parts: vec![crate::inertia::Part {
-                offset: DVec3::ZERO,
-                ..part
-            }],
-            mount: Mount::Held {
+        world.add_body(
+            Body {
+                name: format!("shell {}", k + 1),
+                props,
+                state: crate::body::BodyState::from_body_omega(
+                    &props,
+                    glam::DQuat::IDENTITY,
+                    DVec3::ZERO,
+                ),
+                parts: vec![Part {
+                    offset: DVec3::ZERO,
+                    ..part
+                }],
+                material: Default::default(),
+            },
+            Mount::Held {
                 frame,
                 at: desc.muzzle,
             },
-            material: Default::default(),
-        });
+        );
     }
     world.gun = Some(Gun {
         frame,

@@ -3,10 +3,10 @@
 //! the axis it was spun about, which is the body turning over. The command line's
 //! `compare` and the app's lanes share it.
 
-use crate::analytic::TorqueFreeTop;
 use crate::body::BodyState;
+use crate::integrators::analytic::TorqueFreeTop;
 use crate::integrators::{Integrator, StepError};
-use crate::metrics::{Drift, FlipCounter};
+use crate::lab::metrics::{Drift, FlipCounter};
 use crate::world::World;
 
 #[derive(Clone, Debug)]
@@ -81,12 +81,13 @@ impl Run {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hierarchy::rig::Mount;
     use crate::scene::Scene;
 
     #[test]
     fn a_failed_run_stops_and_keeps_its_state() {
         let mut world = Scene::load("free-body").unwrap().build();
-        world.bodies.push(world.bodies[0].clone());
+        world.add_body(world.bodies[0].clone(), Mount::World);
         // `analytic` refuses a world of two bodies.
         let mut run = Run::new(world, Integrator::Analytic);
         let before = run.world.bodies[0].state;

@@ -1,20 +1,23 @@
 //! Every state of a run, for the app's CSV export in the columns of `gyrolab simulate`.
 //! Bounded: past [`MAX_STATES`] body states it stops and says so, rather than eat memory.
+//! Bodies can be added during a run (the app's "drop a box"), always at the end, so each
+//! step keeps how many bodies it had: its states are the first that many bodies'.
 
 use glam::DVec3;
 
+use super::rows::{CSV_HEADER, Row};
+use crate::body::Body;
 use crate::body::BodyState;
-use crate::cli::{CSV_HEADER, Row};
 use crate::integrators::Integrator;
-use crate::world::{Body, World};
+use crate::world::World;
 
 /// About 60 MB of states.
 pub const MAX_STATES: usize = 500_000;
 
 #[derive(Clone, Debug, Default)]
 pub struct Recording {
-    /// Time and integrator of each recorded step, per lane.
-    steps: Vec<Vec<(f64, Integrator)>>,
+    /// Time, integrator and body count of each recorded step, per lane.
+    steps: Vec<Vec<(f64, Integrator, usize)>>,
     /// The bodies' states of each recorded step, per lane, step after step.
     states: Vec<Vec<BodyState>>,
     /// Body states kept, all lanes together.
@@ -35,7 +38,8 @@ impl Recording {
             self.full = true;
             return;
         }
-        self.steps[lane].push((world.time, world.integrator));
+        let n = world.bodies.len();
+        self.steps[lane].push((world.time, world.integrator, n));
         self.states[lane].extend(world.bodies.iter().map(|b| b.state));
         self.rows += world.bodies.len();
     }
@@ -50,10 +54,12 @@ impl Recording {
         let mut out = String::from(CSV_HEADER);
         out.push('\n');
         for ((steps, states), world) in self.steps.iter().zip(&self.states).zip(worlds) {
-            let n = world.bodies.len();
             let gravity: DVec3 = world.gravity;
             let mut bodies: Vec<Body> = world.bodies.clone();
-            for (&(t, integrator), step_states) in steps.iter().zip(states.chunks(n)) {
+            let mut states = states.as_slice();
+            for &(t, integrator, n) in steps {
+                let (step_states, rest) = states.split_at(n);
+                states = rest;
                 for (body, &state) in bodies.iter_mut().zip(step_states) {
                     body.state = state;
                     Row::of_body(t, integrator, gravity, body).write_csv(&mut out);

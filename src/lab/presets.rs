@@ -4,7 +4,7 @@
 
 use glam::DVec3;
 
-use crate::inertia::{Inertia, Shape};
+use crate::body::inertia::{Inertia, Shape};
 use crate::scene::{BodyDesc, PartDesc, Scene};
 use crate::world::World;
 

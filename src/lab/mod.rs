@@ -1,17 +1,30 @@
 //! What the app shows, without Bevy: a scene run by one integrator per lane from identical
 //! start conditions (single-body scenes, with the exact solution as a ghost), or by one
-//! integrator switched live (scenes of several bodies); the time step and sub-steps; the
+//! integrator switched live (scenes of several bodies); the time step and the integrator
+//! steps per time step; the
 //! plot series and the recording for CSV export. The app's systems only call into it.
 
 use glam::DVec3;
 
-use crate::grab::Grab;
-use crate::history::{Sample, Series, Trail};
+pub mod convergence_map;
+pub mod history;
+pub mod metrics;
+pub mod presets;
+pub mod recording;
+pub mod rows;
+pub mod run;
+
+use crate::body::inertia::{Inertia, Part, Shape};
+use crate::body::{Body, BodyState, MassProps};
+use crate::contact::{Material, SolverSettings};
+use crate::hierarchy::rig::Mount;
 use crate::integrators::Integrator;
-use crate::presets::Start;
-use crate::recording::Recording;
-use crate::run::Run;
 use crate::scene::{Scene, check_step};
+use crate::world::grab::Grab;
+use history::{Sample, Series, Trail};
+use presets::Start;
+use recording::Recording;
+use run::Run;
 
 /// Compared by default: wrong motion, no flip, drift, and the method that gets it right.
 pub const DEFAULT_COMPARED: [Integrator; 4] = [
@@ -21,7 +34,7 @@ pub const DEFAULT_COMPARED: [Integrator; 4] = [
     Integrator::Midpoint,
 ];
 
-pub const MAX_SUBSTEPS: u32 = 64;
+pub const MAX_STEPS_PER_DT: u32 = 64;
 
 #[derive(Clone, Debug)]
 pub struct Lab {
@@ -29,8 +42,9 @@ pub struct Lab {
     pub start: Start,
     /// One physics step; the app's fixed rate is `1/dt`.
     pub dt: f64,
-    /// Each step is taken as this many equal sub-steps.
-    pub substeps: u32,
+    /// Each physics step of `dt` is taken as this many equal integrator steps of
+    /// [`Lab::h`] (not the contact solver's sub-steps, nor Newton's safety sub-steps).
+    pub steps_per_dt: u32,
     /// Integrators run side by side, in [`Integrator::ALL`] order (single-body scenes).
     pub compared: Vec<Integrator>,
     pub lanes: Vec<Run>,
@@ -75,7 +89,7 @@ impl Lab {
         let mut lab = Self {
             start: Start::of_scene(&scene),
             dt: scene.dt,
-            substeps: 1,
+            steps_per_dt: 1,
             compared,
             lanes: Vec::new(),
             ghost: None,
@@ -199,26 +213,26 @@ impl Lab {
         Ok(())
     }
 
-    pub fn set_substeps(&mut self, substeps: u32) -> Result<(), String> {
-        if !(1..=MAX_SUBSTEPS).contains(&substeps) {
+    pub fn set_steps_per_dt(&mut self, steps: u32) -> Result<(), String> {
+        if !(1..=MAX_STEPS_PER_DT).contains(&steps) {
             return Err(format!(
-                "sub-steps must be between 1 and {MAX_SUBSTEPS}, got {substeps}"
+                "integrator steps per dt must be between 1 and {MAX_STEPS_PER_DT}, got {steps}"
             ));
         }
-        self.substeps = substeps;
+        self.steps_per_dt = steps;
         Ok(())
     }
 
     /// The length of one integrator step.
     pub fn h(&self) -> f64 {
-        self.dt / self.substeps as f64
+        self.dt / self.steps_per_dt as f64
     }
 
     /// One physics step of every lane and the ghost. A lane whose step fails stops and
     /// keeps its error for the panel; the others go on.
     pub fn step(&mut self) {
         let h = self.h();
-        for _ in 0..self.substeps {
+        for _ in 0..self.steps_per_dt {
             if let Some((lane, grab)) = self.grab
                 && let Some(run) = self.lanes.get_mut(lane)
             {
@@ -270,6 +284,83 @@ impl Lab {
         )
     }
 
+    /// Holds a body of a lane with the mouse spring (see [`Grab`]).
+    pub fn hold(&mut self, lane: usize, grab: Grab) {
+        self.grab = (lane < self.lanes.len()).then_some((lane, grab));
+    }
+
+    /// Moves the point the held body is pulled to.
+    pub fn drag_to(&mut self, target: DVec3) {
+        if let Some((_, grab)) = &mut self.grab {
+            grab.target = target;
+        }
+    }
+
+    /// Lets go: the body keeps the velocity the spring gave it.
+    pub fn release(&mut self) {
+        self.grab = None;
+    }
+
+    /// Applies contact-solver settings to every lane and wakes every body, so that the
+    /// change shows at once. Settings out of range are refused with the reason.
+    pub fn set_solver_settings(&mut self, settings: SolverSettings) -> Result<(), String> {
+        settings.validate()?;
+        for run in &mut self.lanes {
+            if let Some(c) = &mut run.world.contacts {
+                c.settings = settings;
+                (0..run.world.bodies.len()).for_each(|b| c.wake(b));
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds a 1 kg body of `shape` above the scene (thrown from its side when `velocity`
+    /// is not zero) to every lane, so lanes stay comparable. Only scenes with contacts
+    /// take new bodies: elsewhere nothing would stop them falling.
+    pub fn spawn(&mut self, shape: Shape, velocity: DVec3) -> Result<(), String> {
+        if self.lanes.iter().any(|r| r.world.contacts.is_none()) {
+            return Err("bodies can be added to scenes with contacts only".into());
+        }
+        let radius = self.radius.max(1.0);
+        let position = if velocity == DVec3::ZERO {
+            DVec3::new(0.0, 2.0 * radius, 0.0)
+        } else {
+            DVec3::new(1.5 * radius, radius, 0.0)
+        };
+        let mass = 1.0;
+        let inertia =
+            Inertia::new(shape.inertia_tensor(mass).diagonal()).map_err(|e| e.to_string())?;
+        let props = MassProps { mass, inertia };
+        let mut state =
+            BodyState::from_body_omega(&props, glam::DQuat::from_rotation_z(0.3), DVec3::ZERO);
+        state.position = position;
+        state.velocity = velocity;
+        for (lane, run) in self.lanes.iter_mut().enumerate() {
+            let world = &mut run.world;
+            let body = Body {
+                name: format!("spawned {}", world.bodies.len() + 1),
+                props,
+                state,
+                parts: vec![Part {
+                    shape,
+                    mass,
+                    offset: DVec3::ZERO,
+                    rotation: glam::DQuat::IDENTITY,
+                }],
+                material: Material::default(),
+            };
+            run.drift.add_energy(body.energy(world.gravity));
+            run.previous.push(body.state);
+            let added = world.add_body(body, Mount::World);
+            if let Some(contacts) = &mut world.contacts {
+                (0..=added).for_each(|b| contacts.wake(b));
+            }
+            self.trails[lane].push(Trail::default());
+        }
+        self.generation += 1;
+        Ok(())
+    }
+
     /// The recorded run as CSV, in the columns of `gyrolab simulate`.
     pub fn csv(&self) -> String {
         self.recording.csv(self.lanes.iter().map(|r| &r.world))
@@ -289,7 +380,7 @@ fn sample(run: &Run) -> Sample {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::presets::InertiaPreset;
+    use crate::lab::presets::InertiaPreset;
 
     fn lab(name: &str) -> Lab {
         Lab::new(Scene::load(name).unwrap())
@@ -336,9 +427,9 @@ mod tests {
     }
 
     #[test]
-    fn sub_steps_are_steps_of_dt_over_n() {
+    fn steps_per_dt_are_steps_of_dt_over_n() {
         let mut four = lab("dzhanibekov");
-        four.set_substeps(4).unwrap();
+        four.set_steps_per_dt(4).unwrap();
         let mut fine = lab("dzhanibekov");
         fine.set_dt(four.dt / 4.0).unwrap();
         for _ in 0..100 {
@@ -351,7 +442,10 @@ mod tests {
             assert_eq!(a.world.bodies[0].state, b.world.bodies[0].state);
         }
         assert!((four.time() - 100.0 * four.dt).abs() < 1e-12);
-        assert!(four.set_substeps(0).is_err() && four.set_substeps(MAX_SUBSTEPS + 1).is_err());
+        assert!(
+            four.set_steps_per_dt(0).is_err()
+                && four.set_steps_per_dt(MAX_STEPS_PER_DT + 1).is_err()
+        );
     }
 
     #[test]
@@ -388,9 +482,68 @@ mod tests {
         assert_eq!(lab.history[midpoint].last().unwrap().momentum, 0.0);
         let csv = lab.csv();
         let mut lines = csv.lines();
-        assert_eq!(lines.next(), Some(crate::cli::CSV_HEADER));
+        assert_eq!(lines.next(), Some(rows::CSV_HEADER));
         assert_eq!(lines.count(), 31 * lab.lanes.len());
         assert!(csv.contains(",box,midpoint,"));
+    }
+
+    /// Dropping a box mid-run: every recorded step exports the bodies it had (earlier
+    /// rows are not re-sliced by the new count), and the energy error does not jump by
+    /// the new body's energy, which no integrator made.
+    #[test]
+    fn a_body_added_mid_run_keeps_the_export_and_the_energy_error_aligned() {
+        let mut lab = lab("bounce");
+        for _ in 0..20 {
+            lab.step();
+        }
+        assert_eq!(lab.lanes[0].world.bodies.len(), 1);
+        let before: Vec<String> = lab.csv().lines().map(String::from).collect();
+        let energy_before = lab.history[0].last().unwrap().energy;
+        lab.spawn(
+            Shape::Box {
+                half_extents: DVec3::splat(0.3),
+            },
+            DVec3::ZERO,
+        )
+        .unwrap();
+        assert_eq!(lab.lanes[0].world.bodies.len(), 2);
+        lab.step();
+        let after: Vec<String> = lab.csv().lines().map(String::from).collect();
+        // The export is lane after lane: each lane's rows must start with what they were.
+        let lane_rows = |rows: &[String], lane: &Run| -> Vec<String> {
+            let tag = format!(",{},", lane.integrator());
+            rows.iter().filter(|r| r.contains(&tag)).cloned().collect()
+        };
+        for run in &lab.lanes {
+            let (was, now) = (lane_rows(&before, run), lane_rows(&after, run));
+            assert_eq!(
+                now[..was.len()],
+                was[..],
+                "earlier rows of {}",
+                run.integrator()
+            );
+            let new: Vec<&str> = now[was.len()..]
+                .iter()
+                .map(|l| l.split(',').nth(1).unwrap())
+                .collect();
+            assert_eq!(new, ["ball", "spawned 2"], "the new step has every body");
+        }
+        // One step of the bounce changes the energy error by round-off only; the new
+        // body's 1 kg at 2 m would add about 20 J to a total of a few joules.
+        let energy_after = lab.history[0].last().unwrap().energy;
+        assert!(
+            (energy_after - energy_before).abs() < 1e-3,
+            "{energy_before} -> {energy_after}"
+        );
+        assert!(
+            lab.spawn(Shape::Sphere { radius: 0.1 }, DVec3::ZERO)
+                .is_ok()
+        );
+        assert!(
+            Lab::new(Scene::load("dzhanibekov").unwrap())
+                .spawn(Shape::Sphere { radius: 0.1 }, DVec3::ZERO)
+                .is_err()
+        );
     }
 
     #[test]

@@ -8,7 +8,7 @@
 
 use glam::{DQuat, DVec3};
 
-use crate::inertia::Inertia;
+use super::inertia::Inertia;
 
 /// Constant properties of a body.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -32,6 +32,12 @@ impl Drift {
         self.l0
     }
 
+    /// Energy brought in from outside the integration (a body added mid-run): it moves
+    /// the reference, since it is not an error of the integrator.
+    pub fn add_energy(&mut self, energy: f64) {
+        self.e0 += energy;
+    }
+
     /// Records a sample: `(E−E0)/E0` and `|L−L0|/|L0|` (the vector error also catches a
     /// change of direction).
     pub fn record(&mut self, energy: f64, momentum: DVec3) {

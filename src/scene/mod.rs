@@ -10,50 +10,54 @@ use std::fmt;
 use glam::{DQuat, DVec3, EulerRot};
 use serde::Deserialize;
 
+use crate::body::Body;
+use crate::body::inertia::{Inertia, Part, Shape, compound};
 use crate::body::{BodyState, MassProps};
 use crate::hierarchy::rig::{Mount, Rider};
 use crate::hierarchy::{DynamicTransform, Tether, Transform};
-use crate::inertia::{Inertia, Part, Shape, compound};
 use crate::integrators::Integrator;
-use crate::world::{Body, World};
+use crate::world::World;
 
 /// Built-in scenes, in the order the app's number keys use.
 const BUILTIN: [(&str, &str); 17] = [
     (
         "dzhanibekov",
-        include_str!("../assets/scenes/dzhanibekov.ron"),
+        include_str!("../../assets/scenes/dzhanibekov.ron"),
     ),
-    ("free-body", include_str!("../assets/scenes/free-body.ron")),
+    (
+        "free-body",
+        include_str!("../../assets/scenes/free-body.ron"),
+    ),
     (
         "tennis-racket",
-        include_str!("../assets/scenes/tennis-racket.ron"),
+        include_str!("../../assets/scenes/tennis-racket.ron"),
     ),
     (
         "tumbling-crowd",
-        include_str!("../assets/scenes/tumbling-crowd.ron"),
+        include_str!("../../assets/scenes/tumbling-crowd.ron"),
     ),
-    ("tank", include_str!("../assets/scenes/tank.ron")),
-    ("carousel", include_str!("../assets/scenes/carousel.ron")),
-    ("foucault", include_str!("../assets/scenes/foucault.ron")),
-    ("crash", include_str!("../assets/scenes/crash.ron")),
+    ("tank", include_str!("../../assets/scenes/tank.ron")),
+    ("carousel", include_str!("../../assets/scenes/carousel.ron")),
+    ("foucault", include_str!("../../assets/scenes/foucault.ron")),
+    ("crash", include_str!("../../assets/scenes/crash.ron")),
     (
         "dancing-pole",
-        include_str!("../assets/scenes/dancing-pole.ron"),
+        include_str!("../../assets/scenes/dancing-pole.ron"),
     ),
     (
         "spinning-top",
-        include_str!("../assets/scenes/spinning-top.ron"),
+        include_str!("../../assets/scenes/spinning-top.ron"),
     ),
-    ("stack", include_str!("../assets/scenes/stack.ron")),
-    ("pyramid", include_str!("../assets/scenes/pyramid.ron")),
+    ("stack", include_str!("../../assets/scenes/stack.ron")),
+    ("pyramid", include_str!("../../assets/scenes/pyramid.ron")),
     (
         "newtons-cradle",
-        include_str!("../assets/scenes/newtons-cradle.ron"),
+        include_str!("../../assets/scenes/newtons-cradle.ron"),
     ),
-    ("incline", include_str!("../assets/scenes/incline.ron")),
-    ("bounce", include_str!("../assets/scenes/bounce.ron")),
-    ("dominoes", include_str!("../assets/scenes/dominoes.ron")),
-    ("pile", include_str!("../assets/scenes/pile.ron")),
+    ("incline", include_str!("../../assets/scenes/incline.ron")),
+    ("bounce", include_str!("../../assets/scenes/bounce.ron")),
+    ("dominoes", include_str!("../../assets/scenes/dominoes.ron")),
+    ("pile", include_str!("../../assets/scenes/pile.ron")),
 ];
 
 pub const DEFAULT_SCENE: &str = "dzhanibekov";
@@ -339,7 +343,7 @@ impl Scene {
         self.validate()
     }
 
-    fn mass_properties(&self, b: &BodyDesc) -> crate::inertia::MassProperties {
+    fn mass_properties(&self, b: &BodyDesc) -> crate::body::inertia::MassProperties {
         let parts: Vec<Part> = b.parts.iter().map(PartDesc::part).collect();
         compound(&parts)
     }
@@ -356,7 +360,7 @@ impl Scene {
                 restitution: b.restitution.or(base.map(|c| c.restitution)).unwrap_or(0.0),
             }
         };
-        let bodies = self
+        let (bodies, mounts): (Vec<Body>, Vec<Mount>) = self
             .all_bodies()
             .iter()
             .map(|b| {
@@ -396,30 +400,34 @@ impl Scene {
                             tether: b.tether,
                             deck: b.deck,
                         };
-                        (Mount::Free(Box::new(rider)), frames[frame].global.transform)
+                        (
+                            Mount::Riding(Box::new(rider)),
+                            frames[frame].global.transform,
+                        )
                     }
                 };
                 let orientation = (placement.rotation * authored * mp.principal_frame).normalize();
                 let mut state = BodyState::from_body_omega(&props, orientation, b.omega);
-                if let Mount::Free(rider) = &mount {
+                if let Mount::Riding(rider) = &mount {
                     // A rider's spin, like its velocity, is relative to its frame.
                     let carried = frames[rider.frame].global.angular_velocity;
                     state.set_world_omega(&props, carried + state.world_omega(&props));
                 }
                 state.position = position;
                 state.velocity = b.velocity;
-                Body {
+                let body = Body {
                     name: b.name.clone(),
                     props,
                     state,
                     parts,
-                    mount,
                     material: material(b),
-                }
+                };
+                (body, mount)
             })
-            .collect();
+            .unzip();
         let mut world = World {
             bodies,
+            mounts,
             gravity: self.gravity,
             integrator: self.integrator.parse().expect("validated when parsed"),
             time: 0.0,
@@ -492,7 +500,7 @@ mod tests {
         let text = Scene::load("free-body")
             .map(|_| ())
             .and(Ok(
-                include_str!("../assets/scenes/free-body.ron").replace("omega:", "omgea:")
+                include_str!("../../assets/scenes/free-body.ron").replace("omega:", "omgea:")
             ));
         let err = Scene::parse("typo.ron", &text.unwrap())
             .unwrap_err()
@@ -503,7 +511,7 @@ mod tests {
 
     #[test]
     fn negative_mass_and_bad_inertia_are_rejected() {
-        let base = include_str!("../assets/scenes/free-body.ron");
+        let base = include_str!("../../assets/scenes/free-body.ron");
         let err = Scene::parse("neg.ron", &base.replace("mass: 2.0", "mass: -2.0"))
             .unwrap_err()
             .to_string();

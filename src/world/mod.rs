@@ -1,49 +1,35 @@
 //! A world of bodies and the order of one physics step.
 //!
-//! One step of length `h`:
-//! 1. **forces**: gravity and user forces become per-body [`Loads`];
-//! 2. **hierarchy** (transform-hierarchy issue): parents' global dynamics are propagated
-//!    top-down and free children get the inertial forces of their moving frame;
-//! 3. **velocities** and 4. **contacts** ([`crate::contact`]): gravity, then the solver
-//!    turns contacts and joints into impulses on linear and angular momentum before
-//!    positions move;
-//! 5. **positions**: the selected integrator advances each body (its rotation is where
-//!    the integrators differ);
-//! 6. **render sync** happens outside, in the app, which reads the states.
+//! A step of length `h` takes one of three paths, by what the scene holds:
+//! - **free bodies**: gravity becomes each body's [`Loads`] and the chosen integrator
+//!   advances it (its rotation is where the integrators differ);
+//! - **frames** ([`crate::hierarchy`]): the drives advance the frames and their global
+//!   dynamics are propagated top down (with a mid-step snapshot); riders move in their
+//!   frame's coordinates under its inertial forces, their rotation in world terms by the
+//!   chosen integrator; held bodies follow their frame;
+//! - **contacts** ([`crate::contact`]): detection, islands and sleep, then the solver turns
+//!   contacts and joints into impulses on linear and angular momentum before the chosen
+//!   integrator moves each body as a free body.
+//!
+//! Render sync happens outside, in the app, which reads the states.
 
 use glam::DVec3;
 use rayon::prelude::*;
 
-use crate::body::{BodyState, MassProps};
-use crate::contact::{Contacts, Material};
+pub mod grab;
+
+use crate::body::Body;
+use crate::contact::Contacts;
 use crate::hierarchy::rig::{self, Frame, Gun, Mount};
 use crate::hierarchy::{DynamicTransform, step_in_frame};
-use crate::inertia::Part;
 use crate::integrators::{Integrator, Loads, StepError};
-
-#[derive(Clone, Debug)]
-pub struct Body {
-    pub name: String,
-    pub props: MassProps,
-    pub state: BodyState,
-    /// Shapes in the principal body frame, for rendering.
-    pub parts: Vec<Part>,
-    /// The world, or a frame of the hierarchy the body moves in.
-    pub mount: Mount,
-    /// Friction and restitution against other bodies and the ground.
-    pub material: Material,
-}
-
-impl Body {
-    /// Kinetic plus gravitational potential energy.
-    pub fn energy(&self, gravity: DVec3) -> f64 {
-        self.state.kinetic_energy(&self.props) - self.props.mass * gravity.dot(self.state.position)
-    }
-}
 
 #[derive(Clone, Debug)]
 pub struct World {
     pub bodies: Vec<Body>,
+    /// Where each body's motion is described, one per body: the world, a frame it rides
+    /// in, or a frame that holds it.
+    pub mounts: Vec<Mount>,
     pub gravity: DVec3,
     pub integrator: Integrator,
     pub time: f64,
@@ -59,6 +45,27 @@ pub struct World {
 const PARALLEL_THRESHOLD: usize = 4096;
 
 impl World {
+    /// A world of free bodies under `gravity`, without frames or contacts.
+    pub fn new(bodies: Vec<Body>, gravity: DVec3, integrator: Integrator) -> Self {
+        Self {
+            mounts: vec![Mount::World; bodies.len()],
+            bodies,
+            gravity,
+            integrator,
+            time: 0.0,
+            frames: Vec::new(),
+            gun: None,
+            contacts: None,
+        }
+    }
+
+    /// Adds a body described in `mount`; returns its index.
+    pub fn add_body(&mut self, body: Body, mount: Mount) -> usize {
+        self.bodies.push(body);
+        self.mounts.push(mount);
+        self.bodies.len() - 1
+    }
+
     /// Whether the exact solution applies: one body, no torque.
     pub fn analytic_applies(&self) -> bool {
         self.bodies.len() == 1 && self.frames.is_empty() && self.contacts.is_none()
@@ -101,16 +108,18 @@ impl World {
     /// One step of a scene with frames: the drives advance the frames and the new global
     /// dynamics propagate down the tree (with a mid-step snapshot); riders move in their
     /// frames (translation by RK4 under the inertial forces of the frame's motion through
-    /// the step, rotation in world terms by the chosen integrator); riders whose frame
-    /// stopped dead are told not to inherit it (seed 000's counteraction); riders off
-    /// their deck are handed to the world; then the gun fires.
+    /// the step, rotation in world terms by the chosen integrator); the direct riders of a
+    /// frame whose drive stopped it dead get the opposite of its linear velocity change,
+    /// so they do not inherit it ([cwzx, Hierarchy]'s counteraction; riders of its child
+    /// frames, and the change of its spin, are not counteracted); riders off their deck
+    /// are handed to the world; then the gun fires.
     fn step_hierarchy(&mut self, h: f64) -> Result<(), StepError> {
         let (integrator, gravity, t) = (self.integrator, self.gravity, self.time);
         let start: Vec<DynamicTransform> = self.frames.iter().map(|f| f.global).collect();
         let mid = rig::globals_after(&self.frames, t, 0.5 * h);
         let jumps = rig::advance_frames(&mut self.frames, t, h);
-        for body in &mut self.bodies {
-            match &mut body.mount {
+        for (body, mount) in self.bodies.iter_mut().zip(&mut self.mounts) {
+            match mount {
                 Mount::World => {
                     let loads = Loads {
                         force: gravity * body.props.mass,
@@ -118,7 +127,7 @@ impl World {
                     };
                     integrator.step(&body.props, &mut body.state, loads, h)?;
                 }
-                Mount::Free(rider) => {
+                Mount::Riding(rider) => {
                     let i = rider.frame;
                     let (g, tether) = (rider.gravity, rider.tether);
                     let motion = step_in_frame(
@@ -150,11 +159,11 @@ impl World {
             }
         }
         self.sync_hierarchy();
-        for body in &mut self.bodies {
-            if let Mount::Free(rider) = &body.mount
+        for mount in &mut self.mounts {
+            if let Mount::Riding(rider) = mount
                 && rider.off_deck()
             {
-                body.mount = Mount::World;
+                *mount = Mount::World;
             }
         }
         if let Some(gun) = &mut self.gun
@@ -163,7 +172,7 @@ impl World {
             let shell = gun.shells[gun.fired % gun.shells.len()];
             let muzzle = gun.muzzle_motion(&self.frames);
             let body = &mut self.bodies[shell];
-            body.mount = Mount::World;
+            self.mounts[shell] = Mount::World;
             body.state.position = muzzle.transform.translation;
             body.state.velocity =
                 muzzle.velocity + muzzle.transform.rotation * DVec3::X * gun.speed;
@@ -176,9 +185,9 @@ impl World {
     /// World states of the bodies that ride in or are held by frames, from the frames'
     /// current global dynamics.
     pub fn sync_hierarchy(&mut self) {
-        for body in &mut self.bodies {
-            match &mut body.mount {
-                Mount::Free(rider) => {
+        for (body, mount) in self.bodies.iter_mut().zip(&self.mounts) {
+            match mount {
+                Mount::Riding(rider) => {
                     let frame = self.frames[rider.frame].global;
                     let global = frame * rider.local;
                     body.state.position = global.transform.translation;

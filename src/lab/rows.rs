@@ -5,7 +5,8 @@ use std::fmt::Write;
 use crate::integrators::Integrator;
 use glam::DVec3;
 
-use crate::world::{Body, World};
+use crate::body::Body;
+use crate::world::World;
 
 pub const CSV_HEADER: &str =
     "t,body,integrator,px,py,pz,qw,qx,qy,qz,wx,wy,wz,wbx,wby,wbz,lx,ly,lz,energy";

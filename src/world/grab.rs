@@ -35,8 +35,8 @@ impl Grab {
     pub fn pick(world: &World, origin: DVec3, dir: DVec3) -> Option<(Grab, f64)> {
         world.contacts.as_ref()?;
         let mut best: Option<(Grab, f64)> = None;
-        for (i, body) in world.bodies.iter().enumerate() {
-            if !matches!(body.mount, Mount::World) {
+        for (i, (body, mount)) in world.bodies.iter().zip(&world.mounts).enumerate() {
+            if !matches!(mount, Mount::World) {
                 continue;
             }
             let s = &body.state;
@@ -69,12 +69,10 @@ impl Grab {
     /// body's effective mass at that point (a joint's point block against the world).
     /// Wakes the body.
     pub fn pull(&self, world: &mut World, h: f64) {
-        let Some(body) = world.bodies.get_mut(self.body) else {
-            return;
-        };
-        if !matches!(body.mount, Mount::World) {
+        if !matches!(world.mounts.get(self.body), Some(Mount::World)) {
             return;
         }
+        let body = &mut world.bodies[self.body];
         let (props, s) = (&body.props, &mut body.state);
         let r = s.orientation * self.local;
         let error = s.position + r - self.target;
@@ -112,7 +110,8 @@ mod tests {
         let above = world.bodies[top].state.position + DVec3::Y * 5.0;
         let (grab, t) = Grab::pick(&world, above, -DVec3::Y).expect("the top box");
         assert_eq!(grab.body, top);
-        let crate::inertia::Shape::Box { half_extents } = world.bodies[top].parts[0].shape else {
+        let crate::body::inertia::Shape::Box { half_extents } = world.bodies[top].parts[0].shape
+        else {
             panic!("the stack is boxes");
         };
         assert!(

@@ -1,0 +1,75 @@
+//! Every colour of the app in one palette, so the 3D view, the panels and the plots agree:
+//! an integrator, a vector or an axis has one colour wherever it is drawn.
+
+use bevy::prelude::*;
+use bevy_egui::egui::{self, RichText};
+
+use crate::integrators::Integrator;
+
+pub const BACKGROUND: Color = Color::srgb(0.06, 0.07, 0.09);
+
+/// One colour per integrator, in [`Integrator::ALL`] order.
+pub fn integrator_color(i: Integrator) -> Color {
+    const PALETTE: [(f32, f32, f32); 11] = [
+        (0.90, 0.30, 0.25),
+        (0.95, 0.60, 0.20),
+        (0.60, 0.60, 0.65),
+        (0.85, 0.75, 0.20),
+        (0.70, 0.45, 0.85),
+        (0.30, 0.80, 0.45),
+        (0.25, 0.75, 0.80),
+        (0.35, 0.55, 0.95),
+        (0.90, 0.45, 0.70),
+        (0.65, 0.85, 0.30),
+        (0.95, 0.95, 0.95),
+    ];
+    let (r, g, b) = PALETTE[i as usize];
+    Color::srgb(r, g, b)
+}
+
+/// The exact solution drawn over every lane.
+pub const GHOST: Color = Color::srgba(0.9, 0.95, 1.0, 0.22);
+pub const GHOST_PLOT: Color = Color::srgb(0.86, 0.86, 0.86);
+
+pub const OMEGA_COLOR: Color = Color::srgb(0.2, 0.9, 0.95);
+pub const MOMENTUM_COLOR: Color = Color::srgb(0.98, 0.85, 0.2);
+pub const HERPOLHODE_COLOR: Color = Color::srgb(0.3, 0.75, 1.0);
+pub const POLHODE_COLOR: Color = Color::srgb(1.0, 0.45, 0.85);
+
+/// Body x, y, z: the principal axes in the view and the body-ω components in the plots.
+pub const AXIS_COLORS: [Color; 3] = [
+    Color::srgb(0.9, 0.35, 0.35),
+    Color::srgb(0.35, 0.85, 0.4),
+    Color::srgb(0.4, 0.5, 0.95),
+];
+
+/// The frame's own acceleration, Euler, centrifugal and Coriolis, in
+/// [`crate::hierarchy::InertialForces::named`] order.
+pub const FORCE_COLORS: [Color; 4] = [
+    Color::srgb(0.95, 0.85, 0.3),
+    Color::srgb(0.85, 0.4, 0.95),
+    Color::srgb(1.0, 0.55, 0.2),
+    Color::srgb(0.3, 0.9, 0.95),
+];
+pub const WORLD_PATH_COLOR: Color = Color::srgb(0.95, 0.95, 0.95);
+pub const FRAME_PATH_COLOR: Color = Color::srgb(1.0, 0.4, 0.7);
+pub const FRAME_PARTS: Color = Color::srgb(0.42, 0.46, 0.42);
+
+pub const GROUND_COLOR: Color = Color::srgba(0.55, 0.6, 0.65, 0.6);
+pub const CONTACT_COLOR: Color = Color::srgb(1.0, 0.85, 0.2);
+pub const SLEEP_TINT: Color = Color::srgb(0.4, 0.5, 1.0);
+pub const GRAB_COLOR: Color = Color::srgb(1.0, 0.4, 0.1);
+
+/// This step's point on the Newton convergence map.
+pub const NEWTON_POINT: Color = Color::srgb(1.0, 0.235, 0.235);
+
+/// A Bevy colour for egui.
+pub fn egui_color(c: Color) -> egui::Color32 {
+    let [r, g, b, _] = c.to_srgba().to_u8_array();
+    egui::Color32::from_rgb(r, g, b)
+}
+
+/// An integrator's name in its colour.
+pub fn integrator_text(i: Integrator) -> RichText {
+    RichText::new(i.name()).color(egui_color(integrator_color(i)))
+}

@@ -1,0 +1,50 @@
+//! Where things go in the 3D view: lanes side by side along x, and the scale of a body's
+//! arrows and trails.
+
+use bevy::prelude::*;
+
+use crate::body::Body;
+use crate::integrators::Integrator;
+use crate::lab::Lab;
+
+/// Distance between lanes: the scene's size plus room.
+pub fn lane_spacing(lab: &Lab) -> f32 {
+    2.6 * lab.radius as f32
+}
+
+/// World offset of lane `i`, the lanes centred on the origin along x.
+pub fn lane_offset(lab: &Lab, i: usize) -> Vec3 {
+    let n = lab.lanes.len() as f32;
+    Vec3::X * (i as f32 - 0.5 * (n - 1.0)) * lane_spacing(lab)
+}
+
+/// Radius of a sphere about the body's centre of mass holding all its parts: the scale of
+/// its arrows and trails.
+pub fn body_size(body: &Body) -> f32 {
+    body.parts
+        .iter()
+        .map(|p| p.offset.length() + p.shape.bounding_radius())
+        .fold(0.05, f64::max) as f32
+}
+
+/// Length of ω's arrow per rad/s, for the body: its start ω spans 1.2 body sizes.
+pub fn omega_scale(lab: &Lab, lane: usize, body: usize) -> f32 {
+    let b = &lab.lanes[lane].world.bodies[body];
+    let start = lab.trails[lane][body]
+        .world
+        .front()
+        .map_or(0.0, |w| w.length() as f32);
+    if start > 0.0 {
+        1.2 * body_size(b) / start
+    } else {
+        0.0
+    }
+}
+
+/// The lane whose ω is plotted by default: midpoint's, which follows the exact dashes.
+pub fn omega_lane(lab: &Lab) -> usize {
+    lab.lanes
+        .iter()
+        .position(|r| r.integrator() == Integrator::Midpoint)
+        .unwrap_or(0)
+}
