@@ -26,11 +26,12 @@ pub struct Loads {
     pub torque: DVec3,
 }
 
-/// What a step cost: for the implicit methods, the Newton iterations and sub-steps.
+/// What a step cost: for the implicit methods, the Newton iterations and the safe
+/// sub-steps the step was split into so that each Newton solve converges.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StepInfo {
     pub newton_iterations: u32,
-    pub substeps: u32,
+    pub safe_substeps: u32,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -40,8 +41,8 @@ pub enum StepError {
     /// The exact solution was asked for a rotation larger than
     /// [`crate::analytic::MAX_STEP_ANGLE`] in one step.
     AnalyticStepTooLarge { angle: f64 },
-    /// Newton did not converge even after the largest sub-division.
-    NotConverged { substeps: u32 },
+    /// Newton did not converge even with the most safe sub-steps.
+    NotConverged { safe_substeps: u32 },
     /// The step would have produced a non-finite state or a degenerate orientation; the
     /// state was left untouched.
     NonFinite,
@@ -59,10 +60,10 @@ impl fmt::Display for StepError {
                 "integrator 'analytic' cannot turn {angle:e} rad in one step (at most {:e}): ω or dt is too large",
                 crate::analytic::MAX_STEP_ANGLE
             ),
-            Self::NotConverged { substeps } => {
+            Self::NotConverged { safe_substeps } => {
                 write!(
                     f,
-                    "Newton iteration did not converge with {substeps} sub-steps"
+                    "Newton iteration did not converge with {safe_substeps} safe sub-steps"
                 )
             }
             Self::NonFinite => write!(
