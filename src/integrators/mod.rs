@@ -188,10 +188,10 @@ impl Integrator {
             },
             Self::Magnus => Info {
                 name: "magnus",
-                summary: "angular acceleration held constant; orientation by Magnus terms (seed 002)",
+                summary: "angular acceleration held constant; orientation by Magnus terms (cwzx)",
                 formula: "ω' = ω + αh;  q' = exp₃(Ω₁+Ω₂+Ω₃+Ω₄) ⊗ q",
                 order: 1,
-                conserves: "nothing: ω is explicit Euler, the orientation is high order",
+                conserves: "nothing: ω is explicit Euler; the orientation's local error is O(h⁵)",
             },
             Self::Analytic => Info {
                 name: "analytic",
