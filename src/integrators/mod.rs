@@ -1,7 +1,8 @@
 //! Every rotational integrator gyrolab offers, selectable by name.
 //!
 //! Each advances one body over one step under a force and a torque held constant over
-//! the step (world frame). None keeps private state, so switching is seamless.
+//! the step (world frame). None keeps private state: a switch mid-run continues from the
+//! body's state.
 
 pub mod analytic;
 mod baselines;
@@ -27,11 +28,12 @@ pub struct Loads {
     pub torque: DVec3,
 }
 
-/// What a step cost: for the implicit methods, the Newton iterations and sub-steps.
+/// What a step cost: for the implicit methods, the Newton iterations and the safe
+/// sub-steps the step was split into so that each Newton solve converges.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StepInfo {
     pub newton_iterations: u32,
-    pub substeps: u32,
+    pub safe_substeps: u32,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -41,8 +43,8 @@ pub enum StepError {
     /// The exact solution was asked for a rotation larger than
     /// [`crate::integrators::analytic::MAX_STEP_ANGLE`] in one step.
     AnalyticStepTooLarge { angle: f64 },
-    /// Newton did not converge even after the largest sub-division.
-    NotConverged { substeps: u32 },
+    /// Newton did not converge even with the most safe sub-steps.
+    NotConverged { safe_substeps: u32 },
     /// The step would have produced a non-finite state or a degenerate orientation; the
     /// state was left untouched.
     NonFinite,
@@ -60,10 +62,10 @@ impl fmt::Display for StepError {
                 "integrator 'analytic' cannot turn {angle:e} rad in one step (at most {:e}): ω or dt is too large",
                 crate::integrators::analytic::MAX_STEP_ANGLE
             ),
-            Self::NotConverged { substeps } => {
+            Self::NotConverged { safe_substeps } => {
                 write!(
                     f,
-                    "Newton iteration did not converge with {substeps} sub-steps"
+                    "Newton iteration did not converge with {safe_substeps} safe sub-steps"
                 )
             }
             Self::NonFinite => write!(
@@ -97,8 +99,13 @@ pub struct Info {
     pub name: &'static str,
     pub summary: &'static str,
     pub formula: &'static str,
-    /// Global order of accuracy of the rotation.
+    /// Global order of accuracy of the rotation: how fast the error at a fixed time
+    /// shrinks with h against the exact solution of the equation the method discretises;
+    /// 0 for `analytic`, which is the solution.
     pub order: u32,
+    /// `Some(equation)` when that equation is not the rigid body's: the method converges
+    /// to another motion, and against the true one its error does not shrink with h.
+    pub other_equation: Option<&'static str>,
     pub conserves: &'static str,
 }
 
@@ -128,20 +135,23 @@ impl Integrator {
                 summary: "textbook Euler on (q, ω): orientation moved with the old ω",
                 formula: "ω' = ω + h I⁻¹(τ − ω×Iω);  q' = normalize(q + ½h ω⊗q)",
                 order: 1,
-                conserves: "nothing: energy drifts, the flip can vanish",
+                other_equation: None,
+                conserves: "nothing: loses energy, flips at the wrong rate",
             },
             Self::SymplecticEuler => Info {
                 name: "symplectic-euler",
                 summary: "semi-implicit Euler with the gyroscopic term, orientation moved with the new ω",
                 formula: "ω' = ω + h I⁻¹(τ − ω×Iω);  q' = normalize(q + ½h ω'⊗q)",
                 order: 1,
+                other_equation: None,
                 conserves: "nothing: gains energy ½h²α·Iα per step",
             },
             Self::NoGyro => Info {
                 name: "no-gyro",
-                summary: "engines' approximate Newton-Euler without the gyroscopic term (Havok, Godot)",
+                summary: "engines' approximate Newton-Euler without the gyroscopic term (Havok, Godot); converges to the wrong motion: its error does not shrink with h",
                 formula: "ω' = ω + h I⁻¹τ;  q' = normalize(q + ½h ω'⊗q)",
                 order: 1,
+                other_equation: Some("ω̇ = I⁻¹τ, without the gyroscopic term"),
                 conserves: "world ω instead of L: no Dzhanibekov flip, no precession",
             },
             Self::MomentumClamp => Info {
@@ -149,6 +159,7 @@ impl Integrator {
                 summary: "explicit gyroscopic update rescaled to keep |L| (PhysX, Jolt, avian, rapier)",
                 formula: "L' = L − h ω×L;  L' ← L'|L|/|L'|;  q' = normalize(q + ½h ω'⊗q)",
                 order: 1,
+                other_equation: None,
                 conserves: "|L| at the velocity update; energy drifts to L²/2I₂",
             },
             Self::ImplicitGyro => Info {
@@ -156,6 +167,7 @@ impl Integrator {
                 summary: "one Newton step of implicit Euler on the gyroscopic term (Catto 2015, Bullet, box3d)",
                 formula: "J = I + h([ω]I − [Iω]);  ω' = ω − J⁻¹(h ω×Iω)",
                 order: 1,
+                other_equation: None,
                 conserves: "nothing: dissipates energy, stable",
             },
             Self::Midpoint => Info {
@@ -163,6 +175,7 @@ impl Integrator {
                 summary: "implicit midpoint in exponential coordinates, Newton with safe adaptive sub-steps",
                 formula: "I v = h R(−v/2) L_b;  q' = q ⊗ exp(v)",
                 order: 2,
+                other_equation: None,
                 conserves: "L exactly (world vector); energy error bounded, no drift",
             },
             Self::Trapezoid => Info {
@@ -170,6 +183,7 @@ impl Integrator {
                 summary: "world-space trapezoidal rule (Roblox), large Newton convergence region",
                 formula: "v = ½h(I⁻¹L_b + R(v) I⁻¹ R(−v) L_b);  q' = q ⊗ exp(v)",
                 order: 2,
+                other_equation: None,
                 conserves: "L exactly (world vector); energy error bounded, no drift",
             },
             Self::ObjectTrapezoid => Info {
@@ -177,6 +191,7 @@ impl Integrator {
                 summary: "object-space trapezoidal rule: exact energy and momentum, small Newton region",
                 formula: "I v = ½h(L_b + R(−v) L_b);  q' = q ⊗ exp(v)",
                 order: 2,
+                other_equation: None,
                 conserves: "L exactly and energy exactly (to round-off)",
             },
             Self::Rk4 => Info {
@@ -184,20 +199,23 @@ impl Integrator {
                 summary: "classical Runge-Kutta on (q, ω_b), quaternion renormalised",
                 formula: "q̇ = ½ q⊗ω_b,  I ω̇_b = τ_b − ω_b×Iω_b;  4 stages",
                 order: 4,
+                other_equation: None,
                 conserves: "nothing exactly; tiny drift at small h",
             },
             Self::Magnus => Info {
                 name: "magnus",
-                summary: "angular acceleration held constant; orientation by Magnus terms (seed 002)",
+                summary: "angular acceleration held constant; orientation by Magnus terms (cwzx)",
                 formula: "ω' = ω + αh;  q' = exp₃(Ω₁+Ω₂+Ω₃+Ω₄) ⊗ q",
                 order: 1,
-                conserves: "nothing: ω is explicit Euler, the orientation is high order",
+                other_equation: None,
+                conserves: "nothing: ω is explicit Euler; the orientation's local error is O(h⁵)",
             },
             Self::Analytic => Info {
                 name: "analytic",
                 summary: "the exact torque-free motion (Jacobi elliptic functions), the ground truth",
                 formula: "ω_b from sn, cn, dn;  attitude by quadrature, projected onto L",
                 order: 0,
+                other_equation: None,
                 conserves: "everything, exactly (torque-free single bodies only)",
             },
         }

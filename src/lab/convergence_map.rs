@@ -1,7 +1,10 @@
-//! The Newton convergence map of the implicit midpoint step (seed 003's figure): Newton
+//! The Newton convergence map of the implicit midpoint step [Mizerski 2020]: Newton
 //! iterations needed for each angular momentum on a grid in the body xy-plane, with the
-//! time step folded into `L`, and the Kantorovich radius inside which convergence is
-//! guaranteed. The app computes it in the background and draws it as an image.
+//! time step folded into `L`, and the safe radius up to which one step is solved without
+//! sub-steps. That radius is the Kantorovich bound for Newton started at zero
+//! [Kantorovich]; the step starts Newton from a predictor, so inside it convergence is
+//! measured (tests), not proved. The app computes the map in the background and draws it
+//! as an image.
 
 use glam::DVec3;
 
@@ -15,7 +18,7 @@ pub struct ConvergenceMap {
     pub extent: f64,
     /// Newton iterations per pixel, `None` where Newton did not converge.
     pub iterations: Vec<Option<u32>>,
-    /// `|h·L|` below which the Kantorovich condition guarantees convergence.
+    /// `|h·L|` up to which the midpoint step takes no sub-steps: see [`safe_radius`].
     pub safe_radius: f64,
 }
 
@@ -46,7 +49,8 @@ impl ConvergenceMap {
     }
 }
 
-/// `|h·L|` below which the Kantorovich condition guarantees Newton converges.
+/// `|h·L|` up to which the midpoint step takes no sub-steps, `√2·I_min`: the Kantorovich
+/// bound for Newton from zero; for Newton from the predictor, as run, a measured one.
 pub fn safe_radius(inertia: DVec3) -> f64 {
     Midpoint::SAFE_STEP * inertia.min_element()
 }
@@ -56,8 +60,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn newton_converges_everywhere_inside_the_kantorovich_radius() {
-        // The seed's body and range: I = (2.5, 1.4, 1.3), L in (−15, 15)².
+    fn newton_converges_everywhere_inside_the_safe_radius() {
+        // A body and range where the map shows both: I = (2.5, 1.4, 1.3), L in (−15, 15)².
         let map = ConvergenceMap::compute(DVec3::new(2.5, 1.4, 1.3), 15.0, 96);
         let mut inside = 0;
         for y in 0..map.size {
@@ -69,7 +73,7 @@ mod tests {
             }
         }
         assert!(inside > 50, "the safe disc covers pixels");
-        // Far outside the guarantee Newton can fail: the map shows both.
+        // Far outside the safe radius Newton can fail.
         assert!(map.iterations.iter().any(Option::is_none));
     }
 }

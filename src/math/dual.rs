@@ -1,4 +1,4 @@
-//! Dual numbers `a + bε` with `ε² = 0` (seed 000): evaluating `f(x + ε)` yields `f(x)` and
+//! Dual numbers `a + bε` with `ε² = 0` [cwzx, Dual numbers]: evaluating `f(x + ε)` yields `f(x)` and
 //! `f'(x)` exactly, with no step size to tune. Used to check every hand-derived Jacobian.
 
 use std::ops::{Add, Div, Mul, Neg, Sub};

@@ -1,5 +1,5 @@
 //! Quaternion exponential and logarithm of rotation vectors, and the normalised
-//! third-order exponential of the Magnus update (seed 002).
+//! third-order exponential of the Magnus update [cwzx, Magnus].
 
 use glam::{DQuat, DVec3};
 
@@ -29,7 +29,7 @@ pub fn log(q: DQuat) -> DVec3 {
     xyz * scale
 }
 
-/// `normalize(1 − θ²/8, (1 − θ²/24) Ω/2)` with `θ = |Ω|`: seed 002's cheap exponential,
+/// `normalize(1 − θ²/8, (1 − θ²/24) Ω/2)` with `θ = |Ω|`: the cheap exponential of [cwzx, Magnus],
 /// exact to third order in θ, a unit quaternion by construction.
 #[inline]
 pub fn exp_third_order(omega: DVec3) -> DQuat {
