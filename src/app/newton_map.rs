@@ -1,6 +1,6 @@
 //! The midpoint integrator's Newton convergence map, for the first body: computed on a
 //! background thread whenever the body or the step size moves the picture, so a frame
-//! never waits for it; drawn as an image with the Kantorovich safe disc and the current
+//! never waits for it; drawn as an image with the safe disc and the current
 //! `h·L` marked.
 
 use std::thread::JoinHandle;
@@ -138,7 +138,9 @@ pub fn show(ui: &mut egui::Ui, sim: &Sim, map: &mut NewtonMap, side: f32) {
     response.on_hover_text(format!(
         "Newton iterations of the midpoint step for each h·L in the body xy-plane \
          (yellow: fewest, dark blue: most, black: no convergence), |h·L| up to {:.2}.\n\
-         White circle: the Kantorovich disc where convergence is guaranteed.\n\
+         White circle: the safe disc, up to which a step takes no safe sub-steps (the \
+         Kantorovich bound for Newton started at zero; measured, not proved, for Newton \
+         from the predictor).\n\
          Red dot: this step's h·L = ({:.2}, {:.2}, {:.2}), {} the disc{}.\n\
          Computed in the background in {:.0} ms.",
         key.extent,

@@ -23,8 +23,16 @@ pub fn integrator_tooltip(ui: &mut egui::Ui, i: Integrator) {
     ui.strong(info.name);
     ui.label(info.summary);
     ui.label(RichText::new(info.formula).monospace());
-    if info.order > 0 {
-        ui.label(format!("order {}", info.order));
+    match (info.order, info.other_equation) {
+        (0, _) => {}
+        (order, Some(equation)) => {
+            ui.label(format!(
+                "order {order} for {equation}; none against the true motion"
+            ));
+        }
+        (order, None) => {
+            ui.label(format!("order {order}"));
+        }
     }
     ui.label(format!("conserves: {}", info.conserves));
 }

@@ -242,10 +242,11 @@ pub fn run(command: Command) -> Result<(), CliError> {
             println!("{:<18} {:<6} {:<58} conserves", "name", "order", "summary");
             for i in Integrator::ALL {
                 let info = i.info();
-                let order = if info.order == 0 {
-                    "exact".into()
-                } else {
-                    info.order.to_string()
+                // An integrator of another equation has no order against the true motion.
+                let order = match (info.order, info.other_equation) {
+                    (0, _) => "exact".into(),
+                    (_, Some(_)) => "none".into(),
+                    (order, None) => order.to_string(),
                 };
                 println!(
                     "{:<18} {:<6} {:<58} {}",

@@ -105,7 +105,7 @@ mod tests {
         // A torque-free step from rest orientation: ω and α as the step evaluates them.
         let props = MassProps {
             mass: 1.0,
-            inertia: crate::inertia::Inertia::new(DVec3::new(1.0, 2.0, 3.0)).unwrap(),
+            inertia: crate::body::inertia::Inertia::new(DVec3::new(1.0, 2.0, 3.0)).unwrap(),
         };
         let w = DVec3::new(0.4, 1.5, -0.6);
         let mut s = BodyState::from_body_omega(&props, DQuat::IDENTITY, w);
