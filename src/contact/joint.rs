@@ -178,7 +178,8 @@ impl Joint {
     }
 }
 
-/// The rows of the joints being solved, for one step (or one sub-step).
+/// The rows of the joints being solved, for one step (or one solver sub-step).
+#[derive(Clone, Debug, Default)]
 pub struct JointRows {
     points: Vec<(usize, PointBlock)>,
     rows: Vec<(usize, usize, Row)>,

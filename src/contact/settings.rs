@@ -121,6 +121,26 @@ impl SolverSettings {
         1.0 - (1.0 - self.erp).powf(h)
     }
 
+    /// The length of one of the soft step's solver sub-steps within a step of `h` (the
+    /// lab's sub-steps, and the integrators' Newton sub-steps, are others).
+    pub fn solver_substep(&self, h: f64) -> f64 {
+        h / self.substeps as f64
+    }
+
+    /// The joints' softness over a step (PGS) or solver sub-step (soft) of `h`: PGS feeds
+    /// back the Baumgarte fraction of the error with the full mass [Havok solver], the
+    /// soft step Box2D's spring [Catto 2024].
+    pub fn joint_softness(&self, h: f64) -> Softness {
+        match self.solver {
+            SolverKind::Pgs => Softness {
+                bias_rate: self.beta(h) / h,
+                mass_scale: 1.0,
+                impulse_scale: 0.0,
+            },
+            SolverKind::Soft => Softness::new(self.joint_hertz, self.joint_damping_ratio, h),
+        }
+    }
+
     /// Checks every field; the message names the first bad one.
     pub fn validate(&self) -> Result<(), String> {
         let positive = [

@@ -7,7 +7,7 @@ use glam::{DMat3, DVec3};
 
 use super::geometry::tangents;
 use super::manifold::{MAX_POINTS, Manifold};
-use super::settings::Softness;
+use super::settings::{Softness, SolverKind, SolverSettings};
 use crate::body::{BodyState, MassProps};
 use crate::math::so3::skew;
 
@@ -197,6 +197,53 @@ pub struct Pose {
     pub orientation: glam::DQuat,
 }
 
+impl Pose {
+    pub fn of(state: &BodyState) -> Self {
+        Self {
+            position: state.position,
+            orientation: state.orientation,
+        }
+    }
+}
+
+/// Where a normal row's velocity bias comes from.
+#[derive(Clone, Copy, Debug)]
+pub enum NormalBias {
+    /// PGS: the bias [`ContactRows::set_pgs_bias`] fixed for the step.
+    Fixed,
+    /// The soft step: a speculative point closes its gap within the solver sub-step
+    /// (`inv_h` is its inverse length); a penetrating one is pushed out by the spring of
+    /// `softness`, no faster than `max_push_out` [Catto 2024].
+    Soft {
+        softness: Softness,
+        inv_h: f64,
+        max_push_out: f64,
+    },
+}
+
+impl NormalBias {
+    /// The solve stage's bias, for a step (PGS) or solver sub-step (soft) of `h`.
+    pub fn solve(settings: &SolverSettings, h: f64) -> Self {
+        match settings.solver {
+            SolverKind::Pgs => Self::Fixed,
+            SolverKind::Soft => Self::Soft {
+                softness: Softness::new(settings.contact_hertz, settings.contact_damping_ratio, h),
+                inv_h: 1.0 / h,
+                max_push_out: settings.max_push_out,
+            },
+        }
+    }
+
+    /// The relax stage's: rigid rows that only close speculative gaps.
+    pub fn relax(settings: &SolverSettings, h: f64) -> Self {
+        Self::Soft {
+            softness: Softness::RIGID,
+            inv_h: 1.0 / h,
+            max_push_out: settings.max_push_out,
+        }
+    }
+}
+
 pub struct ContactInput<'a> {
     pub manifold: &'a Manifold,
     pub a: usize,
@@ -316,30 +363,25 @@ impl ContactRows {
     /// speculative point may close its gap in this step and no more; a penetrating one
     /// is pushed out by the Baumgarte fraction `β` of its depth beyond the slop; a fast
     /// approach bounces with the restitution coefficient.
-    pub fn set_pgs_bias(&mut self, beta: f64, slop: f64, threshold: f64, h: f64) {
-        let e = self.restitution;
+    pub fn set_pgs_bias(&mut self, settings: &SolverSettings, h: f64) {
+        let (beta, e) = (settings.beta(h), self.restitution);
         for p in &mut self.points[..self.len] {
             let s = p.base_separation;
             p.bias = if s > 0.0 {
                 s / h
             } else {
-                -beta * (-s - slop).max(0.0) / h
+                -beta * (-s - settings.slop).max(0.0) / h
             };
-            if e > 0.0 && p.approach < -threshold && s + p.approach * h < 0.0 {
+            if e > 0.0 && p.approach < -settings.restitution_threshold && s + p.approach * h < 0.0 {
                 p.bias = p.bias.min(e * p.approach);
             }
         }
     }
 
     /// One Gauss-Seidel pass over the rows: friction first (bounded by last pass's
-    /// normal impulses), then the normal rows. `soft`: the sub-stepped soft rows at the
-    /// separation of the last [`Self::refresh`]; `None`: PGS with the stored bias.
-    pub fn solve(
-        &mut self,
-        bodies: &mut [SolverBody],
-        soft: Option<(Softness, f64, f64)>,
-        sor: f64,
-    ) {
+    /// normal impulses), then the normal rows, with the bias `bias` (the soft step's at
+    /// the separation of the last [`Self::refresh`]).
+    pub fn solve(&mut self, bodies: &mut [SolverBody], bias: NormalBias, sor: f64) {
         let (a, b) = pair(bodies, self.a, self.b);
         let n = self.normal;
         self.solve_friction(a, b, sor);
@@ -353,9 +395,13 @@ impl ContactRows {
         for i in 0..len {
             let p = &mut self.points[if flip { len - 1 - i } else { i }];
             let vn = p.normal.velocity(a, b, n);
-            let delta = match soft {
-                None => -p.normal.mass * (vn + p.bias),
-                Some((softness, inv_h, max_push)) => {
+            let delta = match bias {
+                NormalBias::Fixed => -p.normal.mass * (vn + p.bias),
+                NormalBias::Soft {
+                    softness,
+                    inv_h,
+                    max_push_out: max_push,
+                } => {
                     let s = p.separation;
                     let (bias, mass_scale, impulse_scale) = if s > 0.0 {
                         (s * inv_h, 1.0, 0.0)
