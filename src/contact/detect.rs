@@ -22,9 +22,7 @@ impl Contacts {
             let s = &body.state;
             let omega = s.world_omega(&body.props).length();
             for (k, part) in body.parts.iter().enumerate() {
-                let reach = spec
-                    + h * (s.velocity.length()
-                        + omega * (part.offset.length() + part.shape.bounding_radius()));
+                let reach = spec + h * (s.velocity.length() + omega * part.radius_from_centre());
                 let geom = Geom::of_part(part, s.position, s.orientation);
                 self.boxes.push(geom.aabb().expanded(DVec3::splat(reach)));
                 self.proxies.push(Proxy {

@@ -15,6 +15,7 @@ use super::joint::{Joint, JointRows};
 use super::settings::{SolverKind, SolverSettings};
 use super::solver::{ContactInput, ContactRows, NormalBias, Pose, SolverBody};
 use super::{Contact, Contacts};
+use crate::inertia::Part;
 use crate::integrators::{Integrator, Loads, StepError};
 use crate::world::Body;
 
@@ -77,10 +78,7 @@ impl Contacts {
         let speeds: Vec<f64> = bodies
             .iter()
             .map(|b| {
-                let size = b
-                    .parts
-                    .iter()
-                    .map(|p| p.offset.length() + p.shape.bounding_radius());
+                let size = b.parts.iter().map(Part::radius_from_centre);
                 let size = size.fold(0.0, f64::max);
                 b.state
                     .velocity
