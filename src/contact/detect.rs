@@ -55,14 +55,10 @@ impl Contacts {
         for &(i, j) in &pairs {
             let (pa, pb) = (&self.proxies[i as usize], &self.proxies[j as usize]);
             if let Some(m) = narrow_phase::collide(&pa.geom, &pb.geom, pa.reach + pb.reach) {
-                let (ma, mb) = (
+                let material = Material::mix(
                     &bodies[pa.body as usize].material,
                     &bodies[pb.body as usize].material,
                 );
-                let material = Material {
-                    friction: (ma.friction * mb.friction).sqrt(),
-                    restitution: ma.restitution.max(mb.restitution),
-                };
                 self.touch((pa.body, pa.part), (pb.body, pb.part), m, material);
             }
         }
@@ -79,11 +75,8 @@ impl Contacts {
                 }
                 if let Some(m) = narrow_phase::collide_plane(&proxy.geom, plane, proxy.reach + spec)
                 {
-                    let mat = &bodies[proxy.body as usize].material;
-                    let material = Material {
-                        friction: (mat.friction * plane.friction).sqrt(),
-                        restitution: mat.restitution.max(plane.restitution),
-                    };
+                    let material =
+                        Material::mix(&bodies[proxy.body as usize].material, &plane.material());
                     grounded.push(((proxy.body, proxy.part), (NONE, k as u32), m, material));
                 }
             }

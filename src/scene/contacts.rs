@@ -8,7 +8,7 @@ use glam::DVec3;
 use serde::Deserialize;
 
 use super::{BodyDesc, PartDesc, euler_deg};
-use crate::contact::{Contacts, JointKind, Motor, Plane, SolverSettings};
+use crate::contact::{Contacts, JointKind, Material, Motor, Plane, SolverSettings};
 use crate::inertia::Shape;
 use crate::world::World;
 
@@ -27,7 +27,7 @@ pub struct ContactsDesc {
 }
 
 fn default_friction() -> f64 {
-    0.5
+    Material::DEFAULT.friction
 }
 
 /// A half-space: the solid below the plane through `point` whose normal is +Y turned by
