@@ -1,9 +1,9 @@
 //! Contacts and joints: collision detection (sweep and prune, then a manifold per pair
 //! of shapes) and a sequential-impulse solver, classic (PGS with Baumgarte) or soft
-//! (Box2D v3's sub-stepped soft step).
+//! (Box2D v3's soft step, in solver sub-steps).
 //!
 //! # Where the rotational integrators come in
-//! A step is split the way Havok and Box2D split it (seed 004 §1.1): first the
+//! A step is split the way Havok and Box2D split it [Havok solver]: first the
 //! velocities, then the positions. Gravity and every contact and joint impulse change
 //! linear and angular momentum: an impulse `P` at lever `r` adds `P/m` to `v` and `r × P`
 //! to `L` exactly, whatever integrator is chosen, because impulses are instantaneous.

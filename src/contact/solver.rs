@@ -1,7 +1,7 @@
 //! Sequential impulses (projected Gauss-Seidel): each constraint row in turn gets the
 //! impulse that makes its relative velocity what it should be, and the ACCUMULATED
 //! impulse of the row is clamped (contacts push, friction stays inside its cone), not
-//! the increment (seed 004 §2.3, §5). Rows are the seed's `J v = B` with a 1×12 `J`.
+//! the increment [Havok solver], [Catto 2005]. Rows are `J v = b` with a 1×12 `J`.
 
 use std::ops::{Add, Mul, Neg, Sub};
 
@@ -94,7 +94,7 @@ fn recip(k: f64) -> f64 {
 /// the rows are prepared so the inner loop needs neither a matrix product nor a cross
 /// product. (The inertias are those at
 /// preparation; within one step a body turns too little for that to matter, and Box2D v3
-/// keeps its anchors fixed through the sub-steps the same way.)
+/// keeps its anchors fixed through the solver sub-steps the same way.)
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Axis {
     /// `r_a × d` and `r_b × d`.
@@ -167,7 +167,7 @@ impl Axis {
 pub struct PointRow {
     pub normal: Axis,
     /// The point in each body's own frame, fixed when prepared: the soft step follows
-    /// the bodies' motion through the sub-steps with them.
+    /// the bodies' motion through the solver sub-steps with them.
     pub local_a: DVec3,
     pub local_b: DVec3,
     /// The point now, midway between the two anchors, where both bodies' impulses act.
@@ -327,14 +327,14 @@ impl ContactRows {
         rows
     }
 
-    /// Moves the rows with the bodies: the anchors to where the bodies have carried
-    /// them, each point midway between its two anchors, the separation measured there,
-    /// and the Jacobians at the point and the bodies' current inertia. The soft step
-    /// calls it after every sub-step's integration, so that both bodies' impulses act at
-    /// one point with the inertia that turns them into momentum: linear and angular
-    /// momentum are then conserved to round-off (with the anchors fixed, as Box2D v3
-    /// keeps them, a pair of impulses on anchors that drifted apart leaked a few % of
-    /// the angular momentum of a collision).
+    /// Moves the rows with the bodies: the anchors to where the bodies have carried them,
+    /// each point midway between its two anchors, the separation measured there, and the
+    /// Jacobians at the point and the bodies' current inertia. The soft step calls it after
+    /// every solver sub-step's integration, so that both bodies' impulses act at one point
+    /// with the inertia that turns them into momentum: linear and angular momentum are then
+    /// conserved to round-off (with the anchors fixed, as Box2D v3 keeps them, a pair of
+    /// impulses on anchors that drifted apart leaked a few % of the angular momentum of a
+    /// collision).
     ///
     /// `follow: false` updates the separations only and leaves the points and
     /// Jacobians where they were prepared (Box2D's and rapier's fixed anchors).

@@ -234,10 +234,10 @@ impl StepState {
         }
     }
 
-    /// Prepare joints: the active joints' rows at the current poses, for a step (or
-    /// solver sub-step) of `h`. Box2D prepares its joints once a step and moves them
-    /// with the bodies; these are prepared again each sub-step, and the impulses the
-    /// last sub-step's rows accumulated go with them.
+    /// Prepare joints: the active joints' rows at the current poses, for a step (or solver
+    /// sub-step) of `h`. Box2D prepares its joints once a step and moves them with the
+    /// bodies; these are prepared again each solver sub-step, and the impulses the last
+    /// solver sub-step's rows accumulated go with them.
     pub fn prepare_joints(&mut self, joints: &mut [Joint], settings: &SolverSettings, h: f64) {
         self.joint_rows.store(joints);
         self.joint_rows = JointRows::new(
