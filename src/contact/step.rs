@@ -58,8 +58,37 @@ impl Contacts {
         } = self;
         state.prepare(bodies, sleep, graph, joints, settings, h);
         match settings.solver {
-            SolverKind::Pgs => state.pgs(bodies, joints, settings, gravity, integrator, h)?,
-            SolverKind::Soft => state.soft(bodies, joints, settings, gravity, integrator, h)?,
+            // The classic step: the stages once over the whole step, with Baumgarte's
+            // bias on the contacts and joints [Havok solver].
+            SolverKind::Pgs => {
+                state.integrate_velocities(gravity, h);
+                state.prepare_joints(joints, settings, h);
+                if settings.warm_start {
+                    state.warm_start();
+                }
+                for _ in 0..settings.iterations {
+                    state.solve(settings, h);
+                }
+                state.integrate_positions(bodies, integrator, h)?;
+            }
+            // The soft step: the stages per solver sub-step with soft rows, a relax pass
+            // after each, restitution at the end [Catto 2024].
+            SolverKind::Soft => {
+                let h_sub = settings.solver_substep(h);
+                for _ in 0..settings.substeps {
+                    state.integrate_velocities(gravity, h_sub);
+                    state.prepare_joints(joints, settings, h_sub);
+                    state.warm_start();
+                    for _ in 0..settings.substep_iterations {
+                        state.solve(settings, h_sub);
+                    }
+                    state.integrate_positions(bodies, integrator, h_sub)?;
+                    state.update_contacts(settings);
+                    state.relax(settings, h_sub);
+                }
+                state.restitution(settings);
+                state.finalize_bodies(bodies);
+            }
         }
         state.store_impulses(graph, joints);
         self.stats.contacts = self.graph.len();
@@ -103,56 +132,6 @@ impl Contacts {
 }
 
 impl StepState {
-    /// The classic step: one pass of the stages over the whole step, Baumgarte's bias
-    /// on the contacts and joints [Havok solver].
-    fn pgs(
-        &mut self,
-        bodies: &mut [Body],
-        joints: &mut [Joint],
-        settings: &SolverSettings,
-        gravity: DVec3,
-        integrator: Integrator,
-        h: f64,
-    ) -> Result<(), StepError> {
-        self.integrate_velocities(gravity, h);
-        self.prepare_joints(joints, settings, h);
-        if settings.warm_start {
-            self.warm_start();
-        }
-        for _ in 0..settings.iterations {
-            self.solve(settings, h);
-        }
-        self.integrate_positions(bodies, integrator, h)
-    }
-
-    /// The soft step: the stages per solver sub-step with soft rows, a relax pass
-    /// after each, and restitution at the end [Catto 2024].
-    fn soft(
-        &mut self,
-        bodies: &mut [Body],
-        joints: &mut [Joint],
-        settings: &SolverSettings,
-        gravity: DVec3,
-        integrator: Integrator,
-        h: f64,
-    ) -> Result<(), StepError> {
-        let h_sub = settings.solver_substep(h);
-        for _ in 0..settings.substeps {
-            self.integrate_velocities(gravity, h_sub);
-            self.prepare_joints(joints, settings, h_sub);
-            self.warm_start();
-            for _ in 0..settings.substep_iterations {
-                self.solve(settings, h_sub);
-            }
-            self.integrate_positions(bodies, integrator, h_sub)?;
-            self.update_contacts(settings);
-            self.relax(settings, h_sub);
-        }
-        self.restitution(settings);
-        self.finalize_bodies(bodies);
-        Ok(())
-    }
-
     /// Prepare: the solver's view of the bodies at the step's start, the rows of every
     /// contact with an awake body (with PGS, their bias for a step of `h`) and the
     /// list of joints with an awake body.
