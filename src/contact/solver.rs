@@ -87,14 +87,14 @@ fn recip(k: f64) -> f64 {
 }
 
 /// One row of the solver: the relative velocity of a point along a direction `d`, or,
-/// for `d = 0`, a relative spin. Its Jacobian is `J = [−d, −ang_a, d, ang_b]` on
-/// `(v_a, ω_a, v_b, ω_b)` with `ang = r × d` for a point at lever `r` (Box2D's
+/// for `d = 0`, a relative spin. Its Jacobian on `(v_a, ω_a, v_b, ω_b)` is
+/// `J = [−d, −ang_a, d, ang_b]` with `ang = r × d` for a point at lever `r` (Box2D's
 /// convention [Catto 2024]), the same for contacts, joints and the mouse spring. The
-/// angular parts and their images under the inverse inertias are computed once when
-/// the rows are prepared so the inner loop needs neither a matrix product nor a cross
-/// product. (The inertias are those at
-/// preparation; within one step a body turns too little for that to matter, and Box2D v3
-/// keeps its anchors fixed through the solver sub-steps the same way.)
+/// angular parts and their images under the inverse inertias are computed once when the
+/// rows are prepared so the inner loop needs neither a matrix product nor a cross
+/// product. (The inertias are those at preparation; within one step a body turns too
+/// little for that to matter, and Box2D v3 keeps its anchors fixed through the solver
+/// sub-steps the same way.)
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Axis {
     /// `r_a × d` and `r_b × d`.
