@@ -91,14 +91,20 @@ impl Contacts {
             }
         }
         state.store_impulses(graph, joints);
-        self.stats.contacts = self.graph.len();
-        self.stats.points = self.graph.values().iter().map(|c| c.manifold.len).sum();
-        self.stats.awake = self.state.awake.iter().filter(|a| **a).count();
+        self.update_stats();
         if bodies.iter().all(|b| b.state.is_finite()) {
             Ok(())
         } else {
             Err(StepError::NonFinite)
         }
+    }
+
+    /// Readout: what the last step found, for the app (the sleep stage counts the
+    /// islands).
+    pub fn update_stats(&mut self) {
+        self.stats.contacts = self.graph.len();
+        self.stats.points = self.graph.values().iter().map(|c| c.manifold.len).sum();
+        self.stats.awake = self.state.awake.iter().filter(|a| **a).count();
     }
 
     /// Sleep: finds the islands and advances each body's sleep timer; an island slow
