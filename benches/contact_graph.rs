@@ -1,4 +1,4 @@
-//! The contact graph (seed 001's index-linked lists) against the plain alternative, a
+//! The contact graph (index-linked lists [cwzx, Lists]) against the plain alternative, a
 //! `HashMap` from body pair to an index in a `Vec`. Both replay the contacts of 100
 //! steps of the 1,000-box pile:
 //! - bookkeeping: every touching pair is looked up (kept or inserted) and the pairs that

@@ -528,7 +528,7 @@ fn aabb() -> impl Strategy<Value = Aabb> {
 
 proptest! {
     /// Sweep and prune finds exactly the overlapping distinct pairs a brute-force double
-    /// loop finds (seed 001's distinct pairs: i < j, each pair once), also when the
+    /// loop finds (distinct pairs [cwzx, Lists]: i < j, each pair once), also when the
     /// boxes move and the kept order is stale.
     #[test]
     fn sweep_and_prune_equals_brute_force(

@@ -23,7 +23,7 @@ pub fn lane_offset(lab: &Lab, i: usize) -> Vec3 {
 pub fn body_size(body: &Body) -> f32 {
     body.parts
         .iter()
-        .map(|p| p.offset.length() + p.shape.bounding_radius())
+        .map(|p| p.radius_from_centre())
         .fold(0.05, f64::max) as f32
 }
 

@@ -184,6 +184,14 @@ pub struct Part {
     pub rotation: DQuat,
 }
 
+impl Part {
+    /// Radius of a sphere about the body's centre (the origin of `offset`) that holds
+    /// the part: how far the part reaches when the body turns.
+    pub fn radius_from_centre(&self) -> f64 {
+        self.offset.length() + self.shape.bounding_radius()
+    }
+}
+
 /// Mass, centre of mass and principal inertia of a compound, and the rotation from the
 /// principal frame to the frame the parts were given in.
 #[derive(Clone, Copy, Debug, PartialEq)]

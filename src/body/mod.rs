@@ -2,8 +2,10 @@
 //! `math`: integrators, the hierarchy and contacts all work on these types.
 
 pub mod inertia;
+mod material;
 mod rigid_body;
 mod state;
 
+pub use material::Material;
 pub use rigid_body::Body;
 pub use state::{BodyState, MassProps};

@@ -3,8 +3,7 @@
 use glam::DVec3;
 
 use super::inertia::Part;
-use super::{BodyState, MassProps};
-use crate::contact::Material;
+use super::{BodyState, MassProps, Material};
 
 #[derive(Clone, Debug)]
 pub struct Body {

@@ -3,6 +3,7 @@
 
 use glam::{DMat3, DQuat, DVec3};
 
+use super::Material;
 use crate::body::inertia::{Part, Shape};
 
 /// A convex shape in world coordinates.
@@ -51,6 +52,13 @@ impl Plane {
             offset: normal.dot(point),
             friction,
             restitution,
+        }
+    }
+
+    pub fn material(&self) -> Material {
+        Material {
+            friction: self.friction,
+            restitution: self.restitution,
         }
     }
 

@@ -1,9 +1,9 @@
-//! The contact graph, after seed 001's list design: contacts are values in one contiguous
-//! array, and the links that thread each body's contacts into a list are kept apart from
-//! them, as small integer indices in arrays of their own. Insertion pushes to the back;
-//! erasure moves the last contact into the hole and re-points its links (O(1), no
-//! allocation). Each contact has two ends (`2c` and `2c + 1`), one per body; a static
-//! end (the ground) is not linked, since static bodies join no islands.
+//! The contact graph, after [cwzx, Lists]' list design: contacts are values in one
+//! contiguous array, and the links that thread each body's contacts into a list are kept
+//! apart from them, as small integer indices in arrays of their own. Insertion pushes to
+//! the back; erasure moves the last contact into the hole and re-points its links (O(1), no
+//! allocation). Each contact has two ends (`2c` and `2c + 1`), one per body; a static end
+//! (the ground) is not linked, since static bodies join no islands.
 
 /// No link / a static body.
 pub const NONE: u32 = u32::MAX;

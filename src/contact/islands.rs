@@ -4,6 +4,7 @@
 
 use super::graph::{ContactGraph, NONE};
 use super::joint::Joint;
+use super::settings::SolverSettings;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Sleep {
@@ -12,15 +13,18 @@ pub struct Sleep {
     pub asleep: bool,
 }
 
-/// Updates `sleep` from the bodies' speeds; returns how many islands there are and
-/// the bodies that fell asleep in this call (their velocities must be zeroed).
+/// Updates `sleep` from the bodies' speeds over a step of `h`; returns how many islands
+/// there are and the bodies that fell asleep in this call (their velocities must be
+/// zeroed).
 pub fn update<V>(
     graph: &ContactGraph<V>,
     joints: &[Joint],
     speeds: &[f64],
     sleep: &mut [Sleep],
-    (enabled, sleep_speed, sleep_time, h): (bool, f64, f64, f64),
+    settings: &SolverSettings,
+    h: f64,
 ) -> (usize, Vec<usize>) {
+    let (sleep_speed, sleep_time) = (settings.sleep_speed, settings.sleep_time);
     let n = sleep.len();
     for (s, &v) in sleep.iter_mut().zip(speeds) {
         if !s.asleep {
@@ -39,22 +43,22 @@ pub fn update<V>(
         count += usize::from(r as usize == b);
         calm[r as usize] = calm[r as usize].min(sleep[b].timer);
     }
-    let mut fell = Vec::new();
+    let mut fell_asleep = Vec::new();
     for (b, &r) in roots.iter().enumerate() {
-        let asleep = enabled && calm[r as usize] >= sleep_time;
+        let asleep = settings.sleep && calm[r as usize] >= sleep_time;
         if asleep && !sleep[b].asleep {
-            fell.push(b);
+            fell_asleep.push(b);
         }
         sleep[b].asleep = asleep;
     }
-    (count, fell)
+    (count, fell_asleep)
 }
 
-/// The island of each body, as the index of one body of it: connected components of
-/// `edges` (static ends, `NONE`, join nothing) by union-find. It visits the contact
-/// array once, in memory order, instead of walking each body's list: seed 001's advice
-/// for algorithms that see every element in no particular order, and measured faster
-/// than the walk in `benches/contact_graph.rs`.
+/// The island of each body, as the index of one body of it: connected components of `edges`
+/// (static ends, `NONE`, join nothing) by union-find. It visits the contact array once, in
+/// memory order, instead of walking each body's list: the advice of [cwzx, Lists] for
+/// algorithms that see every element in no particular order, and measured faster than the
+/// walk in `benches/contact_graph.rs`.
 pub fn components(n: usize, edges: impl Iterator<Item = (u32, u32)>) -> Vec<u32> {
     let mut parent: Vec<u32> = (0..n as u32).collect();
     fn root(parent: &mut [u32], mut x: u32) -> u32 {

@@ -126,7 +126,7 @@ impl Joint {
     ) -> Vec<(usize, Row)> {
         let mut rows = Vec::with_capacity(SLOTS - 3);
         let angular = |slot: usize, dir: DVec3, error: f64| {
-            let mut row = Row::new(bodies, (ia, ib), DVec3::ZERO, -dir, dir);
+            let mut row = Row::new(bodies, (ia, ib), dir);
             row.error = error;
             row.softness = softness;
             (slot, row)
@@ -178,7 +178,8 @@ impl Joint {
     }
 }
 
-/// The rows of the joints being solved, for one step (or one sub-step).
+/// The rows of the joints being solved, for one step (or one solver sub-step).
+#[derive(Clone, Debug, Default)]
 pub struct JointRows {
     points: Vec<(usize, PointBlock)>,
     rows: Vec<(usize, usize, Row)>,

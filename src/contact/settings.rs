@@ -9,11 +9,11 @@ use serde::Deserialize;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 pub enum SolverKind {
     /// Sequential impulses (projected Gauss-Seidel) once per step, Baumgarte position
-    /// correction through the seed's ERP: Bullet's and Havok's classic solver.
+    /// correction through the ERP: Bullet's and Havok's classic solver [Havok solver].
     Pgs,
-    /// Box2D v3's soft step: sub-steps with soft constraints (a spring and damper per
-    /// row, stiffness in hertz), a relax pass without bias, restitution at the end.
-    /// The default: at 60 Hz it holds a ten-box stack that PGS needs a smaller step for.
+    /// Box2D v3's soft step: solver sub-steps with soft constraints (a spring and damper
+    /// per row, stiffness in hertz), a relax pass without bias, restitution at the end. The
+    /// default: at 60 Hz it holds a ten-box stack that PGS needs a smaller step for.
     Soft,
 }
 
@@ -50,12 +50,15 @@ pub struct SolverSettings {
     pub solver: SolverKind,
     /// PGS: velocity iterations per step.
     pub iterations: u32,
-    /// Soft step: sub-steps per step, and velocity iterations per sub-step.
+    /// Soft step: the solver's sub-steps per step of the world [Catto 2024] (not the
+    /// lab's sub-steps, which split the world's step, nor the integrators' Newton
+    /// sub-steps), and velocity iterations per solver sub-step. Scene files name them
+    /// `substeps` and `substep_iterations`.
     pub substeps: u32,
     pub substep_iterations: u32,
-    /// The seed's error reduction parameter: the fraction of a position error removed
-    /// within one second. Per step, `β = 1 − (1 − ERP)^(1/n)` with `n = 1/h` steps per
-    /// second.
+    /// The error reduction parameter [Havok solver]: the fraction of a position error
+    /// removed within one second. Per step, `β = 1 − (1 − ERP)^(1/n)` with `n = 1/h`
+    /// steps per second.
     pub erp: f64,
     /// Penetration allowed without correction (m): keeps resting contacts from
     /// bouncing on their own correction.
@@ -77,10 +80,10 @@ pub struct SolverSettings {
     /// Soft step: the fastest a contact pushes overlapping bodies apart (m/s).
     pub max_push_out: f64,
     /// Soft step: move each contact's point and Jacobians with the bodies after every
-    /// sub-step, so both impulses act at one point and linear and angular momentum are
-    /// conserved to round-off (about a quarter more time per step). Off: anchors fixed
-    /// through the step, as in Box2D v3 and rapier; a sliding collision then leaks a
-    /// few per cent of its angular momentum.
+    /// solver sub-step, so both impulses act at one point and linear and angular momentum
+    /// are conserved to round-off (about a quarter more time per step). Off: anchors fixed
+    /// through the step, as in Box2D v3 and rapier; a sliding collision then leaks a few
+    /// per cent of its angular momentum.
     pub follow_anchors: bool,
     /// Islands whose bodies all stay slower than `sleep_speed` (m/s, and rad/s times
     /// the body's size) for `sleep_time` seconds fall asleep and cost nothing.
@@ -116,9 +119,29 @@ impl Default for SolverSettings {
 }
 
 impl SolverSettings {
-    /// The Baumgarte factor per step of `h` from the ERP (seed 004 §3.3.2).
+    /// The Baumgarte factor per step of `h` from the ERP [Havok solver].
     pub fn beta(&self, h: f64) -> f64 {
         1.0 - (1.0 - self.erp).powf(h)
+    }
+
+    /// The length of one of the soft step's solver sub-steps within a step of `h` (the
+    /// lab's sub-steps, and the integrators' Newton sub-steps, are others).
+    pub fn solver_substep(&self, h: f64) -> f64 {
+        h / self.substeps as f64
+    }
+
+    /// The joints' softness over a step (PGS) or solver sub-step (soft) of `h`: PGS feeds
+    /// back the Baumgarte fraction of the error with the full mass [Havok solver], the
+    /// soft step Box2D's spring [Catto 2024].
+    pub fn joint_softness(&self, h: f64) -> Softness {
+        match self.solver {
+            SolverKind::Pgs => Softness {
+                bias_rate: self.beta(h) / h,
+                mass_scale: 1.0,
+                impulse_scale: 0.0,
+            },
+            SolverKind::Soft => Softness::new(self.joint_hertz, self.joint_damping_ratio, h),
+        }
     }
 
     /// Checks every field; the message names the first bad one.

@@ -1,15 +1,16 @@
 //! Sequential impulses (projected Gauss-Seidel): each constraint row in turn gets the
 //! impulse that makes its relative velocity what it should be, and the ACCUMULATED
 //! impulse of the row is clamped (contacts push, friction stays inside its cone), not
-//! the increment (seed 004 §2.3, §5). Rows are the seed's `J v = B` with a 1×12 `J`.
+//! the increment [Havok solver], [Catto 2005]. Rows are `J v = b` with a 1×12 `J`.
+
+use std::ops::{Add, Mul, Neg, Sub};
 
 use glam::{DMat3, DVec3};
 
 use super::geometry::tangents;
 use super::manifold::{MAX_POINTS, Manifold};
-use super::settings::Softness;
+use super::settings::{Softness, SolverKind, SolverSettings};
 use crate::body::{BodyState, MassProps};
-use crate::math::so3::skew;
 
 /// A body's velocity and inverse mass as the solver sees them. Static things (the
 /// ground, sleeping bodies next to nothing awake) use the extra body at the end of the
@@ -55,6 +56,18 @@ impl SolverBody {
     }
 }
 
+/// Box2D's soft constraint impulse [Catto 2024], the one formula of every row: through
+/// the effective mass `mass` it drives the row's `velocity` toward `−bias`, softened by
+/// the spring: `−mass (velocity + bias) mass_scale − impulse_scale accumulated`. A
+/// scalar for a row, a vector with a 3×3 mass for a point block.
+pub fn soft_impulse<M, V>(softness: Softness, mass: M, velocity: V, bias: V, accumulated: V) -> V
+where
+    M: Mul<V, Output = V>,
+    V: Add<Output = V> + Sub<Output = V> + Neg<Output = V> + Mul<f64, Output = V>,
+{
+    -(mass * (velocity + bias)) * softness.mass_scale - accumulated * softness.impulse_scale
+}
+
 /// Borrows the two bodies of a row; `a != b` always holds (a body never touches itself).
 #[inline]
 fn pair(bodies: &mut [SolverBody], a: usize, b: usize) -> (&mut SolverBody, &mut SolverBody) {
@@ -73,11 +86,15 @@ fn recip(k: f64) -> f64 {
     if k > 0.0 { 1.0 / k } else { 0.0 }
 }
 
-/// One direction `d` of a point row: the angular parts of its Jacobian and their images
-/// under the inverse inertias, computed once when the rows are prepared so the inner
-/// loop needs neither a matrix product nor a cross product. (The inertias are those at
-/// preparation; within one step a body turns too little for that to matter, and Box2D v3
-/// keeps its anchors fixed through the sub-steps the same way.)
+/// One row of the solver: the relative velocity of a point along a direction `d`, or,
+/// for `d = 0`, a relative spin. Its Jacobian on `(v_a, ω_a, v_b, ω_b)` is
+/// `J = [−d, −ang_a, d, ang_b]` with `ang = r × d` for a point at lever `r` (Box2D's
+/// convention [Catto 2024]), the same for contacts, joints and the mouse spring. The
+/// angular parts and their images under the inverse inertias are computed once when the
+/// rows are prepared so the inner loop needs neither a matrix product nor a cross
+/// product. (The inertias are those at preparation; within one step a body turns too
+/// little for that to matter, and Box2D v3 keeps its anchors fixed through the solver
+/// sub-steps the same way.)
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Axis {
     /// `r_a × d` and `r_b × d`.
@@ -90,6 +107,14 @@ pub struct Axis {
     pub mass: f64,
 }
 
+/// `J_a M⁻¹ J_bᵀ`, the velocity along row `a` per unit impulse along row `b`, rows of the
+/// same two bodies; `linear` is their linear part `(m_a⁻¹ + m_b⁻¹) d_a·d_b`. With
+/// `a = b`, the inverse of a row's effective mass; over a point's three axes, the
+/// point's 3×3 `K` [Catto 2005].
+fn coupling(a: &Axis, b: &Axis, linear: f64) -> f64 {
+    linear + a.ang_a.dot(b.turn_a) + a.ang_b.dot(b.turn_b)
+}
+
 impl Axis {
     fn new(a: &SolverBody, b: &SolverBody, ra: DVec3, rb: DVec3, d: DVec3) -> Self {
         let (ang_a, ang_b) = (ra.cross(d), rb.cross(d));
@@ -97,8 +122,8 @@ impl Axis {
     }
 
     /// A purely angular row: the relative spin about unit `n` (the twist about a
-    /// contact normal).
-    fn twist(a: &SolverBody, b: &SolverBody, n: DVec3) -> Self {
+    /// contact normal, a joint's angular rows).
+    pub fn twist(a: &SolverBody, b: &SolverBody, n: DVec3) -> Self {
         Self::with_angular(a, b, n, n, 0.0)
     }
 
@@ -109,14 +134,15 @@ impl Axis {
         ang_b: DVec3,
         linear_k: f64,
     ) -> Self {
-        let (turn_a, turn_b) = (a.inv_inertia * ang_a, b.inv_inertia * ang_b);
-        Self {
+        let mut axis = Self {
             ang_a,
             ang_b,
-            turn_a,
-            turn_b,
-            mass: recip(linear_k + ang_a.dot(turn_a) + ang_b.dot(turn_b)),
-        }
+            turn_a: a.inv_inertia * ang_a,
+            turn_b: b.inv_inertia * ang_b,
+            mass: 0.0,
+        };
+        axis.mass = recip(coupling(&axis, &axis, linear_k));
+        axis
     }
 
     /// The relative velocity of the point along `d`, b's minus a's (`d = 0`: the
@@ -141,7 +167,7 @@ impl Axis {
 pub struct PointRow {
     pub normal: Axis,
     /// The point in each body's own frame, fixed when prepared: the soft step follows
-    /// the bodies' motion through the sub-steps with them.
+    /// the bodies' motion through the solver sub-steps with them.
     pub local_a: DVec3,
     pub local_b: DVec3,
     /// The point now, midway between the two anchors, where both bodies' impulses act.
@@ -195,6 +221,53 @@ pub struct ContactRows {
 pub struct Pose {
     pub position: DVec3,
     pub orientation: glam::DQuat,
+}
+
+impl Pose {
+    pub fn of(state: &BodyState) -> Self {
+        Self {
+            position: state.position,
+            orientation: state.orientation,
+        }
+    }
+}
+
+/// Where a normal row's velocity bias comes from.
+#[derive(Clone, Copy, Debug)]
+pub enum NormalBias {
+    /// PGS: the bias [`ContactRows::set_pgs_bias`] fixed for the step.
+    Fixed,
+    /// The soft step: a speculative point closes its gap within the solver sub-step
+    /// (`inv_h` is its inverse length); a penetrating one is pushed out by the spring of
+    /// `softness`, no faster than `max_push_out` [Catto 2024].
+    Soft {
+        softness: Softness,
+        inv_h: f64,
+        max_push_out: f64,
+    },
+}
+
+impl NormalBias {
+    /// The solve stage's bias, for a step (PGS) or solver sub-step (soft) of `h`.
+    pub fn solve(settings: &SolverSettings, h: f64) -> Self {
+        match settings.solver {
+            SolverKind::Pgs => Self::Fixed,
+            SolverKind::Soft => Self::Soft {
+                softness: Softness::new(settings.contact_hertz, settings.contact_damping_ratio, h),
+                inv_h: 1.0 / h,
+                max_push_out: settings.max_push_out,
+            },
+        }
+    }
+
+    /// The relax stage's: rigid rows that only close speculative gaps.
+    pub fn relax(settings: &SolverSettings, h: f64) -> Self {
+        Self::Soft {
+            softness: Softness::RIGID,
+            inv_h: 1.0 / h,
+            max_push_out: settings.max_push_out,
+        }
+    }
 }
 
 pub struct ContactInput<'a> {
@@ -254,14 +327,14 @@ impl ContactRows {
         rows
     }
 
-    /// Moves the rows with the bodies: the anchors to where the bodies have carried
-    /// them, each point midway between its two anchors, the separation measured there,
-    /// and the Jacobians at the point and the bodies' current inertia. The soft step
-    /// calls it after every sub-step's integration, so that both bodies' impulses act at
-    /// one point with the inertia that turns them into momentum: linear and angular
-    /// momentum are then conserved to round-off (with the anchors fixed, as Box2D v3
-    /// keeps them, a pair of impulses on anchors that drifted apart leaked a few % of
-    /// the angular momentum of a collision).
+    /// Moves the rows with the bodies: the anchors to where the bodies have carried them,
+    /// each point midway between its two anchors, the separation measured there, and the
+    /// Jacobians at the point and the bodies' current inertia. The soft step calls it after
+    /// every solver sub-step's integration, so that both bodies' impulses act at one point
+    /// with the inertia that turns them into momentum: linear and angular momentum are then
+    /// conserved to round-off (with the anchors fixed, as Box2D v3 keeps them, a pair of
+    /// impulses on anchors that drifted apart leaked a few % of the angular momentum of a
+    /// collision).
     ///
     /// `follow: false` updates the separations only and leaves the points and
     /// Jacobians where they were prepared (Box2D's and rapier's fixed anchors).
@@ -316,30 +389,25 @@ impl ContactRows {
     /// speculative point may close its gap in this step and no more; a penetrating one
     /// is pushed out by the Baumgarte fraction `β` of its depth beyond the slop; a fast
     /// approach bounces with the restitution coefficient.
-    pub fn set_pgs_bias(&mut self, beta: f64, slop: f64, threshold: f64, h: f64) {
-        let e = self.restitution;
+    pub fn set_pgs_bias(&mut self, settings: &SolverSettings, h: f64) {
+        let (beta, e) = (settings.beta(h), self.restitution);
         for p in &mut self.points[..self.len] {
             let s = p.base_separation;
             p.bias = if s > 0.0 {
                 s / h
             } else {
-                -beta * (-s - slop).max(0.0) / h
+                -beta * (-s - settings.slop).max(0.0) / h
             };
-            if e > 0.0 && p.approach < -threshold && s + p.approach * h < 0.0 {
+            if e > 0.0 && p.approach < -settings.restitution_threshold && s + p.approach * h < 0.0 {
                 p.bias = p.bias.min(e * p.approach);
             }
         }
     }
 
     /// One Gauss-Seidel pass over the rows: friction first (bounded by last pass's
-    /// normal impulses), then the normal rows. `soft`: the sub-stepped soft rows at the
-    /// separation of the last [`Self::refresh`]; `None`: PGS with the stored bias.
-    pub fn solve(
-        &mut self,
-        bodies: &mut [SolverBody],
-        soft: Option<(Softness, f64, f64)>,
-        sor: f64,
-    ) {
+    /// normal impulses), then the normal rows, with the bias `bias` (the soft step's at
+    /// the separation of the last [`Self::refresh`]).
+    pub fn solve(&mut self, bodies: &mut [SolverBody], bias: NormalBias, sor: f64) {
         let (a, b) = pair(bodies, self.a, self.b);
         let n = self.normal;
         self.solve_friction(a, b, sor);
@@ -353,22 +421,17 @@ impl ContactRows {
         for i in 0..len {
             let p = &mut self.points[if flip { len - 1 - i } else { i }];
             let vn = p.normal.velocity(a, b, n);
-            let delta = match soft {
-                None => -p.normal.mass * (vn + p.bias),
-                Some((softness, inv_h, max_push)) => {
-                    let s = p.separation;
-                    let (bias, mass_scale, impulse_scale) = if s > 0.0 {
-                        (s * inv_h, 1.0, 0.0)
-                    } else {
-                        (
-                            (softness.bias_rate * s).max(-max_push),
-                            softness.mass_scale,
-                            softness.impulse_scale,
-                        )
-                    };
-                    -p.normal.mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse
-                }
+            let s = p.separation;
+            let (softness, bias) = match bias {
+                NormalBias::Fixed => (Softness::RIGID, p.bias),
+                NormalBias::Soft { inv_h, .. } if s > 0.0 => (Softness::RIGID, s * inv_h),
+                NormalBias::Soft {
+                    softness,
+                    max_push_out,
+                    ..
+                } => (softness, (softness.bias_rate * s).max(-max_push_out)),
             };
+            let delta = soft_impulse(softness, p.normal.mass, vn, bias, p.normal_impulse);
             let total = (p.normal_impulse + sor * delta).max(0.0);
             let applied = total - p.normal_impulse;
             p.normal_impulse = total;
@@ -425,7 +488,8 @@ impl ContactRows {
                 continue;
             }
             let vn = p.normal.velocity(a, b, n);
-            let delta = -p.normal.mass * (vn + e * p.approach);
+            let bounce = e * p.approach;
+            let delta = soft_impulse(Softness::RIGID, p.normal.mass, vn, bounce, p.normal_impulse);
             let total = (p.normal_impulse + delta).max(0.0);
             p.normal.apply(a, b, n, total - p.normal_impulse);
             p.normal_impulse = total;
@@ -443,14 +507,15 @@ impl ContactRows {
     }
 }
 
-/// `K⁻¹` for an impulse at the point `a + r_a = b + r_b`, with `K = (m_a⁻¹ + m_b⁻¹) E −
-/// [r_a]× I_a⁻¹ [r_a]× − [r_b]× I_b⁻¹ [r_b]×` the point's velocity change per unit
-/// impulse. Two immovable bodies give `K = 0` and a zero mass: no impulse.
+/// `K⁻¹` for an impulse at the point `a + r_a = b + r_b`, with `K` the point's velocity
+/// change per unit impulse: the [`coupling`] of its rows along x, y and z. Two immovable
+/// bodies give `K = 0` and a zero mass: no impulse.
 pub fn point_mass(a: &SolverBody, b: &SolverBody, ra: DVec3, rb: DVec3) -> DMat3 {
-    let (sa, sb) = (skew(ra), skew(rb));
-    let k = DMat3::from_diagonal(DVec3::splat(a.inv_mass + b.inv_mass))
-        - sa * a.inv_inertia * sa
-        - sb * b.inv_inertia * sb;
+    let axes = [DVec3::X, DVec3::Y, DVec3::Z].map(|d| Axis::new(a, b, ra, rb, d));
+    let linear = a.inv_mass + b.inv_mass;
+    let k = DMat3::from_cols_array_2d(&[0, 1, 2].map(|j| {
+        [0, 1, 2].map(|i| coupling(&axes[i], &axes[j], if i == j { linear } else { 0.0 }))
+    }));
     if k.determinant().abs() > 1e-300 {
         k.inverse()
     } else {
@@ -518,26 +583,22 @@ impl PointBlock {
         } else {
             Softness::RIGID
         };
-        let delta = -(self.mass * (cdot + self.error * s.bias_rate)) * s.mass_scale
-            - self.impulse * s.impulse_scale;
+        let delta = soft_impulse(s, self.mass, cdot, self.error * s.bias_rate, self.impulse);
         let applied = delta * sor;
         self.impulse += applied;
         self.apply(bodies, applied);
     }
 }
 
-/// A one-dimensional joint row: `J v = dir·(v_b − v_a) + ang_a·ω_a + ang_b·ω_b`, driven
-/// to `target` (a motor's speed; zero for a rigid link) while the position error
-/// `error` is fed back at the softness's bias rate; the accumulated impulse is kept in
+/// A joint's angular row: the relative spin about a direction ([`Axis::twist`]), driven
+/// to `target` (a motor's speed; zero for a rigid link) while the angle error `error`
+/// is fed back at the softness's bias rate; the accumulated impulse is kept in
 /// `[lo, hi]`.
 #[derive(Clone, Copy, Debug)]
 pub struct Row {
     pub a: usize,
     pub b: usize,
-    pub linear: DVec3,
-    pub ang_a: DVec3,
-    pub ang_b: DVec3,
-    pub mass: f64,
+    pub axis: Axis,
     pub target: f64,
     pub error: f64,
     /// PGS rows use `bias_rate = β/h` with full mass; soft rows Box2D's spring.
@@ -548,26 +609,13 @@ pub struct Row {
 }
 
 impl Row {
-    /// A row with its effective mass; error, target, softness and bounds set by the
-    /// caller.
-    pub fn new(
-        bodies: &[SolverBody],
-        (a, b): (usize, usize),
-        linear: DVec3,
-        ang_a: DVec3,
-        ang_b: DVec3,
-    ) -> Self {
-        let (ba, bb) = (&bodies[a], &bodies[b]);
-        let k = (ba.inv_mass + bb.inv_mass) * linear.length_squared()
-            + ang_a.dot(ba.inv_inertia * ang_a)
-            + ang_b.dot(bb.inv_inertia * ang_b);
+    /// The row about unit `dir` with its effective mass; error, target, softness and
+    /// bounds set by the caller.
+    pub fn new(bodies: &[SolverBody], (a, b): (usize, usize), dir: DVec3) -> Self {
         Self {
             a,
             b,
-            linear,
-            ang_a,
-            ang_b,
-            mass: recip(k),
+            axis: Axis::twist(&bodies[a], &bodies[b], dir),
             target: 0.0,
             error: 0.0,
             softness: Softness::RIGID,
@@ -577,31 +625,24 @@ impl Row {
         }
     }
 
-    #[inline]
-    fn apply(&self, bodies: &mut [SolverBody], lambda: f64) {
-        let (a, b) = pair(bodies, self.a, self.b);
-        a.apply(-self.linear * lambda, self.ang_a * lambda);
-        b.apply(self.linear * lambda, self.ang_b * lambda);
-    }
-
     pub fn warm_start(&self, bodies: &mut [SolverBody]) {
-        self.apply(bodies, self.impulse);
+        let (a, b) = pair(bodies, self.a, self.b);
+        self.axis.apply(a, b, DVec3::ZERO, self.impulse);
     }
 
     /// `use_bias = false` is the soft step's relax pass: rigid, no position feedback.
     pub fn solve(&mut self, bodies: &mut [SolverBody], use_bias: bool, sor: f64) {
-        let (a, b) = (&bodies[self.a], &bodies[self.b]);
-        let jv = self.linear.dot(b.v - a.v) + self.ang_a.dot(a.w) + self.ang_b.dot(b.w);
+        let (a, b) = pair(bodies, self.a, self.b);
+        let spin = self.axis.velocity(a, b, DVec3::ZERO);
         let s = if use_bias {
             self.softness
         } else {
             Softness::RIGID
         };
-        let delta = -self.mass * s.mass_scale * (jv - self.target + s.bias_rate * self.error)
-            - s.impulse_scale * self.impulse;
+        let bias = s.bias_rate * self.error;
+        let delta = soft_impulse(s, self.axis.mass, spin - self.target, bias, self.impulse);
         let total = (self.impulse + sor * delta).clamp(self.lo, self.hi);
-        let applied = total - self.impulse;
+        self.axis.apply(a, b, DVec3::ZERO, total - self.impulse);
         self.impulse = total;
-        self.apply(bodies, applied);
     }
 }

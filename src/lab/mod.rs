@@ -139,15 +139,11 @@ impl Lab {
             .iter()
             .flat_map(|b| {
                 let center = b.state.position.length();
-                b.parts
-                    .iter()
-                    .map(move |p| center + p.offset.length() + p.shape.bounding_radius())
+                b.parts.iter().map(move |p| center + p.radius_from_centre())
             })
             .chain(lanes[0].world.frames.iter().flat_map(|f| {
                 let center = f.global.transform.translation.length();
-                f.parts
-                    .iter()
-                    .map(move |p| center + p.offset.length() + p.shape.bounding_radius())
+                f.parts.iter().map(move |p| center + p.radius_from_centre())
             }))
             .fold(0.1, f64::max);
         self.lanes = lanes;

@@ -1,5 +1,5 @@
 //! A scalar abstraction so one residual function serves both plain `f64` evaluation and
-//! forward-mode differentiation with [`Dual`](super::dual::Dual) numbers.
+//! forward-mode differentiation with dual numbers (`math::dual`).
 
 use std::ops::{Add, Div, Mul, Neg, Sub};
 

@@ -9,7 +9,7 @@ use serde::Deserialize;
 
 use super::{BodyDesc, PartDesc, euler_deg};
 use crate::body::inertia::Shape;
-use crate::contact::{Contacts, JointKind, Motor, Plane, SolverSettings};
+use crate::contact::{Contacts, JointKind, Material, Motor, Plane, SolverSettings};
 use crate::world::World;
 
 #[derive(Clone, Debug, Deserialize)]
@@ -27,7 +27,7 @@ pub struct ContactsDesc {
 }
 
 fn default_friction() -> f64 {
-    0.5
+    Material::DEFAULT.friction
 }
 
 /// A half-space: the solid below the plane through `point` whose normal is +Y turned by

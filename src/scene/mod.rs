@@ -13,6 +13,7 @@ use serde::Deserialize;
 use crate::body::Body;
 use crate::body::inertia::{Inertia, Part, Shape, compound};
 use crate::body::{BodyState, MassProps};
+use crate::contact::Material;
 use crate::hierarchy::rig::{Mount, Rider};
 use crate::hierarchy::{DynamicTransform, Tether, Transform};
 use crate::integrators::Integrator;
@@ -355,9 +356,16 @@ impl Scene {
         let index = frames::frame_index(&self.frames);
         let material = |b: &BodyDesc| {
             let base = self.contacts.as_ref();
-            crate::contact::Material {
-                friction: b.friction.or(base.map(|c| c.friction)).unwrap_or(0.5),
-                restitution: b.restitution.or(base.map(|c| c.restitution)).unwrap_or(0.0),
+            let default = Material::DEFAULT;
+            Material {
+                friction: b
+                    .friction
+                    .or(base.map(|c| c.friction))
+                    .unwrap_or(default.friction),
+                restitution: b
+                    .restitution
+                    .or(base.map(|c| c.restitution))
+                    .unwrap_or(default.restitution),
             }
         };
         let (bodies, mounts): (Vec<Body>, Vec<Mount>) = self

@@ -8,7 +8,7 @@ use glam::DVec3;
 
 use crate::contact::Softness;
 use crate::contact::geometry::Geom;
-use crate::contact::solver::{SolverBody, point_mass};
+use crate::contact::solver::{SolverBody, point_mass, soft_impulse};
 use crate::hierarchy::rig::Mount;
 use crate::world::World;
 
@@ -76,11 +76,12 @@ impl Grab {
         let (props, s) = (&body.props, &mut body.state);
         let r = s.orientation * self.local;
         let error = s.position + r - self.target;
+        // The world is the row's first body, the held one its second.
         let held = SolverBody::new(props, s);
-        let mass = point_mass(&held, &SolverBody::STATIC, r, DVec3::ZERO);
+        let mass = point_mass(&SolverBody::STATIC, &held, DVec3::ZERO, r);
         let soft = Softness::new(HERTZ, DAMPING_RATIO, h);
         let v = held.point_velocity(r);
-        let mut impulse = -(mass * (v + error * soft.bias_rate)) * soft.mass_scale;
+        let mut impulse = soft_impulse(soft, mass, v, error * soft.bias_rate, DVec3::ZERO);
         let max = MAX_PULL_G * props.mass * STANDARD_G * h;
         if impulse.length() > max {
             impulse *= max / impulse.length();

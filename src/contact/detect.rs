@@ -1,0 +1,127 @@
+//! The detect stage: sweep and prune over the parts' boxes, a manifold for each pair
+//! that comes within reach, and the contact graph updated to match.
+
+use glam::DVec3;
+
+use super::{Contact, Contacts, Material, NONE, Proxy, Sleep, narrow_phase};
+use super::{Geom, Manifold};
+use crate::body::Body;
+
+impl Contacts {
+    /// Finds every manifold within reach and updates the contact graph: a pair that
+    /// still touches keeps its contact (and its impulses, matched by feature id), a new
+    /// pair is inserted, a pair that parted is erased. Pairs of sleeping bodies are
+    /// left as they are.
+    pub fn detect(&mut self, bodies: &[Body], h: f64) {
+        let spec = 0.5 * self.settings.speculative_distance;
+        self.sleep.resize(bodies.len(), Sleep::default());
+        self.graph.reserve_bodies(bodies.len());
+        self.proxies.clear();
+        self.boxes.clear();
+        for (i, body) in bodies.iter().enumerate() {
+            let s = &body.state;
+            let omega = s.world_omega(&body.props).length();
+            for (k, part) in body.parts.iter().enumerate() {
+                let reach = spec + h * (s.velocity.length() + omega * part.radius_from_centre());
+                let geom = Geom::of_part(part, s.position, s.orientation);
+                self.boxes.push(geom.aabb().expanded(DVec3::splat(reach)));
+                self.proxies.push(Proxy {
+                    body: i as u32,
+                    part: k as u32,
+                    geom,
+                    reach,
+                });
+            }
+        }
+        let mut pairs = std::mem::take(&mut self.pairs);
+        {
+            let (proxies, sleep, joints) = (&self.proxies, &self.sleep, &self.joints);
+            // Jointed bodies overlap at the joint by design: they do not collide.
+            let jointed = |a: usize, b: usize| {
+                joints
+                    .iter()
+                    .any(|j| (j.a == a && j.b == Some(b)) || (j.a == b && j.b == Some(a)))
+            };
+            self.broad.pairs(
+                &self.boxes,
+                |i, j| {
+                    let (a, b) = (proxies[i].body as usize, proxies[j].body as usize);
+                    a != b && !(sleep[a].asleep && sleep[b].asleep) && !jointed(a, b)
+                },
+                &mut pairs,
+            );
+        }
+        self.stamp += 1;
+        for &(i, j) in &pairs {
+            let (pa, pb) = (&self.proxies[i as usize], &self.proxies[j as usize]);
+            if let Some(m) = narrow_phase::collide(&pa.geom, &pb.geom, pa.reach + pb.reach) {
+                let material = Material::mix(
+                    &bodies[pa.body as usize].material,
+                    &bodies[pb.body as usize].material,
+                );
+                self.touch((pa.body, pa.part), (pb.body, pb.part), m, material);
+            }
+        }
+        let mut grounded = Vec::new();
+        for (p, proxy) in self.proxies.iter().enumerate() {
+            if self.sleep[proxy.body as usize].asleep {
+                continue;
+            }
+            for (k, plane) in self.planes.iter().enumerate() {
+                let bb = &self.boxes[p];
+                let lowest = DVec3::select(plane.normal.cmpge(DVec3::ZERO), bb.min, bb.max);
+                if plane.height(lowest) > 0.0 {
+                    continue;
+                }
+                if let Some(m) = narrow_phase::collide_plane(&proxy.geom, plane, proxy.reach + spec)
+                {
+                    let material =
+                        Material::mix(&bodies[proxy.body as usize].material, &plane.material());
+                    grounded.push(((proxy.body, proxy.part), (NONE, k as u32), m, material));
+                }
+            }
+        }
+        for (a, b, m, material) in grounded {
+            self.touch(a, b, m, material);
+        }
+        self.stats.pairs = pairs.len();
+        self.pairs = pairs;
+        let (stamp, sleep) = (self.stamp, &self.sleep);
+        let asleep = |b: u32| b == NONE || sleep[b as usize].asleep;
+        for c in (0..self.graph.len()).rev() {
+            let [a, b] = self.graph.bodies(c);
+            let keep = self.graph.values()[c].stamp == stamp || (asleep(a) && asleep(b));
+            if !keep {
+                self.graph.erase(c);
+            }
+        }
+    }
+
+    fn touch(&mut self, (a, pa): (u32, u32), (b, pb): (u32, u32), mut m: Manifold, mat: Material) {
+        let stamp = self.stamp;
+        match self.graph.find(a, b, |c| c.part_a == pa && c.part_b == pb) {
+            Some(c) => {
+                let contact = &mut self.graph.values_mut()[c];
+                m.warm_from(&contact.manifold);
+                contact.manifold = m;
+                contact.friction = mat.friction;
+                contact.restitution = mat.restitution;
+                contact.stamp = stamp;
+            }
+            None => {
+                self.graph.insert(
+                    a,
+                    b,
+                    Contact {
+                        part_a: pa,
+                        part_b: pb,
+                        manifold: m,
+                        friction: mat.friction,
+                        restitution: mat.restitution,
+                        stamp,
+                    },
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,322 @@
+//! One contact step as named stages, in the order Box2D v3 runs its solver stages
+//! [Catto 2024]: detect and sleep, then prepare, and per solver sub-step integrate
+//! velocities, (prepare joints,) warm start, solve, integrate positions, relax; then
+//! restitution and store impulses. The classic solver runs the same stages once per
+//! step, with Baumgarte's bias in place of the soft rows' springs [Havok solver].
+//!
+//! Every stage is public, so that the app can run each as a system of its own, in the
+//! order [`Contacts::step`] calls them; [`StepState`] is what they hand each other.
+
+use glam::DVec3;
+
+use super::graph::{ContactGraph, NONE};
+use super::islands::{self, Sleep};
+use super::joint::{Joint, JointRows};
+use super::settings::{SolverKind, SolverSettings};
+use super::solver::{ContactInput, ContactRows, NormalBias, Pose, SolverBody};
+use super::{Contact, Contacts};
+use crate::body::Body;
+use crate::body::inertia::Part;
+use crate::integrators::{Integrator, Loads, StepError};
+
+/// What the stages of one step hand each other: the solver's view of the bodies and the
+/// rows of the contacts and joints being solved.
+#[derive(Clone, Debug, Default)]
+pub struct StepState {
+    /// The solver's view of each body, and the world's static body last.
+    pub bodies: Vec<SolverBody>,
+    /// Each body's pose, and the world's last.
+    pub poses: Vec<Pose>,
+    /// Which bodies are solved and moved in this step.
+    pub awake: Vec<bool>,
+    /// The rows of every contact with an awake body, contacts with the ground first.
+    pub contact_rows: Vec<ContactRows>,
+    /// The joints with an awake body, and their rows as last prepared.
+    pub active_joints: Vec<usize>,
+    pub joint_rows: JointRows,
+}
+
+impl Contacts {
+    /// One step of `h`: the stages in order, then the readout (see the module docs
+    /// for the split of velocities and positions).
+    pub fn step(
+        &mut self,
+        bodies: &mut [Body],
+        gravity: DVec3,
+        integrator: Integrator,
+        h: f64,
+    ) -> Result<(), StepError> {
+        self.detect(bodies, h);
+        self.update_sleep(bodies, h);
+        let Contacts {
+            settings,
+            graph,
+            joints,
+            sleep,
+            state,
+            ..
+        } = self;
+        state.prepare(bodies, sleep, graph, joints, settings, h);
+        match settings.solver {
+            // The classic step: the stages once over the whole step, with Baumgarte's
+            // bias on the contacts and joints [Havok solver].
+            SolverKind::Pgs => {
+                state.integrate_velocities(gravity, h);
+                state.prepare_joints(joints, settings, h);
+                if settings.warm_start {
+                    state.warm_start();
+                }
+                for _ in 0..settings.iterations {
+                    state.solve(settings, h);
+                }
+                state.integrate_positions(bodies, integrator, h)?;
+            }
+            // The soft step: the stages per solver sub-step with soft rows, a relax pass
+            // after each, restitution at the end [Catto 2024].
+            SolverKind::Soft => {
+                let h_sub = settings.solver_substep(h);
+                for _ in 0..settings.substeps {
+                    state.integrate_velocities(gravity, h_sub);
+                    state.prepare_joints(joints, settings, h_sub);
+                    state.warm_start();
+                    for _ in 0..settings.substep_iterations {
+                        state.solve(settings, h_sub);
+                    }
+                    state.integrate_positions(bodies, integrator, h_sub)?;
+                    state.update_contacts(settings);
+                    state.relax(settings, h_sub);
+                }
+                state.restitution(settings);
+                state.finalize_bodies(bodies);
+            }
+        }
+        state.store_impulses(graph, joints);
+        self.update_stats();
+        if bodies.iter().all(|b| b.state.is_finite()) {
+            Ok(())
+        } else {
+            Err(StepError::NonFinite)
+        }
+    }
+
+    /// Readout: what the last step found, for the app (the sleep stage counts the
+    /// islands).
+    pub fn update_stats(&mut self) {
+        self.stats.contacts = self.graph.len();
+        self.stats.points = self.graph.values().iter().map(|c| c.manifold.len).sum();
+        self.stats.awake = self.state.awake.iter().filter(|a| **a).count();
+    }
+
+    /// Sleep: finds the islands and advances each body's sleep timer; an island slow
+    /// for the sleep time falls asleep, and its bodies stop dead.
+    pub fn update_sleep(&mut self, bodies: &mut [Body], h: f64) {
+        let speeds: Vec<f64> = bodies
+            .iter()
+            .map(|b| {
+                let size = b.parts.iter().map(Part::radius_from_centre);
+                let size = size.fold(0.0, f64::max);
+                b.state
+                    .velocity
+                    .length()
+                    .max(b.state.world_omega(&b.props).length() * size)
+            })
+            .collect();
+        let (islands, fell_asleep) = islands::update(
+            &self.graph,
+            &self.joints,
+            &speeds,
+            &mut self.sleep,
+            &self.settings,
+            h,
+        );
+        for b in fell_asleep {
+            bodies[b].state.velocity = DVec3::ZERO;
+            bodies[b].state.angular_momentum = DVec3::ZERO;
+        }
+        self.stats.islands = islands;
+    }
+}
+
+impl StepState {
+    /// Prepare: the solver's view of the bodies at the step's start, the rows of every
+    /// contact with an awake body (with PGS, their bias for a step of `h`) and the
+    /// list of joints with an awake body.
+    pub fn prepare(
+        &mut self,
+        bodies: &[Body],
+        sleep: &[Sleep],
+        graph: &ContactGraph<Contact>,
+        joints: &mut [Joint],
+        settings: &SolverSettings,
+        h: f64,
+    ) {
+        let n = bodies.len();
+        self.bodies.clear();
+        self.bodies.extend(bodies.iter().zip(sleep).map(|(b, sl)| {
+            if sl.asleep {
+                SolverBody::STATIC
+            } else {
+                SolverBody::new(&b.props, &b.state)
+            }
+        }));
+        self.bodies.push(SolverBody::STATIC);
+        self.poses = Contacts::poses(bodies);
+        self.awake.clear();
+        self.awake.extend(sleep.iter().map(|s| !s.asleep));
+        let awake = &self.awake;
+        let active =
+            |a: u32, b: u32| (a != NONE && awake[a as usize]) || (b != NONE && awake[b as usize]);
+        self.contact_rows.clear();
+        // Gauss-Seidel converges fastest from the ground up: contacts with the ground
+        // first, so each layer of a stack is solved on the one below.
+        for grounded in [true, false] {
+            for (c, contact) in graph.values().iter().enumerate() {
+                let [a, b] = graph.bodies(c);
+                if (b == NONE) != grounded || !active(a, b) {
+                    continue;
+                }
+                let index = |x: u32| if x == NONE { n } else { x as usize };
+                self.contact_rows.push(ContactRows::prepare(
+                    ContactInput {
+                        manifold: &contact.manifold,
+                        a: index(a),
+                        b: index(b),
+                        friction: contact.friction,
+                        restitution: contact.restitution,
+                        contact: c,
+                    },
+                    &self.bodies,
+                    &self.poses,
+                    settings.warm_start,
+                ));
+            }
+        }
+        if settings.solver == SolverKind::Pgs {
+            for r in &mut self.contact_rows {
+                r.set_pgs_bias(settings, h);
+            }
+        }
+        self.active_joints.clear();
+        self.active_joints.extend((0..joints.len()).filter(|&k| {
+            let j = &joints[k];
+            active(j.a as u32, j.b.map_or(NONE, |b| b as u32))
+        }));
+        if !settings.warm_start {
+            for &k in &self.active_joints {
+                joints[k].impulses = [0.0; 8];
+            }
+        }
+        self.joint_rows = JointRows::default();
+    }
+
+    /// Integrate velocities: gravity's kick over `h` to every awake body.
+    pub fn integrate_velocities(&mut self, gravity: DVec3, h: f64) {
+        let n = self.awake.len();
+        for (b, &awake) in self.bodies[..n].iter_mut().zip(&self.awake) {
+            if awake {
+                b.v += gravity * h;
+            }
+        }
+    }
+
+    /// Prepare joints: the active joints' rows at the current poses, for a step (or solver
+    /// sub-step) of `h`. Box2D prepares its joints once a step and moves them with the
+    /// bodies; these are prepared again each solver sub-step, and the impulses the last
+    /// solver sub-step's rows accumulated go with them.
+    pub fn prepare_joints(&mut self, joints: &mut [Joint], settings: &SolverSettings, h: f64) {
+        self.joint_rows.store(joints);
+        self.joint_rows = JointRows::new(
+            (joints, &self.active_joints),
+            &self.bodies,
+            &self.poses,
+            self.awake.len(),
+            settings.joint_softness(h),
+            h,
+        );
+    }
+
+    /// Warm start: applies the impulses accumulated before again, so that the solve
+    /// starts next to its answer [Catto 2005].
+    pub fn warm_start(&mut self) {
+        self.joint_rows.warm_start(&mut self.bodies);
+        for r in &self.contact_rows {
+            r.warm_start(&mut self.bodies);
+        }
+    }
+
+    /// Solve: one Gauss-Seidel pass over the joints, then the contacts, with the
+    /// position bias on (PGS's Baumgarte bias, or the soft rows' springs over `h`).
+    pub fn solve(&mut self, settings: &SolverSettings, h: f64) {
+        self.joint_rows.solve(&mut self.bodies, true, settings.sor);
+        let bias = NormalBias::solve(settings, h);
+        for r in &mut self.contact_rows {
+            r.solve(&mut self.bodies, bias, settings.sor);
+        }
+    }
+
+    /// Integrate positions: hands each awake body its solved velocities and lets the
+    /// integrator move it through `h` as a free body; the solver's view and the poses
+    /// follow.
+    pub fn integrate_positions(
+        &mut self,
+        bodies: &mut [Body],
+        integrator: Integrator,
+        h: f64,
+    ) -> Result<(), StepError> {
+        self.finalize_bodies(bodies);
+        for (i, body) in bodies.iter_mut().enumerate() {
+            if self.awake[i] {
+                integrator.step(&body.props, &mut body.state, Loads::default(), h)?;
+                self.bodies[i] = SolverBody::new(&body.props, &body.state);
+                self.poses[i] = Pose::of(&body.state);
+            }
+        }
+        Ok(())
+    }
+
+    /// Update contacts (soft step): moves the contact rows with the bodies after a
+    /// solver sub-step's integration, so the next pass sees the new separations.
+    pub fn update_contacts(&mut self, settings: &SolverSettings) {
+        for r in &mut self.contact_rows {
+            r.refresh(&self.bodies, &self.poses, settings.follow_anchors);
+        }
+    }
+
+    /// Relax (soft step): one pass of rigid rows without position bias, which takes
+    /// out the velocity the springs' push added [Catto 2024].
+    pub fn relax(&mut self, settings: &SolverSettings, h: f64) {
+        self.joint_rows.solve(&mut self.bodies, false, settings.sor);
+        let bias = NormalBias::relax(settings, h);
+        for r in &mut self.contact_rows {
+            r.solve(&mut self.bodies, bias, settings.sor);
+        }
+    }
+
+    /// Restitution (soft step): points hit faster than the threshold bounce.
+    pub fn restitution(&mut self, settings: &SolverSettings) {
+        for r in &mut self.contact_rows {
+            r.restitution(&mut self.bodies, settings.restitution_threshold);
+        }
+    }
+
+    /// Finalize bodies: hands the awake bodies their solved velocities (in the soft
+    /// step, those that relax and restitution left after the last integration).
+    pub fn finalize_bodies(&self, bodies: &mut [Body]) {
+        for (i, body) in bodies.iter_mut().enumerate() {
+            if self.awake[i] {
+                body.state.velocity = self.bodies[i].v;
+                body.state.set_world_omega(&body.props, self.bodies[i].w);
+            }
+        }
+    }
+
+    /// Store impulses: keeps the accumulated impulses in the contacts and joints for
+    /// the next step's warm start.
+    pub fn store_impulses(&self, graph: &mut ContactGraph<Contact>, joints: &mut [Joint]) {
+        self.joint_rows.store(joints);
+        let values = graph.values_mut();
+        for r in &self.contact_rows {
+            r.store(&mut values[r.contact].manifold);
+        }
+    }
+}
