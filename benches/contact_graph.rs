@@ -232,16 +232,16 @@ fn graphs(c: &mut Criterion) {
         assert_eq!(replay::<Walked>(&steps, true), islands);
         assert_eq!(replay::<MapUnion>(&steps, true), islands);
         let mut group = c.benchmark_group(format!("contact-graph-100-steps/{order}"));
-        group.bench_function("bookkeeping/seed-001 lists", |b| {
+        group.bench_function("bookkeeping/index-linked lists", |b| {
             b.iter(|| replay::<ContactGraph<u64>>(black_box(&steps), false))
         });
         group.bench_function("bookkeeping/HashMap + Vec", |b| {
             b.iter(|| replay::<MapGraph>(black_box(&steps), false))
         });
-        group.bench_function("with-islands/seed-001 lists, union-find", |b| {
+        group.bench_function("with-islands/index-linked lists, union-find", |b| {
             b.iter(|| replay::<ContactGraph<u64>>(black_box(&steps), true))
         });
-        group.bench_function("with-islands/seed-001 lists, list walk", |b| {
+        group.bench_function("with-islands/index-linked lists, list walk", |b| {
             b.iter(|| replay::<Walked>(black_box(&steps), true))
         });
         group.bench_function("with-islands/HashMap + Vec, adjacency walk", |b| {
