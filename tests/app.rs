@@ -11,13 +11,13 @@ use std::process::Command;
 const BIN: &str = env!("CARGO_BIN_EXE_gyrolab");
 
 fn missing_renderer() -> Option<String> {
-    let has = |cmd: &str| {
+    let succeeds = |script: &str| {
         Command::new("sh")
-            .args(["-c", &format!("command -v {cmd}")])
+            .args(["-c", script])
             .output()
             .is_ok_and(|o| o.status.success())
     };
-    if !has("xvfb-run") {
+    if !succeeds("command -v xvfb-run") {
         return Some("xvfb-run is not installed (apt-get install -y xvfb)".into());
     }
     let icd = ["/usr/share/vulkan/icd.d", "/etc/vulkan/icd.d"]
@@ -25,6 +25,9 @@ fn missing_renderer() -> Option<String> {
         .any(|d| std::fs::read_dir(d).is_ok_and(|mut e| e.next().is_some()));
     if !icd {
         return Some("no Vulkan driver (apt-get install -y mesa-vulkan-drivers libvulkan1)".into());
+    }
+    if !succeeds("ldconfig -p | grep -q 'libvulkan\\.so\\.1'") {
+        return Some("no Vulkan loader (apt-get install -y libvulkan1)".into());
     }
     None
 }

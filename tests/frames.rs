@@ -3,6 +3,7 @@
 //! Foucault's precession; loose boxes in a crash; shells leaving a moving gun.
 
 use glam::{DQuat, DVec3};
+use gyrolab::hierarchy::precession::FoucaultSite;
 use gyrolab::hierarchy::rig::{Frame, Mount, Rider};
 use gyrolab::hierarchy::{Drive, DynamicTransform, PrecessionMeter, Transform};
 use gyrolab::scene::Scene;
@@ -143,6 +144,11 @@ fn foucaults_pendulum_precesses_at_omega_sin_latitude() {
     let up = world.frames[1].global.transform.rotation * DVec3::Y;
     let latitude = up.y.asin();
     assert!((latitude.to_degrees() - 50.0).abs() < 1e-9);
+    // What the app's Foucault window predicts, from the site's own dynamics.
+    let site = FoucaultSite::of(&world.frames[1].global);
+    assert!((site.latitude - latitude).abs() < 1e-12);
+    assert!((site.spin - omega).abs() < 1e-15);
+    assert!((site.rate - omega * latitude.sin()).abs() < 1e-15);
     // A small swing: a spherical pendulum's own (Airy) precession grows with the area of
     // its orbit and would blur the Coriolis one.
     let rod = rider(&world, 0).tether.unwrap();

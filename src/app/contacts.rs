@@ -94,7 +94,7 @@ pub fn solver_panel(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: 
             ui.add(egui::Slider::new(&mut s.sor, 0.1..=1.9).text("SOR ω"));
         }
         SolverKind::Soft => {
-            ui.add(egui::Slider::new(&mut s.substeps, 1..=16).text("sub-steps"));
+            ui.add(egui::Slider::new(&mut s.substeps, 1..=16).text("solver sub-steps"));
             ui.add(
                 egui::Slider::new(&mut s.substep_iterations, 1..=10).text("iterations / sub-step"),
             );
@@ -103,8 +103,8 @@ pub fn solver_panel(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: 
             ui.add(egui::Slider::new(&mut s.joint_hertz, 5.0..=240.0).text("joint Hz"));
             ui.checkbox(&mut s.follow_anchors, "anchors follow the bodies")
                 .on_hover_text(
-                    "Move contact points with the bodies every sub-step: momentum is \
-                     conserved exactly. Off: fixed anchors as in Box2D and rapier.",
+                    "Move contact points with the bodies every solver sub-step: momentum is \
+                     conserved to round-off. Off: fixed anchors as in Box2D and rapier.",
                 );
         }
     }

@@ -1,8 +1,8 @@
 //! Transform-hierarchy scenes in the view. The frames' dynamics live in the lab's world
 //! alone (the core propagates them once per step); here each driven frame is an entity
-//! with `ChildOf` its parent frame and its local placement as `Transform`, so Bevy's own
-//! transform propagation places the frames' meshes. The riders' inertial-force arrows,
-//! their paths and the Foucault window read the core's frames.
+//! placed at the core's global transform, with its parts' meshes as children. The
+//! riders' inertial-force arrows, their paths and the Foucault window read the core's
+//! frames too.
 
 use std::collections::VecDeque;
 
@@ -11,9 +11,11 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use glam::DVec2;
 
 use crate::hierarchy::PrecessionMeter;
+use crate::hierarchy::precession::FoucaultSite;
 use crate::hierarchy::rig::Mount;
 
 use super::colors::{FORCE_COLORS, FRAME_PARTS, FRAME_PATH_COLOR, WORLD_PATH_COLOR, egui_color};
+use super::labels::label_at;
 use super::physics::Sim;
 use super::render_sync::mesh_of;
 use super::timing::Timed;
@@ -70,13 +72,10 @@ fn respawn(
             })
         })
         .clone();
-    let mut entities: Vec<Entity> = Vec::new();
     for (i, frame) in sim.lanes[0].world.frames.iter().enumerate() {
-        let mut e = commands.spawn((ShowsFrame(i), Transform::default(), Visibility::default()));
-        if let Some(p) = frame.parent {
-            e.insert(ChildOf(entities[p]));
-        }
-        let id = e.id();
+        let id = commands
+            .spawn((ShowsFrame(i), Transform::default(), Visibility::default()))
+            .id();
         for part in &frame.parts {
             commands.spawn((
                 ChildOf(id),
@@ -86,7 +85,6 @@ fn respawn(
                     .with_rotation(part.rotation.as_quat()),
             ));
         }
-        entities.push(id);
     }
 }
 
@@ -97,7 +95,7 @@ fn place(sim: Res<Sim>, mut frames: Query<(&ShowsFrame, &mut Transform)>) {
         let Some(frame) = world.frames.get(shows.0) else {
             continue;
         };
-        let t = &frame.local.transform;
+        let t = &frame.global.transform;
         transform.translation = t.translation.as_vec3();
         transform.rotation = t.rotation.as_quat();
         transform.scale = Vec3::splat(t.scale as f32);
@@ -154,21 +152,19 @@ fn label_forces(
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
-    let (cam, cam_transform) = *camera;
     for (b, (origin, forces)) in inertial_arrows(&sim).into_iter().enumerate() {
         for (k, ((name, v), color)) in forces.into_iter().zip(FORCE_COLORS).enumerate() {
-            if v.length() <= 0.02 {
-                continue;
+            if v.length() > 0.02 {
+                let text = egui::RichText::new(name).color(egui_color(color)).small();
+                label_at(
+                    ctx,
+                    *camera,
+                    origin + v,
+                    Vec2::new(4.0, -8.0),
+                    egui::Id::new(("inertial", b, k)),
+                    text,
+                );
             }
-            let Ok(pos) = cam.world_to_viewport(cam_transform, origin + v) else {
-                continue;
-            };
-            egui::Area::new(egui::Id::new(("inertial", b, k)))
-                .fixed_pos([pos.x + 4.0, pos.y - 8.0])
-                .interactable(false)
-                .show(ctx, |ui| {
-                    ui.label(egui::RichText::new(name).color(egui_color(color)).small())
-                });
         }
     }
     Ok(())
@@ -262,27 +258,22 @@ fn foucault(mut contexts: EguiContexts, sim: Res<Sim>, precession: Res<Precessio
     }) else {
         return Ok(());
     };
-    // The swing plane turns with the vertical's component of the ground's spin.
-    let up = frame.global.transform.rotation * glam::DVec3::Y;
-    let predicted = frame.global.angular_velocity.dot(up);
+    let site = FoucaultSite::of(&frame.global);
     let ctx = contexts.ctx_mut()?;
     egui::Window::new("Foucault's pendulum")
         .anchor(egui::Align2::RIGHT_TOP, [-10.0, 10.0])
         .resizable(false)
         .collapsible(false)
         .show(ctx, |ui| {
-            let latitude = up
-                .dot(frame.global.angular_velocity.normalize_or_zero())
-                .asin();
             ui.label(format!(
                 "Ω = {:.4} rad/s, latitude φ = {:.1}°",
-                frame.global.angular_velocity.length(),
-                latitude.to_degrees()
+                site.spin,
+                site.latitude.to_degrees()
             ));
-            if predicted.abs() > 0.0 {
+            if site.rate != 0.0 {
                 ui.label(format!(
                     "2π/(Ω sin φ) = {:.1} s",
-                    std::f64::consts::TAU / predicted.abs()
+                    std::f64::consts::TAU / site.rate.abs()
                 ));
             }
             match precession.meter.rate() {

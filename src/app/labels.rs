@@ -29,19 +29,37 @@ fn draw(
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
-    let (cam, cam_transform) = *camera;
     let below = -Vec3::Y * 1.2 * sim.radius as f32;
     for (lane, run) in sim.lanes.iter().enumerate() {
-        let Ok(pos) = cam.world_to_viewport(cam_transform, lane_offset(&sim, lane) + below) else {
-            continue;
-        };
         let name = run.integrator().name();
-        egui::Area::new(egui::Id::new(("lane-label", lane)))
-            .fixed_pos([pos.x - 3.5 * name.len() as f32, pos.y])
-            .interactable(false)
-            .show(ctx, |ui| {
-                ui.label(integrator_text(run.integrator()).strong())
-            });
+        label_at(
+            ctx,
+            *camera,
+            lane_offset(&sim, lane) + below,
+            Vec2::new(-3.5 * name.len() as f32, 0.0),
+            egui::Id::new(("lane-label", lane)),
+            integrator_text(run.integrator()).strong(),
+        );
     }
     Ok(())
+}
+
+/// `text` in the window at the point `at` of the 3D view, moved by `offset` pixels;
+/// nothing when the point is not in view.
+pub fn label_at(
+    ctx: &egui::Context,
+    (camera, transform): (&Camera, &GlobalTransform),
+    at: Vec3,
+    offset: Vec2,
+    id: egui::Id,
+    text: egui::RichText,
+) {
+    let Ok(pos) = camera.world_to_viewport(transform, at) else {
+        return;
+    };
+    let pos = pos + offset;
+    egui::Area::new(id)
+        .fixed_pos([pos.x, pos.y])
+        .interactable(false)
+        .show(ctx, |ui| ui.label(text));
 }

@@ -21,10 +21,7 @@ pub fn lane_offset(lab: &Lab, i: usize) -> Vec3 {
 /// Radius of a sphere about the body's centre of mass holding all its parts: the scale of
 /// its arrows and trails.
 pub fn body_size(body: &Body) -> f32 {
-    body.parts
-        .iter()
-        .map(|p| p.radius_from_centre())
-        .fold(0.05, f64::max) as f32
+    body.radius().max(0.05) as f32
 }
 
 /// Length of ω's arrow per rad/s, for the body: its start ω spans 1.2 body sizes.

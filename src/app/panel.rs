@@ -260,8 +260,7 @@ fn start(ui: &mut egui::Ui, sim: &mut Sim, message: &mut Message) {
     ui.add(egui::Slider::new(&mut g, 0.0..=20.0).text("gravity (m/s², down)"));
     start.gravity.y = -g;
     if start != sim.start {
-        sim.start = start;
-        match sim.restart() {
+        match sim.set_start(start) {
             Ok(()) => message.set(Ok(String::new())),
             Err(e) => message.set(Err(format!("not applied: {e}"))),
         }

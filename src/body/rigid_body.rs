@@ -17,6 +17,15 @@ pub struct Body {
 }
 
 impl Body {
+    /// Radius of a sphere about the centre of mass that holds every part (zero for a body
+    /// without shapes).
+    pub fn radius(&self) -> f64 {
+        self.parts
+            .iter()
+            .map(Part::radius_from_centre)
+            .fold(0.0, f64::max)
+    }
+
     /// Kinetic plus gravitational potential energy.
     pub fn energy(&self, gravity: DVec3) -> f64 {
         self.state.kinetic_energy(&self.props) - self.props.mass * gravity.dot(self.state.position)

@@ -51,8 +51,8 @@ pub struct SolverSettings {
     /// PGS: velocity iterations per step.
     pub iterations: u32,
     /// Soft step: the solver's sub-steps per step of the world [Catto 2024] (not the
-    /// lab's sub-steps, which split the world's step, nor the integrators' Newton
-    /// sub-steps), and velocity iterations per solver sub-step. Scene files name them
+    /// lab's integrator steps per dt, which split the world's step, nor the implicit
+    /// integrators' safe sub-steps), and velocity iterations per solver sub-step. Scene files name them
     /// `substeps` and `substep_iterations`.
     pub substeps: u32,
     pub substep_iterations: u32,
@@ -125,7 +125,8 @@ impl SolverSettings {
     }
 
     /// The length of one of the soft step's solver sub-steps within a step of `h` (the
-    /// lab's sub-steps, and the integrators' Newton sub-steps, are others).
+    /// lab's integrator steps per dt, and the implicit integrators' safe sub-steps, are
+    /// others).
     pub fn solver_substep(&self, h: f64) -> f64 {
         h / self.substeps as f64
     }

@@ -16,7 +16,6 @@ use super::settings::{SolverKind, SolverSettings};
 use super::solver::{ContactInput, ContactRows, NormalBias, Pose, SolverBody};
 use super::{Contact, Contacts};
 use crate::body::Body;
-use crate::body::inertia::Part;
 use crate::integrators::{Integrator, Loads, StepError};
 
 /// What the stages of one step hand each other: the solver's view of the bodies and the
@@ -113,12 +112,10 @@ impl Contacts {
         let speeds: Vec<f64> = bodies
             .iter()
             .map(|b| {
-                let size = b.parts.iter().map(Part::radius_from_centre);
-                let size = size.fold(0.0, f64::max);
                 b.state
                     .velocity
                     .length()
-                    .max(b.state.world_omega(&b.props).length() * size)
+                    .max(b.state.world_omega(&b.props).length() * b.radius())
             })
             .collect();
         let (islands, fell_asleep) = islands::update(

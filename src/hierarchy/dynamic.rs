@@ -179,7 +179,9 @@ impl DynamicTransform {
 
     /// The local change an immediate child needs so that it does NOT inherit this
     /// parent's abrupt global velocity change `dv` ([cwzx, Hierarchy]: objects loose
-    /// in a crashing car). Grandchildren follow their parent and need nothing.
+    /// in a crashing car). The children of a child counteracted this way keep their global
+    /// motion through it and need nothing; a child that is not counteracted (a frame
+    /// fixed to this one) passes the change on to its own children.
     pub fn counteract(&self, dv: DVec3) -> Delta {
         self.delta_to_local(Delta::velocity(-dv))
     }

@@ -3,7 +3,32 @@
 
 use std::f64::consts::PI;
 
-use glam::DVec2;
+use glam::{DVec2, DVec3};
+
+use super::DynamicTransform;
+
+/// What Foucault's pendulum should show at a site on a turning planet: the site's latitude
+/// φ (from its local vertical and the planet's spin Ω) and the rate `Ω sin φ` at which
+/// the swing plane turns against the ground.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FoucaultSite {
+    pub spin: f64,
+    pub latitude: f64,
+    pub rate: f64,
+}
+
+impl FoucaultSite {
+    /// `site`'s global dynamics, with its local vertical along its own y axis.
+    pub fn of(site: &DynamicTransform) -> Self {
+        let up = site.transform.rotation * DVec3::Y;
+        let omega = site.angular_velocity;
+        Self {
+            spin: omega.length(),
+            latitude: up.dot(omega.normalize_or_zero()).clamp(-1.0, 1.0).asin(),
+            rate: omega.dot(up),
+        }
+    }
+}
 
 /// Fed the bob's horizontal displacement every step; records the azimuth of the swing
 /// plane at each turning point (modulo π, unwrapped) and fits its rate.

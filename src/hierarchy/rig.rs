@@ -38,7 +38,7 @@ pub enum Mount {
     /// inertial forces of the frame's motion.
     Riding(Box<Rider>),
     /// Carried by a frame at a fixed point until released (a shell in the breech).
-    Held { frame: usize, at: DVec3 },
+    Carried { frame: usize, at: DVec3 },
 }
 
 /// A body that uses a frame as its reference.

@@ -1,6 +1,6 @@
 //! Ground truth: the torque-free rigid body (Euler–Poinsot), exactly.
 //!
-//! Angular velocity from Jacobi elliptic functions (reference/rotation.md), on both sides
+//! Angular velocity from Jacobi elliptic functions [Landau–Lifshitz], on both sides
 //! of the separatrix; symmetric tops are the `m = 0` case of the same formulas. The
 //! attitude needs one more quadrature; it is integrated with RK4 driven by the exact
 //! angular velocity at fine sub-steps, then projected so that the body's angular
@@ -65,7 +65,7 @@ impl TorqueFreeTop {
         let p = i1 * (i1 - i3) * w1 * w1 + i2 * (i2 - i3) * w2 * w2;
         let m = i2 * (i1 - i2) * w2 * w2 + i3 * (i1 - i3) * w3 * w3;
         let major = delta > 0.0 || (delta == 0.0 && i1 > i2);
-        // Per regime (reference/rotation.md): λ, the amplitudes, m and 1 − m, the sign of
+        // Per regime [Landau–Lifshitz]: λ, the amplitudes, m and 1 − m, the sign of
         // the component that keeps its sign, and the phase angle at t = 0.
         let (lambda, a, param, sign, phi0) = if major {
             let a = [

@@ -29,8 +29,8 @@ const MAX_SAFE_SUBSTEPS: u32 = 1 << 14;
 pub trait ImplicitRule {
     /// Largest `h|L|/I_min` solved in one Newton solve; larger steps are split into
     /// safe sub-steps. For the midpoint (√2) and the object trapezoid (1) it is the
-    /// Kantorovich bound [Kantorovich] for Newton started at `v = 0`
-    /// (reference/rotation.md); this Newton starts from [`ImplicitRule::predictor`] and
+    /// Kantorovich bound [Kantorovich] for Newton started at `v = 0`, as
+    /// [Mizerski 2020] states it; this Newton starts from [`ImplicitRule::predictor`] and
     /// freezes its Jacobian, and the world trapezoid's √2 is derived nowhere, so for the
     /// iteration as run every bound is measured, not proved: the tests check convergence
     /// at each bound.
@@ -63,7 +63,7 @@ fn rotate_ab(a: f64, b: f64, u: DVec3, x: DVec3) -> DVec3 {
 
 /// The object-space rules `I v = (1 − w) k + w R(−s v) k`: the midpoint (`w = 1`,
 /// `s = ½`) and the object trapezoid (`w = ½`, `s = 1`) [Mizerski 2020]. With
-/// `m = R(−s v) k`, `∂m/∂v = s [m] T(−s v)` (reference/rotation.md), so the Jacobian is
+/// `m = R(−s v) k`, `∂m/∂v = s [m] T(−s v)` [Mizerski 2020], so the Jacobian is
 /// `I − w s [m] T(−s v)`, and `I v = k − w s v×k + ½ w s² v×(v×k) + O(v³)`.
 pub trait ObjectSpaceRule {
     /// `w`, the weight of the end-of-step momentum.

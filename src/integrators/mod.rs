@@ -152,7 +152,7 @@ impl Integrator {
                 formula: "ω' = ω + h I⁻¹τ;  q' = normalize(q + ½h ω'⊗q)",
                 order: 1,
                 other_equation: Some("ω̇ = I⁻¹τ, without the gyroscopic term"),
-                conserves: "world ω instead of L: no Dzhanibekov flip, no precession",
+                conserves: "world ω instead of L: no Dzhanibekov flip, a wrong precession",
             },
             Self::MomentumClamp => Info {
                 name: "momentum-clamp",

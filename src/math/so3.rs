@@ -1,4 +1,4 @@
-//! Exponential coordinates on SO(3) [Mizerski 2020] (reference/rotation.md).
+//! Exponential coordinates on SO(3) [Mizerski 2020].
 //!
 //! `R(v) = I + a[v] + b[v]²`, `T(v) = I + b[v] + c[v]²`, `T(v)⁻¹ = I − ½[v] + d[v]²`.
 //! The coefficients are even functions of `θ = |v|`, so below 0.5 rad they come from

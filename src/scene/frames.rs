@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use glam::DVec3;
 use serde::Deserialize;
 
-use super::{PartDesc, euler_deg};
+use super::{PartDesc, all_finite, euler_deg};
 use crate::body::Body;
 use crate::body::inertia::{Inertia, Part};
 use crate::hierarchy::rig::{self, Frame, Gun, Mount};
@@ -75,18 +75,15 @@ pub(super) fn validate(frames: &[FrameDesc], gun: Option<&GunDesc>) -> Result<()
                 "parent '{p}' must be a frame listed before this one"
             )));
         }
-        for (field, v) in [
+        all_finite(&[
             ("position", f.position),
             ("orientation_deg", f.orientation_deg),
             ("velocity", f.velocity),
             ("omega", f.omega),
             ("accel", f.accel),
             ("alpha", f.alpha),
-        ] {
-            if !v.is_finite() {
-                return Err(at(format!("{field} must be finite, got {v}")));
-            }
-        }
+        ])
+        .map_err(at)?;
         if let Drive::Vehicle {
             speed,
             yaw_rate,
@@ -187,7 +184,7 @@ pub(super) fn add_gun(world: &mut World, frames: &[FrameDesc], desc: &GunDesc) {
                 }],
                 material: Default::default(),
             },
-            Mount::Held {
+            Mount::Carried {
                 frame,
                 at: desc.muzzle,
             },

@@ -192,6 +192,14 @@ pub fn builtin_scenes() -> Vec<Scene> {
         .collect()
 }
 
+/// The first of the named vectors that is not finite, as the error to show.
+fn all_finite(fields: &[(&str, DVec3)]) -> Result<(), String> {
+    match fields.iter().find(|(_, v)| !v.is_finite()) {
+        Some((field, v)) => Err(format!("{field} must be finite, got {v}")),
+        None => Ok(()),
+    }
+}
+
 fn euler_deg(v: DVec3) -> DQuat {
     DQuat::from_euler(
         EulerRot::XYZ,
@@ -306,17 +314,14 @@ impl Scene {
                     t.length
                 )));
             }
-            for (field, v) in [
+            all_finite(&[
                 ("position", b.position),
                 ("orientation_deg", b.orientation_deg),
                 ("velocity", b.velocity),
                 ("omega", b.omega),
                 ("frame_gravity", b.frame_gravity),
-            ] {
-                if !v.is_finite() {
-                    return Err(at(format!("{field} must be finite, got {v}")));
-                }
-            }
+            ])
+            .map_err(at)?;
             Inertia::new(self.mass_properties(b).principal).map_err(|e| at(e.to_string()))?;
         }
         Ok(())

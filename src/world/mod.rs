@@ -75,6 +75,7 @@ impl World {
     /// whose step fails keeps its state and the first error is returned; the world is then
     /// not consistent in time and callers stop (the CLI exits, the app shows the error).
     pub fn step(&mut self, h: f64) -> Result<(), StepError> {
+        debug_assert_eq!(self.bodies.len(), self.mounts.len(), "one mount per body");
         if self.integrator == Integrator::Analytic && !self.analytic_applies() {
             return Err(StepError::AnalyticNeedsTorqueFree);
         }
@@ -155,7 +156,7 @@ impl World {
                             .apply(self.frames[i].global.counteract(jumps[i]));
                     }
                 }
-                Mount::Held { .. } => {}
+                Mount::Carried { .. } => {}
             }
         }
         self.sync_hierarchy();
@@ -193,7 +194,7 @@ impl World {
                     body.state.position = global.transform.translation;
                     body.state.velocity = global.velocity;
                 }
-                Mount::Held { frame, at } => {
+                Mount::Carried { frame, at } => {
                     let held = self.frames[*frame].global.point(*at);
                     body.state.position = held.transform.translation;
                     body.state.velocity = held.velocity;
