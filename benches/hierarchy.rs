@@ -55,6 +55,7 @@ fn frames() -> Vec<Frame> {
             local,
             global: local,
             parts: Vec::new(),
+            material: Default::default(),
         });
         frames.len() - 1
     };

@@ -556,3 +556,41 @@ proptest! {
         }
     }
 }
+
+/// A ball rolling without slipping on the ground keeps its speed: rolling has no friction
+/// loss. (With each contact point midway between the two bodies' material anchors, the
+/// ball's anchor rolled up and away within a step, and the misplaced point sped the ball
+/// up by half in 7 s; the point now follows the ball.)
+#[test]
+fn a_rolling_ball_keeps_its_speed() {
+    for solver in ["Pgs", "Soft"] {
+        let mut world = parse(&format!(
+            r#"(
+    name: "roll",
+    description: "a ball rolling on the ground",
+    gravity: (0.0, -9.81, 0.0),
+    dt: 0.005,
+    duration: 8.0,
+    contacts: Some((planes: [(point: (0.0, 0.0, 0.0))], friction: 0.8,
+                    solver: (solver: {solver}))),
+    bodies: [(
+        name: "ball",
+        parts: [(shape: Sphere(radius: 0.2), mass: 1.0)],
+        position: (0.0, 0.2, 0.0),
+        velocity: (0.0, 0.0, -0.3),
+        omega: (-1.5, 0.0, 0.0),
+    )],
+)"#
+        ));
+        run(&mut world, 0.005, 8.0, |w| {
+            let v = w.bodies[0].state.velocity;
+            assert!(
+                (v.length() - 0.3).abs() < 1e-3 * 0.3,
+                "{solver}: {v} at {}",
+                w.time
+            );
+        });
+        let z = world.bodies[0].state.position.z;
+        assert!((z + 2.4).abs() < 0.01, "{solver}: rolled to {z}");
+    }
+}

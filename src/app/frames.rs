@@ -36,7 +36,7 @@ impl Plugin for FramesPlugin {
             .add_systems(Update, (draw_inertial_forces, draw_paths))
             .add_systems(
                 EguiPrimaryContextPass,
-                (label_forces, foucault).after(Panels),
+                (label_forces, foucault, circling).after(Panels),
             );
     }
 }
@@ -288,6 +288,33 @@ fn foucault(mut contexts: EguiContexts, sim: Res<Sim>, precession: Res<Precessio
                     precession.meter.turns.len()
                 )),
                 None => ui.label("measured: waiting for three swings"),
+            };
+        });
+    Ok(())
+}
+
+/// The circling readout: how fast the ball's world velocity turns, against 2Ω/7.
+fn circling(mut contexts: EguiContexts, sim: Res<Sim>) -> Result {
+    let _timed = Timed::start();
+    let Some(c) = sim.circling else {
+        return Ok(());
+    };
+    let expected = c.expected(&sim.lanes[0].world);
+    let ctx = contexts.ctx_mut()?;
+    egui::Window::new("Rolling on a turning table")
+        .anchor(egui::Align2::RIGHT_TOP, [-10.0, 10.0])
+        .resizable(false)
+        .collapsible(false)
+        .show(ctx, |ui| {
+            ui.label(format!(
+                "2Ω/7 = {expected:.4} rad/s (a solid sphere rolling without slipping)"
+            ));
+            match c.meter.rate() {
+                Some(rate) => ui.label(format!(
+                    "measured: its velocity turns at {rate:.4} rad/s ({:+.2}%)",
+                    100.0 * (rate / expected - 1.0)
+                )),
+                None => ui.label("measured: waiting for the ball to move"),
             };
         });
     Ok(())

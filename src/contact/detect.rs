@@ -19,6 +19,9 @@ impl Contacts {
         self.proxies.clear();
         self.boxes.clear();
         for (i, body) in bodies.iter().enumerate() {
+            if self.is_passive(i) {
+                continue;
+            }
             let s = &body.state;
             let omega = s.world_omega(&body.props).length();
             for (k, part) in body.parts.iter().enumerate() {
@@ -59,7 +62,7 @@ impl Contacts {
                     &bodies[pa.body as usize].material,
                     &bodies[pb.body as usize].material,
                 );
-                self.touch((pa.body, pa.part), (pb.body, pb.part), m, material);
+                self.touch((pa.body, pa.part), (pb.body, pb.part, NONE), m, material);
             }
         }
         let mut grounded = Vec::new();
@@ -77,7 +80,33 @@ impl Contacts {
                 {
                     let material =
                         Material::mix(&bodies[proxy.body as usize].material, &plane.material());
-                    grounded.push(((proxy.body, proxy.part), (NONE, k as u32), m, material));
+                    grounded.push((
+                        (proxy.body, proxy.part),
+                        (NONE, k as u32, NONE),
+                        m,
+                        material,
+                    ));
+                }
+            }
+        }
+        // Kinematic colliders are few (a frame's parts): each part against every proxy's
+        // box, then the narrow phase, as for the ground.
+        for (k, kin) in self.kinematic.iter().enumerate() {
+            for (kp, part) in kin.parts.iter().enumerate() {
+                let geom = Geom::of_part(part, kin.pose.position, kin.pose.orientation);
+                let reach = spec + kin.reach(part, h);
+                let bb = geom.aabb().expanded(DVec3::splat(reach));
+                for (p, proxy) in self.proxies.iter().enumerate() {
+                    let body = proxy.body as usize;
+                    if self.sleep[body].asleep || !self.boxes[p].overlaps(&bb) {
+                        continue;
+                    }
+                    if let Some(m) = narrow_phase::collide(&proxy.geom, &geom, proxy.reach + reach)
+                    {
+                        let material = Material::mix(&bodies[body].material, &kin.material);
+                        let end = (NONE, kp as u32, k as u32);
+                        grounded.push(((proxy.body, proxy.part), end, m, material));
+                    }
                 }
             }
         }
@@ -97,9 +126,18 @@ impl Contacts {
         }
     }
 
-    fn touch(&mut self, (a, pa): (u32, u32), (b, pb): (u32, u32), mut m: Manifold, mat: Material) {
+    /// Records a manifold between part `pa` of body `a` and part `pb` of `b` (of the
+    /// kinematic collider `kin` when not `NONE`).
+    fn touch(
+        &mut self,
+        (a, pa): (u32, u32),
+        (b, pb, kin): (u32, u32, u32),
+        mut m: Manifold,
+        mat: Material,
+    ) {
         let stamp = self.stamp;
-        match self.graph.find(a, b, |c| c.part_a == pa && c.part_b == pb) {
+        let same = |c: &Contact| c.part_a == pa && c.part_b == pb && c.kinematic == kin;
+        match self.graph.find(a, b, same) {
             Some(c) => {
                 let contact = &mut self.graph.values_mut()[c];
                 m.warm_from(&contact.manifold);
@@ -115,6 +153,7 @@ impl Contacts {
                     Contact {
                         part_a: pa,
                         part_b: pb,
+                        kinematic: kin,
                         manifold: m,
                         friction: mat.friction,
                         restitution: mat.restitution,

@@ -24,6 +24,7 @@ pub mod geometry;
 pub mod graph;
 pub mod islands;
 pub mod joint;
+pub mod kinematic;
 pub mod manifold;
 pub mod narrow_phase;
 mod ray;
@@ -39,18 +40,21 @@ pub use geometry::{Aabb, Geom, Plane};
 pub use graph::{ContactGraph, NONE};
 pub use islands::Sleep;
 pub use joint::{Joint, JointKind, Motor};
+pub use kinematic::Kinematic;
 pub use manifold::{ContactPoint, Manifold};
 pub use settings::{Softness, SolverKind, SolverSettings};
-use solver::Pose;
-pub use step::StepState;
+pub use solver::Pose;
+pub use step::{FreeFlight, Movers, StepState};
 
 /// One contact of the graph: a manifold between a part of one body and a part of
-/// another (or a plane, for `NONE` as the second body).
+/// another, or, with `NONE` as the second body, a plane or a kinematic collider's part.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Contact {
     pub part_a: u32,
-    /// The second body's part, or the plane's index.
+    /// The second body's part, the plane's index, or the kinematic collider's part.
     pub part_b: u32,
+    /// The kinematic collider the second end is a part of; `NONE` for a body or a plane.
+    pub kinematic: u32,
     pub manifold: Manifold,
     pub friction: f64,
     pub restitution: f64,
@@ -82,6 +86,11 @@ struct Proxy {
 pub struct Contacts {
     pub settings: SolverSettings,
     pub planes: Vec<Plane>,
+    /// Colliders that move by a prescribed motion, set by the world before each step.
+    pub kinematic: Vec<Kinematic>,
+    /// Bodies the solver neither collides nor moves (a shell held in a gun's breech), by
+    /// body index; set by the world before each step (empty: none).
+    pub passive: Vec<bool>,
     pub joints: Vec<Joint>,
     pub graph: ContactGraph<Contact>,
     pub sleep: Vec<Sleep>,
@@ -146,5 +155,10 @@ impl Contacts {
 
     pub fn is_asleep(&self, body: usize) -> bool {
         self.sleep.get(body).is_some_and(|s| s.asleep)
+    }
+
+    /// Whether the solver leaves the body alone this step (see [`Contacts::passive`]).
+    pub fn is_passive(&self, body: usize) -> bool {
+        self.passive.get(body).copied().unwrap_or(false)
     }
 }

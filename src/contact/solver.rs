@@ -170,7 +170,11 @@ pub struct PointRow {
     /// the bodies' motion through the solver sub-steps with them.
     pub local_a: DVec3,
     pub local_b: DVec3,
-    /// The point now, midway between the two anchors, where both bodies' impulses act.
+    /// The point relative to each body's centre when prepared, in world axes: the point
+    /// follows the bodies' translation with them.
+    pub offset_a: DVec3,
+    pub offset_b: DVec3,
+    /// The point now, where both bodies' impulses act.
     pub position: DVec3,
     /// Separation when prepared, and now: `base + n·(anchor_b − anchor_a)`.
     pub base_separation: f64,
@@ -217,7 +221,7 @@ pub struct ContactRows {
 }
 
 /// What the rows need to know about a body's pose when they are prepared.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Pose {
     pub position: DVec3,
     pub orientation: glam::DQuat,
@@ -317,6 +321,8 @@ impl ContactRows {
             *row = PointRow {
                 local_a: qa * ra,
                 local_b: qb * rb,
+                offset_a: ra,
+                offset_b: rb,
                 base_separation: p.separation,
                 normal_impulse: if warm_start { p.normal_impulse } else { 0.0 },
                 approach: rel.dot(n),
@@ -327,9 +333,9 @@ impl ContactRows {
         rows
     }
 
-    /// Moves the rows with the bodies: the anchors to where the bodies have carried them,
-    /// each point midway between its two anchors, the separation measured there, and the
-    /// Jacobians at the point and the bodies' current inertia. The soft step calls it after
+    /// Moves the rows with the bodies: the anchors to where the bodies have carried them
+    /// and the separation measured there; each point carried with the bodies'
+    /// translation; and the Jacobians at the point and the bodies' current inertia. The soft step calls it after
     /// every solver sub-step's integration, so that both bodies' impulses act at one point
     /// with the inertia that turns them into momentum: linear and angular momentum are then
     /// conserved to round-off (with the anchors fixed, as Box2D v3 keeps them, a pair of
@@ -342,13 +348,23 @@ impl ContactRows {
         let (ba, bb) = (&bodies[self.a], &bodies[self.b]);
         let (pa, pb) = (&poses[self.a], &poses[self.b]);
         let n = self.normal;
+        // Each body carries the point along with its translation; the point is their
+        // average weighted by inverse mass, so against the ground or a kinematic body it
+        // stays with the moving body (under a rolling ball, not on the material points
+        // its rolling lifts away).
+        let total = ba.inv_mass + bb.inv_mass;
+        let (wa, wb) = if total > 0.0 {
+            (ba.inv_mass / total, bb.inv_mass / total)
+        } else {
+            (0.5, 0.5)
+        };
         let mut centroid = DVec3::ZERO;
         for p in &mut self.points[..self.len] {
             let anchor_a = pa.position + pa.orientation * p.local_a;
             let anchor_b = pb.position + pb.orientation * p.local_b;
             p.separation = p.base_separation + n.dot(anchor_b - anchor_a);
             if follow {
-                p.position = 0.5 * (anchor_a + anchor_b);
+                p.position = wa * (pa.position + p.offset_a) + wb * (pb.position + p.offset_b);
                 let (ra, rb) = (p.position - pa.position, p.position - pb.position);
                 p.normal = Axis::new(ba, bb, ra, rb, n);
             }

@@ -14,17 +14,50 @@ use super::islands::{self, Sleep};
 use super::joint::{Joint, JointRows};
 use super::settings::{SolverKind, SolverSettings};
 use super::solver::{ContactInput, ContactRows, NormalBias, Pose, SolverBody};
-use super::{Contact, Contacts};
+use super::{Contact, Contacts, Kinematic};
 use crate::body::Body;
 use crate::integrators::{Integrator, Loads, StepError};
+
+/// Bodies the world moves itself, in a frame's coordinates (riders): the solver solves
+/// their world velocities like any body's, then hands each to its mover instead of the
+/// integrator.
+pub trait Movers {
+    /// Whether the world moves body `i` itself.
+    fn moves(&self, i: usize) -> bool;
+    /// Moves body `i` through `h`, from its state with the solved world velocities; leaves
+    /// its world state (position, velocity, orientation, momentum) at the end.
+    fn advance(&mut self, i: usize, body: &mut Body, h: f64) -> Result<(), StepError>;
+}
+
+/// No body is moved by the world: every body flies free between impulses.
+pub struct FreeFlight;
+
+impl Movers for FreeFlight {
+    fn moves(&self, _: usize) -> bool {
+        false
+    }
+
+    fn advance(&mut self, _: usize, _: &mut Body, _: f64) -> Result<(), StepError> {
+        Ok(())
+    }
+}
+
+/// Who takes part in a step besides the bodies: which sleep, which the world keeps out of
+/// the solver, and the kinematic colliders.
+pub struct Participants<'a> {
+    pub sleep: &'a [Sleep],
+    pub passive: &'a [bool],
+    pub kinematic: &'a [Kinematic],
+}
 
 /// What the stages of one step hand each other: the solver's view of the bodies and the
 /// rows of the contacts and joints being solved.
 #[derive(Clone, Debug, Default)]
 pub struct StepState {
-    /// The solver's view of each body, and the world's static body last.
+    /// The solver's view of each body, then the world's static body, then each kinematic
+    /// collider's.
     pub bodies: Vec<SolverBody>,
-    /// Each body's pose, and the world's last.
+    /// Each body's pose, the world's, then each kinematic collider's.
     pub poses: Vec<Pose>,
     /// Which bodies are solved and moved in this step.
     pub awake: Vec<bool>,
@@ -46,6 +79,26 @@ impl Contacts {
         h: f64,
     ) -> Result<(), StepError> {
         self.detect(bodies, h);
+        let loads: Vec<Loads> = bodies
+            .iter()
+            .map(|b| Loads {
+                force: gravity * b.props.mass,
+                torque: DVec3::ZERO,
+            })
+            .collect();
+        self.solve(bodies, &loads, integrator, h, &mut FreeFlight)
+    }
+
+    /// Every stage after detection: sleep, the solver's stages with the integration of
+    /// the bodies it moves (the world's `movers` move theirs), store impulses, readout.
+    pub fn solve(
+        &mut self,
+        bodies: &mut [Body],
+        loads: &[Loads],
+        integrator: Integrator,
+        h: f64,
+        movers: &mut dyn Movers,
+    ) -> Result<(), StepError> {
         self.update_sleep(bodies, h);
         let Contacts {
             settings,
@@ -53,14 +106,21 @@ impl Contacts {
             joints,
             sleep,
             state,
+            passive,
+            kinematic,
             ..
         } = self;
-        state.prepare(bodies, sleep, graph, joints, settings, h);
+        let who = Participants {
+            sleep,
+            passive,
+            kinematic,
+        };
+        state.prepare(bodies, who, graph, joints, settings, h);
         match settings.solver {
             // The classic step: the stages once over the whole step, with Baumgarte's
             // bias on the contacts and joints [Havok solver].
             SolverKind::Pgs => {
-                state.integrate_velocities(gravity, h);
+                state.integrate_velocities(loads, h);
                 state.prepare_joints(joints, settings, h);
                 if settings.warm_start {
                     state.warm_start();
@@ -68,20 +128,20 @@ impl Contacts {
                 for _ in 0..settings.iterations {
                     state.solve(settings, h);
                 }
-                state.integrate_positions(bodies, integrator, h)?;
+                state.integrate_positions(bodies, integrator, h, movers)?;
             }
             // The soft step: the stages per solver sub-step with soft rows, a relax pass
             // after each, restitution at the end [Catto 2024].
             SolverKind::Soft => {
                 let h_sub = settings.solver_substep(h);
                 for _ in 0..settings.substeps {
-                    state.integrate_velocities(gravity, h_sub);
+                    state.integrate_velocities(loads, h_sub);
                     state.prepare_joints(joints, settings, h_sub);
                     state.warm_start();
                     for _ in 0..settings.substep_iterations {
                         state.solve(settings, h_sub);
                     }
-                    state.integrate_positions(bodies, integrator, h_sub)?;
+                    state.integrate_positions(bodies, integrator, h_sub, movers)?;
                     state.update_contacts(settings);
                     state.relax(settings, h_sub);
                 }
@@ -141,7 +201,11 @@ impl StepState {
     pub fn prepare(
         &mut self,
         bodies: &[Body],
-        sleep: &[Sleep],
+        Participants {
+            sleep,
+            passive,
+            kinematic,
+        }: Participants,
         graph: &ContactGraph<Contact>,
         joints: &mut [Joint],
         settings: &SolverSettings,
@@ -149,17 +213,22 @@ impl StepState {
     ) {
         let n = bodies.len();
         self.bodies.clear();
-        self.bodies.extend(bodies.iter().zip(sleep).map(|(b, sl)| {
-            if sl.asleep {
-                SolverBody::STATIC
-            } else {
-                SolverBody::new(&b.props, &b.state)
-            }
-        }));
-        self.bodies.push(SolverBody::STATIC);
-        self.poses = Contacts::poses(bodies);
         self.awake.clear();
-        self.awake.extend(sleep.iter().map(|s| !s.asleep));
+        self.awake
+            .extend((0..n).map(|i| !sleep[i].asleep && !passive.get(i).copied().unwrap_or(false)));
+        self.bodies
+            .extend(bodies.iter().zip(&self.awake).map(|(b, &awake)| {
+                if awake {
+                    SolverBody::new(&b.props, &b.state)
+                } else {
+                    SolverBody::STATIC
+                }
+            }));
+        self.bodies.push(SolverBody::STATIC);
+        self.bodies
+            .extend(kinematic.iter().map(Kinematic::solver_body));
+        self.poses = Contacts::poses(bodies);
+        self.poses.extend(kinematic.iter().map(|k| k.pose));
         let awake = &self.awake;
         let active =
             |a: u32, b: u32| (a != NONE && awake[a as usize]) || (b != NONE && awake[b as usize]);
@@ -172,12 +241,18 @@ impl StepState {
                 if (b == NONE) != grounded || !active(a, b) {
                     continue;
                 }
-                let index = |x: u32| if x == NONE { n } else { x as usize };
+                // The second end: a body, the world (planes), or a kinematic collider,
+                // whose solver bodies follow the world's.
+                let b = match (b, contact.kinematic) {
+                    (NONE, NONE) => n,
+                    (NONE, k) => n + 1 + k as usize,
+                    (b, _) => b as usize,
+                };
                 self.contact_rows.push(ContactRows::prepare(
                     ContactInput {
                         manifold: &contact.manifold,
-                        a: index(a),
-                        b: index(b),
+                        a: a as usize,
+                        b,
                         friction: contact.friction,
                         restitution: contact.restitution,
                         contact: c,
@@ -206,12 +281,13 @@ impl StepState {
         self.joint_rows = JointRows::default();
     }
 
-    /// Integrate velocities: gravity's kick over `h` to every awake body.
-    pub fn integrate_velocities(&mut self, gravity: DVec3, h: f64) {
+    /// Integrate velocities: the kick of each awake body's loads over `h`.
+    pub fn integrate_velocities(&mut self, loads: &[Loads], h: f64) {
         let n = self.awake.len();
-        for (b, &awake) in self.bodies[..n].iter_mut().zip(&self.awake) {
+        for ((b, &awake), l) in self.bodies[..n].iter_mut().zip(&self.awake).zip(loads) {
             if awake {
-                b.v += gravity * h;
+                b.v += l.force * (b.inv_mass * h);
+                b.w += b.inv_inertia * l.torque * h;
             }
         }
     }
@@ -259,14 +335,24 @@ impl StepState {
         bodies: &mut [Body],
         integrator: Integrator,
         h: f64,
+        movers: &mut dyn Movers,
     ) -> Result<(), StepError> {
         self.finalize_bodies(bodies);
         for (i, body) in bodies.iter_mut().enumerate() {
             if self.awake[i] {
-                integrator.step(&body.props, &mut body.state, Loads::default(), h)?;
+                if movers.moves(i) {
+                    movers.advance(i, body, h)?;
+                } else {
+                    integrator.step(&body.props, &mut body.state, Loads::default(), h)?;
+                }
                 self.bodies[i] = SolverBody::new(&body.props, &body.state);
                 self.poses[i] = Pose::of(&body.state);
             }
+        }
+        // Kinematic colliders move on with their own velocity.
+        let first = self.awake.len() + 1;
+        for (pose, body) in self.poses[first..].iter_mut().zip(&self.bodies[first..]) {
+            *pose = Kinematic::advanced(pose, body, h);
         }
         Ok(())
     }
@@ -290,9 +376,15 @@ impl StepState {
     }
 
     /// Restitution (soft step): points hit faster than the threshold bounce.
+    ///
+    /// A face hits with up to four points, coupled through the body's rotation: one
+    /// Gauss-Seidel pass (Box2D's) leaves the bounce a few % short of `e`, so the pass
+    /// runs as often as the solve's iterations, which converges it.
     pub fn restitution(&mut self, settings: &SolverSettings) {
-        for r in &mut self.contact_rows {
-            r.restitution(&mut self.bodies, settings.restitution_threshold);
+        for _ in 0..settings.substep_iterations.max(1) {
+            for r in &mut self.contact_rows {
+                r.restitution(&mut self.bodies, settings.restitution_threshold);
+            }
         }
     }
 

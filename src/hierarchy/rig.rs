@@ -11,6 +11,7 @@
 use glam::DVec3;
 
 use super::{Delta, Drive, DynamicTransform, InertialForces, Tether};
+use crate::body::Material;
 use crate::body::inertia::Part;
 
 /// A driven, massless frame: a tank's hull, its turret, a carousel's platform.
@@ -24,8 +25,10 @@ pub struct Frame {
     pub local: DynamicTransform,
     /// Relative to the world; set by [`propagate`].
     pub global: DynamicTransform,
-    /// Shapes in the frame's coordinates, for rendering.
+    /// Shapes in the frame's coordinates: drawn, and in a world with contacts solid,
+    /// kinematic colliders that push bodies and are not pushed.
     pub parts: Vec<Part>,
+    pub material: Material,
 }
 
 /// Where a body's motion is described.
@@ -49,23 +52,13 @@ pub struct Rider {
     /// mass), velocity and acceleration. Its rotation is not kept here but in its
     /// `BodyState`, in world terms, so the rotational fields stay at rest.
     pub local: DynamicTransform,
-    /// The real acceleration in the frame's basis, what a supporting surface does not
-    /// carry (a pendulum's local gravity; zero for a puck on a level frictionless deck).
+    /// A real acceleration in the frame's basis besides the world's gravity (a
+    /// pendulum's local weight on a turning planet, in a scene without world gravity).
     pub gravity: DVec3,
     pub tether: Option<Tether>,
-    /// Half-size, along the frame's x and z, of the level frictionless surface the body
-    /// slides on; a body that slides off is handed to the world and falls.
-    pub deck: Option<glam::DVec2>,
 }
 
 impl Rider {
-    /// Whether the body has slid off its deck.
-    pub fn off_deck(&self) -> bool {
-        let x = self.local.transform.translation;
-        self.deck
-            .is_some_and(|d| x.x.abs() > d.x || x.z.abs() > d.y)
-    }
-
     /// The inertial accelerations on the body now, in the frame's basis.
     pub fn inertial(&self, frames: &[Frame]) -> InertialForces {
         InertialForces::at(
@@ -113,13 +106,17 @@ pub fn propagate(frames: &mut [Frame]) {
     }
 }
 
-/// Every frame's global dynamics `s` after `t`, leaving the frames as they are: the
-/// mid-step snapshot RK4 needs for riders.
+/// Every frame's global dynamics `s` after `t`, leaving the frames as they are, and
+/// without a sudden change a drive makes at `t + s` (a dead stop happens at the end of a
+/// step: up to then the frame moves on, and its riders with it; the stop itself is then
+/// counteracted for the riders that keep their world motion).
 pub fn globals_after(frames: &[Frame], t: f64, s: f64) -> Vec<DynamicTransform> {
     let mut globals: Vec<DynamicTransform> = Vec::with_capacity(frames.len());
     for f in frames {
         let mut local = f.local;
-        f.drive.advance(&mut local, t, s);
+        if let Some(jump) = f.drive.advance(&mut local, t, s) {
+            local.apply(-jump);
+        }
         let global = match f.parent {
             Some(p) => globals[p] * local,
             None => local,
@@ -130,25 +127,12 @@ pub fn globals_after(frames: &[Frame], t: f64, s: f64) -> Vec<DynamicTransform> 
 }
 
 /// Advances every frame's drive by `h` and propagates. Returns, per frame, the abrupt
-/// global velocity change a drive made in this step (zero almost always).
-pub fn advance_frames(frames: &mut [Frame], t: f64, h: f64) -> Vec<DVec3> {
-    let mut jumps = vec![DVec3::ZERO; frames.len()];
-    for i in 0..frames.len() {
-        let frame = &mut frames[i];
-        if let Some(jump) = frame.drive.advance(&mut frame.local, t, h) {
-            jumps[i] = jump.velocity;
-        }
-    }
+/// change of its local motion a drive made in this step (none almost always).
+pub fn advance_frames(frames: &mut [Frame], t: f64, h: f64) -> Vec<Option<Delta>> {
+    let jumps = frames
+        .iter_mut()
+        .map(|f| f.drive.advance(&mut f.local, t, h))
+        .collect();
     propagate(frames);
-    for i in 0..frames.len() {
-        if jumps[i] != DVec3::ZERO
-            && let Some(p) = frames[i].parent
-        {
-            jumps[i] = frames[p]
-                .global
-                .delta_to_global(Delta::velocity(jumps[i]))
-                .velocity;
-        }
-    }
     jumps
 }

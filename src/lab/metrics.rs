@@ -55,6 +55,32 @@ impl Drift {
     }
 }
 
+/// How fast a horizontal direction turns (rad/s, counter-clockwise seen from above): the
+/// angle between successive samples, summed, over the time since the first.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TurnRate {
+    first: Option<f64>,
+    last: Option<(f64, DVec3)>,
+    angle: f64,
+}
+
+impl TurnRate {
+    pub fn record(&mut self, t: f64, direction: DVec3) {
+        let flat = direction * DVec3::new(1.0, 0.0, 1.0);
+        if let Some((_, last)) = self.last {
+            // About +y, from `last` to `flat`.
+            self.angle += last.cross(flat).y.atan2(last.dot(flat));
+        }
+        self.first.get_or_insert(t);
+        self.last = Some((t, flat));
+    }
+
+    pub fn rate(&self) -> Option<f64> {
+        let (t0, (t1, _)) = (self.first?, self.last?);
+        (t1 > t0).then(|| self.angle / (t1 - t0))
+    }
+}
+
 /// Counts sign changes of one signal and times them by linear interpolation.
 #[derive(Clone, Debug, Default)]
 pub struct FlipCounter {

@@ -22,6 +22,7 @@ use crate::integrators::Integrator;
 use crate::scene::{Scene, check_step};
 use crate::world::grab::Grab;
 use history::{Sample, Series, Trail};
+use metrics::TurnRate;
 use presets::Start;
 use recording::Recording;
 use run::Run;
@@ -67,6 +68,25 @@ pub struct Lab {
     pub radius: f64,
     /// A body the user holds with the mouse: its lane and the pull.
     pub grab: Option<(usize, Grab)>,
+    /// The scene's circling readout, measured on the first lane.
+    pub circling: Option<Circling>,
+}
+
+/// A ball rolling on a turning frame: how fast its world velocity turns, and the rate
+/// theory gives for a solid sphere rolling without slipping, 2/7 of the frame's spin about
+/// the vertical.
+#[derive(Clone, Copy, Debug)]
+pub struct Circling {
+    pub body: usize,
+    pub frame: usize,
+    pub meter: TurnRate,
+}
+
+impl Circling {
+    /// `2Ω/7` for the frame's current spin about the vertical.
+    pub fn expected(&self, world: &crate::world::World) -> f64 {
+        2.0 / 7.0 * world.frames[self.frame].global.angular_velocity.y
+    }
 }
 
 impl Lab {
@@ -102,6 +122,7 @@ impl Lab {
             scene_generation,
             radius: 0.1,
             grab: None,
+            circling: None,
             scene,
         };
         lab.restart()
@@ -155,6 +176,23 @@ impl Lab {
         self.recording = Recording::default();
         self.switches.clear();
         self.grab = None;
+        self.circling = self.scene.readout.as_ref().map(|r| match r {
+            crate::scene::Readout::Circling { body, frame } => Circling {
+                body: self.lanes[0]
+                    .world
+                    .bodies
+                    .iter()
+                    .position(|b| &b.name == body)
+                    .expect("validated when parsed"),
+                frame: self.lanes[0]
+                    .world
+                    .frames
+                    .iter()
+                    .position(|f| &f.name == frame)
+                    .expect("validated when parsed"),
+                meter: TurnRate::default(),
+            },
+        });
         self.generation += 1;
         self.record();
         Ok(())
@@ -256,6 +294,11 @@ impl Lab {
                 }
                 self.recording.record(lane, &run.world);
             }
+        }
+        if let Some(c) = &mut self.circling {
+            let world = &self.lanes[0].world;
+            c.meter
+                .record(world.time, world.bodies[c.body].state.velocity);
         }
         if let Some(ghost) = self.ghost.as_ref().filter(|g| g.error.is_none()) {
             self.ghost_history.record(sample(ghost));
@@ -609,6 +652,21 @@ mod tests {
         lab.step();
         let after = lab.lanes[0].world.bodies[0].state.velocity;
         assert!(after.y < 0.0, "let go, it falls: {after}");
+    }
+
+    /// The turntable's readout measures the ball's circling at 2Ω/7.
+    #[test]
+    fn the_turntable_readout_measures_two_sevenths_of_the_tables_rate() {
+        let mut turntable = lab("turntable");
+        for _ in 0..2000 {
+            turntable.step();
+        }
+        let c = turntable.circling.unwrap();
+        let world = &turntable.lanes[0].world;
+        let (rate, expected) = (c.meter.rate().unwrap(), c.expected(world));
+        assert!((expected - 2.0 / 7.0).abs() < 1e-12);
+        assert!((rate / expected - 1.0).abs() < 0.01, "{rate} vs {expected}");
+        assert!(lab("dzhanibekov").circling.is_none());
     }
 
     #[test]

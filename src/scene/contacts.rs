@@ -235,7 +235,6 @@ pub(super) fn validate(
     joints: &[JointDesc],
     generate: &[Generator],
     names: &[&str],
-    has_frames: bool,
 ) -> Result<(), String> {
     if contacts.is_none() && (!joints.is_empty() || !generate.is_empty()) {
         return Err("joints and generate need a `contacts` section".into());
@@ -243,9 +242,6 @@ pub(super) fn validate(
     let Some(c) = contacts else {
         return Ok(());
     };
-    if has_frames {
-        return Err("contacts and moving frames cannot be combined in one scene yet".into());
-    }
     material("contacts", c.friction, c.restitution)?;
     c.solver.validate()?;
     for (i, p) in c.planes.iter().enumerate() {

@@ -7,8 +7,8 @@ use glam::DVec3;
 use serde::Deserialize;
 
 use super::{PartDesc, all_finite, euler_deg};
-use crate::body::Body;
 use crate::body::inertia::{Inertia, Part};
+use crate::body::{Body, Material};
 use crate::hierarchy::rig::{self, Frame, Gun, Mount};
 use crate::hierarchy::{Drive, DynamicTransform, Transform};
 use crate::world::World;
@@ -35,9 +35,15 @@ pub struct FrameDesc {
     pub accel: DVec3,
     #[serde(default)]
     pub alpha: DVec3,
-    /// Shapes drawn for the frame (masses are ignored: a driven frame is not pushed).
+    /// Shapes of the frame: drawn, and solid in a scene with contacts (masses are
+    /// ignored: a driven frame is not pushed).
     #[serde(default)]
     pub parts: Vec<PartDesc>,
+    /// Overrides the scene's material for the frame's parts.
+    #[serde(default)]
+    pub friction: Option<f64>,
+    #[serde(default)]
+    pub restitution: Option<f64>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -95,6 +101,12 @@ pub(super) fn validate(frames: &[FrameDesc], gun: Option<&GunDesc>) -> Result<()
                 "drive: speed, yaw_rate and stop_at must be finite".into()
             ));
         }
+        super::contacts::material(
+            "material",
+            f.friction.unwrap_or(0.0),
+            f.restitution.unwrap_or(0.0),
+        )
+        .map_err(at)?;
         for (k, p) in f.parts.iter().enumerate() {
             p.shape
                 .validate()
@@ -128,7 +140,8 @@ pub(super) fn validate(frames: &[FrameDesc], gun: Option<&GunDesc>) -> Result<()
     Ok(())
 }
 
-pub(super) fn build_frames(frames: &[FrameDesc]) -> Vec<Frame> {
+/// The frames, parents first, their parts made of `base` unless they say otherwise.
+pub(super) fn build_frames(frames: &[FrameDesc], base: Material) -> Vec<Frame> {
     let index = frame_index(frames);
     let mut built: Vec<Frame> = frames
         .iter()
@@ -151,6 +164,10 @@ pub(super) fn build_frames(frames: &[FrameDesc]) -> Vec<Frame> {
                 local,
                 global: local,
                 parts: f.parts.iter().map(PartDesc::part).collect(),
+                material: Material {
+                    friction: f.friction.unwrap_or(base.friction),
+                    restitution: f.restitution.unwrap_or(base.restitution),
+                },
             }
         })
         .collect();

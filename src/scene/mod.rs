@@ -20,7 +20,7 @@ use crate::integrators::Integrator;
 use crate::world::World;
 
 /// Built-in scenes, in the order the app's number keys use.
-const BUILTIN: [(&str, &str); 17] = [
+const BUILTIN: [(&str, &str); 18] = [
     (
         "dzhanibekov",
         include_str!("../../assets/scenes/dzhanibekov.ron"),
@@ -41,6 +41,10 @@ const BUILTIN: [(&str, &str); 17] = [
     ("carousel", include_str!("../../assets/scenes/carousel.ron")),
     ("foucault", include_str!("../../assets/scenes/foucault.ron")),
     ("crash", include_str!("../../assets/scenes/crash.ron")),
+    (
+        "turntable",
+        include_str!("../../assets/scenes/turntable.ron"),
+    ),
     (
         "dancing-pole",
         include_str!("../../assets/scenes/dancing-pole.ron"),
@@ -94,6 +98,18 @@ pub struct Scene {
     /// Bodies laid out from a parameter (a pyramid's rows), after `bodies`.
     #[serde(default)]
     pub generate: Vec<contacts::Generator>,
+    /// A measurement the app shows beside the view.
+    #[serde(default)]
+    pub readout: Option<Readout>,
+}
+
+/// A scene's own measurement, against its analytic answer.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum Readout {
+    /// How fast a solid ball's world velocity turns as it rolls on a frame turning
+    /// about the vertical, against 2Ω/7.
+    Circling { body: String, frame: String },
 }
 
 #[derive(Clone, Copy, Debug, Deserialize)]
@@ -125,17 +141,13 @@ pub struct BodyDesc {
     /// A frame to move in: position, orientation and velocity are then relative to it.
     #[serde(default)]
     pub frame: Option<String>,
-    /// With `frame`: the real acceleration in the frame's axes that no support carries
-    /// (a pendulum's local gravity). World gravity acts only on bodies in the world.
+    /// With `frame`: a real acceleration in the frame's axes besides the world's gravity
+    /// (a pendulum's local weight on a turning planet, in a scene without world gravity).
     #[serde(default)]
     pub frame_gravity: DVec3,
     /// With `frame`: a rigid rod from an anchor in the frame to the centre of mass.
     #[serde(default)]
     pub tether: Option<Tether>,
-    /// With `frame`: half-size (x, z) of the frictionless level deck it slides on; off the
-    /// deck it is handed to the world and falls.
-    #[serde(default)]
-    pub deck: Option<glam::DVec2>,
     /// Overrides the scene's material (`contacts.friction`, `contacts.restitution`).
     #[serde(default)]
     pub friction: Option<f64>,
@@ -251,17 +263,19 @@ impl Scene {
         }
         let bodies = self.all_bodies();
         let names: Vec<&str> = bodies.iter().map(|b| b.name.as_str()).collect();
-        contacts::validate(
-            self.contacts.as_ref(),
-            &self.joints,
-            &self.generate,
-            &names,
-            !self.frames.is_empty(),
-        )?;
+        contacts::validate(self.contacts.as_ref(), &self.joints, &self.generate, &names)?;
         if !self.gravity.is_finite() {
             return Err("gravity must be finite".into());
         }
         frames::validate(&self.frames, self.gun.as_ref())?;
+        if let Some(Readout::Circling { body, frame }) = &self.readout {
+            if !names.contains(&body.as_str()) {
+                return Err(format!("readout: unknown body '{body}'"));
+            }
+            if !self.frames.iter().any(|f| &f.name == frame) {
+                return Err(format!("readout: unknown frame '{frame}'"));
+            }
+        }
         if let Some(c) = self.camera
             && !(c.focus.is_finite() && c.distance.is_finite() && c.distance > 0.0)
         {
@@ -296,15 +310,8 @@ impl Scene {
             {
                 return Err(at(format!("unknown frame '{f}'")));
             }
-            if b.frame.is_none()
-                && (b.tether.is_some() || b.deck.is_some() || b.frame_gravity != DVec3::ZERO)
-            {
-                return Err(at("tether, deck and frame_gravity need a frame".into()));
-            }
-            if let Some(d) = b.deck
-                && !(d.is_finite() && d.min_element() > 0.0)
-            {
-                return Err(at(format!("deck: half-sizes must be positive, got {d}")));
+            if b.frame.is_none() && (b.tether.is_some() || b.frame_gravity != DVec3::ZERO) {
+                return Err(at("tether and frame_gravity need a frame".into()));
             }
             if let Some(t) = b.tether
                 && !(t.anchor.is_finite() && t.length.is_finite() && t.length > 0.0)
@@ -357,21 +364,18 @@ impl Scene {
     /// The simulation this scene describes. The body frame is the principal frame; parts
     /// are re-expressed in it for rendering.
     pub fn build(&self) -> World {
-        let frames = frames::build_frames(&self.frames);
+        let base = self
+            .contacts
+            .as_ref()
+            .map_or(Material::DEFAULT, |c| Material {
+                friction: c.friction,
+                restitution: c.restitution,
+            });
+        let frames = frames::build_frames(&self.frames, base);
         let index = frames::frame_index(&self.frames);
-        let material = |b: &BodyDesc| {
-            let base = self.contacts.as_ref();
-            let default = Material::DEFAULT;
-            Material {
-                friction: b
-                    .friction
-                    .or(base.map(|c| c.friction))
-                    .unwrap_or(default.friction),
-                restitution: b
-                    .restitution
-                    .or(base.map(|c| c.restitution))
-                    .unwrap_or(default.restitution),
-            }
+        let material = |b: &BodyDesc| Material {
+            friction: b.friction.unwrap_or(base.friction),
+            restitution: b.restitution.unwrap_or(base.restitution),
         };
         let (bodies, mounts): (Vec<Body>, Vec<Mount>) = self
             .all_bodies()
@@ -411,7 +415,6 @@ impl Scene {
                             local,
                             gravity: b.frame_gravity,
                             tether: b.tether,
-                            deck: b.deck,
                         };
                         (
                             Mount::Riding(Box::new(rider)),
@@ -438,16 +441,9 @@ impl Scene {
                 (body, mount)
             })
             .unzip();
-        let mut world = World {
-            bodies,
-            mounts,
-            gravity: self.gravity,
-            integrator: self.integrator.parse().expect("validated when parsed"),
-            time: 0.0,
-            frames,
-            gun: None,
-            contacts: None,
-        };
+        let integrator = self.integrator.parse().expect("validated when parsed");
+        let mut world = World::new(Vec::new(), self.gravity, integrator);
+        (world.bodies, world.mounts, world.frames) = (bodies, mounts, frames);
         if let Some(gun) = &self.gun {
             frames::add_gun(&mut world, &self.frames, gun);
         }

@@ -1,34 +1,80 @@
-//! A world of bodies and the order of one physics step.
+//! A world of bodies and the one order of a physics step.
 //!
-//! A step of length `h` takes one of three paths, by what the scene holds:
-//! - **free bodies**: gravity becomes each body's [`Loads`] and the chosen integrator
-//!   advances it (its rotation is where the integrators differ);
-//! - **frames** ([`crate::hierarchy`]): the drives advance the frames and their global
-//!   dynamics are propagated top down (with a mid-step snapshot); riders move in their
-//!   frame's coordinates under its inertial forces, their rotation in world terms by the
-//!   chosen integrator; held bodies follow their frame;
-//! - **contacts** ([`crate::contact`]): detection, islands and sleep, then the solver turns
-//!   contacts and joints into impulses on linear and angular momentum before the chosen
-//!   integrator moves each body as a free body.
+//! [`World::step`] runs the stages of [`Stage`] in order, for every scene, whatever it
+//! mixes (free bodies, frames, riders, contacts, joints, a gun):
+//! 1. **forces**: gravity becomes each body's [`Loads`]; code between stages may add
+//!    its own;
+//! 2. **frames** ([`crate::hierarchy`]): the drives advance the frames and their global
+//!    dynamics are propagated top down, once; the frames' motion through the step is
+//!    kept for the riders;
+//! 3. **detect** ([`crate::contact`]): the frames' parts become kinematic colliders at
+//!    their place at the step's start, moving with their velocity; then sweep and prune,
+//!    manifolds and the contact graph;
+//! 4. **solve**: islands and sleep, then the solver's stages turn contacts and joints
+//!    into impulses on linear and angular momentum, in world terms, and move the bodies
+//!    it solves: bodies in the world by the chosen integrator as free bodies, riders in
+//!    their frame's coordinates (the soft step does this per solver sub-step);
+//! 5. **integrate**: the bodies no solver moved (every body of a world without
+//!    contacts) by the chosen integrator, riders in their frame's coordinates;
+//! 6. **sync**: riders take the solver's last velocities into their frames, a frame's
+//!    sudden stop is counteracted for the riders that must keep their world motion,
+//!    riders' and carried bodies' world states follow their frames, the gun fires, and
+//!    the clock advances.
 //!
-//! Render sync happens outside, in the app, which reads the states.
+//! Every stage is a public method, so the app runs each as a Bevy system of its own in
+//! this order, and the command line calls [`World::step`]: both run the same code.
 
 use glam::DVec3;
 use rayon::prelude::*;
 
 pub mod grab;
+pub mod riders;
 
 use crate::body::Body;
-use crate::contact::Contacts;
+use crate::contact::{Contacts, Kinematic, Pose};
 use crate::hierarchy::rig::{self, Frame, Gun, Mount};
-use crate::hierarchy::{DynamicTransform, step_in_frame};
+use crate::hierarchy::{Delta, DynamicTransform};
 use crate::integrators::{Integrator, Loads, StepError};
+use riders::{FrameMotion, RiderMovers};
+
+/// The stages of one step, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stage {
+    Forces,
+    Frames,
+    Detect,
+    Solve,
+    Integrate,
+    Sync,
+}
+
+impl Stage {
+    pub const ALL: [Stage; 6] = [
+        Stage::Forces,
+        Stage::Frames,
+        Stage::Detect,
+        Stage::Solve,
+        Stage::Integrate,
+        Stage::Sync,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Forces => "forces",
+            Stage::Frames => "frames",
+            Stage::Detect => "detect",
+            Stage::Solve => "solve",
+            Stage::Integrate => "integrate",
+            Stage::Sync => "sync",
+        }
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct World {
     pub bodies: Vec<Body>,
     /// Where each body's motion is described, one per body: the world, a frame it rides
-    /// in, or a frame that holds it.
+    /// in, or a frame that carries it.
     pub mounts: Vec<Mount>,
     pub gravity: DVec3,
     pub integrator: Integrator,
@@ -39,6 +85,23 @@ pub struct World {
     /// Collision detection, the contact graph, joints and the solver; `None` for the
     /// scenes of free bodies, which never touch.
     pub contacts: Option<Box<Contacts>>,
+    /// The forces and torques on each body in the step being taken, in world axes: the
+    /// forces stage sets gravity, and code between stages may add its own.
+    pub loads: Vec<Loads>,
+    /// What the stages of the step being taken hand each other.
+    pass: Pass,
+}
+
+/// What one step's stages hand each other.
+#[derive(Clone, Debug, Default)]
+struct Pass {
+    h: f64,
+    /// The frames' motion through the step (empty without frames).
+    motion: FrameMotion,
+    /// Each frame's sudden change of local motion in this step, if any.
+    jumps: Vec<Option<Delta>>,
+    /// Which bodies the contact solver moved (empty without contacts).
+    solved: Vec<bool>,
 }
 
 /// Below this many bodies a step is cheaper on one thread than the fork-join.
@@ -56,6 +119,8 @@ impl World {
             frames: Vec::new(),
             gun: None,
             contacts: None,
+            loads: Vec::new(),
+            pass: Pass::default(),
         }
     }
 
@@ -71,102 +136,200 @@ impl World {
         self.bodies.len() == 1 && self.frames.is_empty() && self.contacts.is_none()
     }
 
-    /// Advances every body by `h`, in place and on all cores for large worlds. A body
-    /// whose step fails keeps its state and the first error is returned; the world is then
-    /// not consistent in time and callers stop (the CLI exits, the app shows the error).
+    /// One step of `h`: the stages in order. A body whose step fails keeps its state and
+    /// the first error is returned; the world is then not consistent in time and callers
+    /// stop (the CLI exits, the app shows the error).
     pub fn step(&mut self, h: f64) -> Result<(), StepError> {
+        self.forces(h)?;
+        self.advance_frames();
+        self.detect();
+        self.solve()?;
+        self.integrate()?;
+        self.sync();
+        Ok(())
+    }
+
+    /// Forces: starts a step of `h`, with gravity as each body's load (none for a body a
+    /// frame carries). Refuses the exact solution where it does not apply.
+    pub fn forces(&mut self, h: f64) -> Result<(), StepError> {
         debug_assert_eq!(self.bodies.len(), self.mounts.len(), "one mount per body");
         if self.integrator == Integrator::Analytic && !self.analytic_applies() {
             return Err(StepError::AnalyticNeedsTorqueFree);
         }
-        if !self.frames.is_empty() {
-            return self.step_hierarchy(h);
-        }
-        if let Some(contacts) = &mut self.contacts {
-            contacts.step(&mut self.bodies, self.gravity, self.integrator, h)?;
-            self.time += h;
-            return Ok(());
-        }
-        let (integrator, gravity) = (self.integrator, self.gravity);
-        let advance = |body: &mut Body| {
-            let loads = Loads {
-                force: gravity * body.props.mass,
+        self.pass.h = h;
+        let gravity = self.gravity;
+        self.loads.clear();
+        self.loads
+            .extend(self.bodies.iter().zip(&self.mounts).map(|(b, m)| Loads {
+                force: match m {
+                    Mount::Carried { .. } => DVec3::ZERO,
+                    _ => gravity * b.props.mass,
+                },
                 torque: DVec3::ZERO,
-            };
-            integrator
-                .step(&body.props, &mut body.state, loads, h)
-                .map(|_| ())
-        };
-        if self.bodies.len() >= PARALLEL_THRESHOLD {
-            self.bodies.par_iter_mut().try_for_each(advance)?;
-        } else {
-            self.bodies.iter_mut().try_for_each(advance)?;
-        }
-        self.time += h;
+            }));
         Ok(())
     }
 
-    /// One step of a scene with frames: the drives advance the frames and the new global
-    /// dynamics propagate down the tree (with a mid-step snapshot); riders move in their
-    /// frames (translation by RK4 under the inertial forces of the frame's motion through
-    /// the step, rotation in world terms by the chosen integrator); the direct riders of a
-    /// frame whose drive stopped it dead get the opposite of its linear velocity change,
-    /// so they do not inherit it ([cwzx, Hierarchy]'s counteraction; riders of its child
-    /// frames, and the change of its spin, are not counteracted); riders off their deck
-    /// are handed to the world; then the gun fires.
-    fn step_hierarchy(&mut self, h: f64) -> Result<(), StepError> {
-        let (integrator, gravity, t) = (self.integrator, self.gravity, self.time);
-        let start: Vec<DynamicTransform> = self.frames.iter().map(|f| f.global).collect();
-        let mid = rig::globals_after(&self.frames, t, 0.5 * h);
-        let jumps = rig::advance_frames(&mut self.frames, t, h);
-        for (body, mount) in self.bodies.iter_mut().zip(&mut self.mounts) {
+    /// Frames: the drives advance every frame through the step and the global dynamics
+    /// are propagated, once; the frames' motion through the step and their sudden
+    /// changes are kept for the riders.
+    pub fn advance_frames(&mut self) {
+        if self.frames.is_empty() {
+            return;
+        }
+        let (t, h) = (self.time, self.pass.h);
+        self.pass.motion = FrameMotion::new(&self.frames, t);
+        self.pass.jumps = rig::advance_frames(&mut self.frames, t, h);
+    }
+
+    /// Detect: the frames' parts as kinematic colliders (where they were at the step's
+    /// start, moving with their velocity in mid-step), the bodies a frame carries left
+    /// out, then the contact detection.
+    pub fn detect(&mut self) {
+        let Some(contacts) = &mut self.contacts else {
+            return;
+        };
+        let h = self.pass.h;
+        if !self.frames.is_empty() {
+            let (start, mid) = (self.pass.motion.at(0.0), self.pass.motion.at(0.5 * h));
+            contacts.kinematic.clear();
+            for ((frame, start), mid) in self.frames.iter().zip(&start).zip(&mid) {
+                if frame.parts.is_empty() {
+                    continue;
+                }
+                contacts.kinematic.push(Kinematic {
+                    pose: Pose {
+                        position: start.transform.translation,
+                        orientation: start.transform.rotation,
+                    },
+                    // The velocity of the frame's point at its start position, mid-step.
+                    velocity: mid.velocity
+                        + mid
+                            .angular_velocity
+                            .cross(start.transform.translation - mid.transform.translation),
+                    angular_velocity: mid.angular_velocity,
+                    parts: frame.parts.clone(),
+                    material: frame.material,
+                });
+            }
+        }
+        contacts.passive.clear();
+        contacts.passive.extend(
+            self.mounts
+                .iter()
+                .map(|m| matches!(m, Mount::Carried { .. })),
+        );
+        // Riders move with their frames: they never fall asleep where they are.
+        for (i, m) in self.mounts.iter().enumerate() {
+            if matches!(m, Mount::Riding(_)) {
+                contacts.wake(i);
+            }
+        }
+        contacts.detect(&self.bodies, h);
+    }
+
+    /// Solve: the contact solver's stages, which also move the bodies they solve (riders
+    /// in their frames).
+    pub fn solve(&mut self) -> Result<(), StepError> {
+        let Some(contacts) = &mut self.contacts else {
+            self.pass.solved.clear();
+            return Ok(());
+        };
+        let h = self.pass.h;
+        let mut movers = RiderMovers {
+            mounts: &mut self.mounts,
+            motion: &mut self.pass.motion,
+            integrator: self.integrator,
+            elapsed: vec![0.0; self.bodies.len()],
+        };
+        contacts.solve(
+            &mut self.bodies,
+            &self.loads,
+            self.integrator,
+            h,
+            &mut movers,
+        )?;
+        self.pass.solved.clear();
+        self.pass
+            .solved
+            .extend(contacts.state.awake.iter().copied());
+        Ok(())
+    }
+
+    /// Integrate: every body the solver did not move and that moves by itself (every
+    /// body of a world without contacts), under its loads: bodies in the world by the
+    /// chosen integrator, riders in their frame's coordinates after the loads' kick.
+    pub fn integrate(&mut self) -> Result<(), StepError> {
+        let (integrator, h) = (self.integrator, self.pass.h);
+        let solved = &self.pass.solved;
+        let moved_by_solver = |i: usize| solved.get(i).copied().unwrap_or(false);
+        if self.frames.is_empty() && self.contacts.is_none() {
+            let advance = |(body, loads): (&mut Body, &Loads)| {
+                integrator
+                    .step(&body.props, &mut body.state, *loads, h)
+                    .map(|_| ())
+            };
+            if self.bodies.len() >= PARALLEL_THRESHOLD {
+                (self.bodies.par_iter_mut(), self.loads.par_iter())
+                    .into_par_iter()
+                    .try_for_each(advance)?;
+            } else {
+                self.bodies
+                    .iter_mut()
+                    .zip(&self.loads)
+                    .try_for_each(advance)?;
+            }
+            return Ok(());
+        }
+        let asleep = |i: usize| self.contacts.as_ref().is_some_and(|c| c.is_asleep(i));
+        let skip: Vec<bool> = (0..self.bodies.len())
+            .map(|i| moved_by_solver(i) || asleep(i))
+            .collect();
+        let globals =
+            (!self.frames.is_empty()).then(|| [0.0, 0.5 * h, h].map(|s| self.pass.motion.at(s)));
+        for (i, (body, mount)) in self.bodies.iter_mut().zip(&mut self.mounts).enumerate() {
+            if skip[i] {
+                continue;
+            }
+            let loads = self.loads[i];
             match mount {
                 Mount::World => {
-                    let loads = Loads {
-                        force: gravity * body.props.mass,
-                        torque: DVec3::ZERO,
-                    };
                     integrator.step(&body.props, &mut body.state, loads, h)?;
                 }
                 Mount::Riding(rider) => {
-                    let i = rider.frame;
-                    let (g, tether) = (rider.gravity, rider.tether);
-                    let motion = step_in_frame(
-                        [&start[i], &mid[i], &self.frames[i].global],
-                        rider.local.transform.translation,
-                        rider.local.velocity,
-                        h,
-                        |x, v, inertial| {
-                            g + tether.map_or(DVec3::ZERO, |rod| rod.accel(x, v, g + inertial))
-                        },
-                    );
-                    if !(motion.position.is_finite() && motion.velocity.is_finite()) {
-                        return Err(StepError::NonFinite);
-                    }
-                    let mut spin = body.state;
-                    integrator.step(&body.props, &mut spin, Loads::default(), h)?;
-                    body.state.orientation = spin.orientation;
-                    body.state.angular_momentum = spin.angular_momentum;
-                    rider.local.transform.translation = motion.position;
-                    rider.local.velocity = motion.velocity;
-                    rider.local.accel = motion.accel;
-                    if jumps[i] != DVec3::ZERO {
-                        rider
-                            .local
-                            .apply(self.frames[i].global.counteract(jumps[i]));
-                    }
+                    body.state.velocity += loads.force / body.props.mass * h;
+                    let [a, b, c] = globals.as_ref().expect("riders have frames");
+                    let f = rider.frame;
+                    riders::advance(rider, body, [&a[f], &b[f], &c[f]], integrator, h)?;
                 }
                 Mount::Carried { .. } => {}
             }
         }
-        self.sync_hierarchy();
-        for mount in &mut self.mounts {
-            if let Mount::Riding(rider) = mount
-                && rider.off_deck()
-            {
-                *mount = Mount::World;
+        Ok(())
+    }
+
+    /// Sync: riders the solver moved take its last velocities into their frames; where a
+    /// drive stopped its frame dead, the riders of that frame and of the frames below it
+    /// get the opposite of the change their frame's motion made at their place (its
+    /// spin's change included), so they carry on in the world [cwzx, Hierarchy]; then
+    /// riders' and carried bodies' world states follow their frames, the gun fires, and
+    /// the clock advances.
+    pub fn sync(&mut self) {
+        let h = self.pass.h;
+        if !self.frames.is_empty() {
+            // The frames as they moved through the step, before a sudden stop at its end.
+            let moving = self.pass.motion.at(h);
+            for (i, (body, mount)) in self.bodies.iter().zip(&mut self.mounts).enumerate() {
+                if let Mount::Riding(rider) = mount
+                    && self.pass.solved.get(i).copied().unwrap_or(false)
+                {
+                    riders::take_world_velocity(rider, body, &moving[rider.frame]);
+                }
             }
+            self.counteract_jumps(&moving);
         }
+        self.sync_hierarchy();
+        let t = self.time;
         if let Some(gun) = &mut self.gun
             && gun.due(t, h)
         {
@@ -177,10 +340,33 @@ impl World {
             body.state.position = muzzle.transform.translation;
             body.state.velocity =
                 muzzle.velocity + muzzle.transform.rotation * DVec3::X * gun.speed;
+            if let Some(c) = &mut self.contacts {
+                c.wake(shell);
+            }
             gun.fired += 1;
         }
         self.time += h;
-        Ok(())
+    }
+
+    /// The counteraction of this step's sudden frame changes, for every rider below a
+    /// frame that jumped: `moving` holds the frames as they were just before.
+    fn counteract_jumps(&mut self, moving: &[DynamicTransform]) {
+        if self.pass.jumps.iter().all(Option::is_none) {
+            return;
+        }
+        for mount in &mut self.mounts {
+            let Mount::Riding(rider) = mount else {
+                continue;
+            };
+            let (now, then) = (&self.frames[rider.frame].global, &moving[rider.frame]);
+            let x = rider.local.transform.translation;
+            let change = now.point(x).velocity - then.point(x).velocity;
+            if change != DVec3::ZERO {
+                rider
+                    .local
+                    .apply(now.delta_to_local(Delta::velocity(-change)));
+            }
+        }
     }
 
     /// World states of the bodies that ride in or are held by frames, from the frames'
