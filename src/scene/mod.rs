@@ -20,7 +20,7 @@ use crate::integrators::Integrator;
 use crate::world::World;
 
 /// Built-in scenes, in the order the app's number keys use.
-const BUILTIN: [(&str, &str); 17] = [
+const BUILTIN: [(&str, &str); 18] = [
     (
         "dzhanibekov",
         include_str!("../../assets/scenes/dzhanibekov.ron"),
@@ -32,6 +32,10 @@ const BUILTIN: [(&str, &str); 17] = [
     (
         "tennis-racket",
         include_str!("../../assets/scenes/tennis-racket.ron"),
+    ),
+    (
+        "clamp-drift",
+        include_str!("../../assets/scenes/clamp-drift.ron"),
     ),
     (
         "tumbling-crowd",
