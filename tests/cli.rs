@@ -2,6 +2,8 @@
 
 use std::process::{Command, Output};
 
+use gyrolab::integrators::Integrator;
+
 const BIN: &str = env!("CARGO_BIN_EXE_gyrolab");
 
 fn gyrolab(args: &[&str]) -> Output {
@@ -149,7 +151,7 @@ fn compare_shows_baselines_drifting_and_midpoint_on_the_analytic_period() {
     };
     assert_eq!(
         rows.len(),
-        11,
+        Integrator::ALL.len(),
         "every integrator applies to a single free body"
     );
     let num = |r: &Vec<String>, i: usize| r[i].parse::<f64>().unwrap();
@@ -305,4 +307,66 @@ fn rows_and_solver_flags() {
         &["simulate", "dzhanibekov", "--solver", "pgs"],
         "no contacts",
     );
+}
+
+#[test]
+fn sweep_writes_the_work_precision_table_as_csv() {
+    let o = gyrolab(&[
+        "compare",
+        "free-body",
+        "--sweep",
+        "--duration",
+        "2",
+        "--integrators",
+        "midpoint,dmv6",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "integrator,h,steps,error,ns_per_simulated_second,substeps,listed_order,measured_order,failure"
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 14, "seven step sizes per integrator");
+    for r in &rows {
+        let (h, steps): (f64, f64) = (r[1].parse().unwrap(), r[2].parse().unwrap());
+        assert!((h * steps - 2.0).abs() < 1e-12, "{r:?}");
+        assert!(r[3].parse::<f64>().unwrap() >= 0.0);
+        assert!(r[4].parse::<f64>().unwrap() > 0.0);
+        let measured: f64 = r[7].parse().unwrap();
+        let listed: f64 = r[6].parse().unwrap();
+        assert!((measured - listed).abs() < 0.25, "{r:?}");
+    }
+    assert!(o.stderr.is_empty(), "{}", stderr(&o));
+}
+
+#[test]
+fn sweep_refuses_a_scene_without_an_exact_solution() {
+    assert_bad_input(&["compare", "stack", "--sweep"], "--sweep");
+}
+
+/// The progress bar is drawn only on a terminal: a run long enough to show it (well over
+/// its one-second delay) writes nothing on a captured stderr.
+#[test]
+fn long_runs_stay_silent_when_stderr_is_not_a_terminal() {
+    let start = std::time::Instant::now();
+    let o = gyrolab(&[
+        "simulate",
+        "free-body",
+        "--integrator",
+        "momentum-clamp",
+        "--steps",
+        "20000000",
+        "--every",
+        "100000000",
+    ]);
+    let took = start.elapsed().as_secs_f64();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        took > 1.2,
+        "the run must outlast the bar's delay, took {took} s"
+    );
+    assert!(o.stderr.is_empty(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 3, "header, first and last row");
 }

@@ -10,7 +10,7 @@ pub const BACKGROUND: Color = Color::srgb(0.06, 0.07, 0.09);
 
 /// One colour per integrator, in [`Integrator::ALL`] order.
 pub fn integrator_color(i: Integrator) -> Color {
-    const PALETTE: [(f32, f32, f32); 11] = [
+    const PALETTE: [(f32, f32, f32); 15] = [
         (0.90, 0.30, 0.25),
         (0.95, 0.60, 0.20),
         (0.60, 0.60, 0.65),
@@ -21,6 +21,10 @@ pub fn integrator_color(i: Integrator) -> Color {
         (0.35, 0.55, 0.95),
         (0.90, 0.45, 0.70),
         (0.65, 0.85, 0.30),
+        (0.55, 0.35, 0.95),
+        (1.00, 0.80, 0.55),
+        (0.55, 0.90, 0.85),
+        (0.80, 0.95, 0.55),
         (0.95, 0.95, 0.95),
     ];
     let (r, g, b) = PALETTE[i as usize];

@@ -28,6 +28,7 @@ mod trails;
 mod ui;
 mod vectors;
 mod view;
+mod work_precision;
 
 use std::path::PathBuf;
 
@@ -75,7 +76,8 @@ pub fn run(scene: Scene, options: AppOptions) {
         labels::LabelsPlugin,
         newton_map::NewtonMapPlugin,
         status::StatusPlugin,
-    ));
+    ))
+    .add_plugins(work_precision::WorkPrecisionPlugin);
     if let Some(path) = options.screenshot {
         app.add_plugins(screenshot::ScreenshotPlugin {
             path,

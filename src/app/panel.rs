@@ -7,6 +7,7 @@ use bevy_egui::egui::{self, RichText};
 
 use crate::integrators::Integrator;
 use crate::lab::MAX_STEPS_PER_DT;
+use crate::lab::metrics::separatrix_ratio;
 use crate::lab::presets::{InertiaPreset, SpinAxis};
 use crate::scene::{Scene, scene_names};
 
@@ -300,6 +301,7 @@ fn readouts(ui: &mut egui::Ui, sim: &Sim) {
             ("T_flip", "measured time between flips"),
             ("ΔE/E", "energy error now, relative"),
             ("|ΔL|/|L|", "worst momentum error, relative"),
+            ("E/(L²/2I₂)", "the first body's rotational energy as a fraction of L²/2I₂, the energy of a spin about its middle axis: below 1 it wobbles about the largest axis, above 1 about the smallest; at 1 it is on the separatrix, where spins tumble. Torque-free, the exact motion keeps it constant"),
         ] {
             let r = ui.strong(h);
             if !tip.is_empty() {
@@ -317,6 +319,10 @@ fn readouts(ui: &mut egui::Ui, sim: &Sim) {
             );
             ui.label(format!("{:+.1e}", run.drift.final_energy));
             ui.label(format!("{:.1e}", run.drift.max_momentum));
+            let body = &run.world.bodies[0];
+            ui.label(
+                separatrix_ratio(&body.props, &body.state).map_or("-".into(), |r| format!("{r:.4}")),
+            );
             ui.end_row();
             if let Some(e) = &run.error {
                 ui.colored_label(egui::Color32::LIGHT_RED, format!("stopped: {e}"));

@@ -12,16 +12,26 @@ use super::colors::{AXIS_COLORS, GHOST_PLOT, egui_color, integrator_color, integ
 use super::newton_map::{self, NewtonMap};
 use super::physics::Sim;
 use super::view::View;
+use super::work_precision::{self, WorkPrecision};
 
 /// Seconds shown when the plots scroll with the run.
 const WINDOW: f64 = 10.0;
 /// Errors below this are drawn at it on the log scale (exact zero has no logarithm).
 const FLOOR: f64 = 1e-17;
 
-pub fn show(ui: &mut egui::Ui, sim: &Sim, view: &mut View, map: &mut NewtonMap) {
+pub fn show(
+    ui: &mut egui::Ui,
+    sim: &Sim,
+    view: &mut View,
+    map: &mut NewtonMap,
+    wp: &WorkPrecision,
+) {
     ui.horizontal(|ui| {
         ui.checkbox(&mut view.log_plots, "log scale");
         ui.checkbox(&mut view.autoscroll, format!("scroll (last {WINDOW} s)"));
+        if sim.side_by_side() {
+            ui.checkbox(&mut view.work_precision, "work-precision");
+        }
         let lane = view.omega_lane.min(sim.lanes.len() - 1);
         egui::ComboBox::from_label("body ω of")
             .selected_text(integrator_text(sim.lanes[lane].integrator()))
@@ -33,7 +43,9 @@ pub fn show(ui: &mut egui::Ui, sim: &Sim, view: &mut View, map: &mut NewtonMap) 
     });
     let height = ui.available_height().max(60.0);
     let map_side = height.min(ui.available_width() * 0.25);
-    let width = ((ui.available_width() - map_side) / 3.0 - 8.0).max(60.0);
+    let diagram = view.work_precision && sim.side_by_side();
+    let plots = if diagram { 4.0 } else { 3.0 };
+    let width = ((ui.available_width() - map_side) / plots - 8.0).max(60.0);
     let from = if view.autoscroll {
         sim.time() - WINDOW
     } else {
@@ -116,6 +128,9 @@ pub fn show(ui: &mut egui::Ui, sim: &Sim, view: &mut View, map: &mut NewtonMap) 
                 }
             },
         );
+        if diagram {
+            ui.vertical(|ui| work_precision::show(ui, sim, wp, width, height));
+        }
         ui.vertical(|ui| newton_map::show(ui, sim, map, map_side - 4.0));
     });
 }

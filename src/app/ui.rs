@@ -10,6 +10,7 @@ use super::physics::{Sim, StepTiming};
 use super::status::{self, FrameCost};
 use super::timing::Timed;
 use super::view::{Message, View};
+use super::work_precision::WorkPrecision;
 use super::{panel, plots};
 
 pub struct UiPlugin;
@@ -32,6 +33,7 @@ fn layout(
     mut time: ResMut<Time<Virtual>>,
     mut message: ResMut<Message>,
     mut map: ResMut<NewtonMap>,
+    wp: Res<WorkPrecision>,
     mut free: ResMut<FreeRect>,
     cost: Res<FrameCost>,
     timing: Res<StepTiming>,
@@ -65,7 +67,9 @@ fn layout(
     let plots_height = egui::Panel::bottom("plots")
         .default_size(0.32 * screen.height())
         .resizable(true)
-        .show(&mut root, |ui| plots::show(ui, &sim, &mut view, &mut map))
+        .show(&mut root, |ui| {
+            plots::show(ui, &sim, &mut view, &mut map, &wp)
+        })
         .response
         .rect
         .height();

@@ -24,6 +24,8 @@ pub struct View {
     pub contacts: bool,
     pub log_plots: bool,
     pub autoscroll: bool,
+    /// The work-precision diagram beside the plots (single free bodies).
+    pub work_precision: bool,
     /// The lane whose body-frame ω is plotted.
     pub omega_lane: usize,
     /// Virtual time per real time: slow motion below 1.
@@ -45,6 +47,7 @@ impl Default for View {
             contacts: true,
             log_plots: true,
             autoscroll: false,
+            work_precision: true,
             omega_lane: 0,
             time_scale: 1.0,
         }

@@ -6,6 +6,7 @@ use crate::integrators::Integrator;
 use crate::lab::run::Run;
 use crate::world::World;
 
+use super::progress::Progress;
 use super::{CliError, CompareArgs, TableFormat, parse_integrator, prepare, step_count};
 
 /// One integrator's results on the first body.
@@ -24,7 +25,19 @@ pub struct Comparison {
     pub failure: Option<String>,
 }
 
-fn measure(world: &World, integrator: Integrator, dt: f64, steps: u64) -> Comparison {
+/// Steps between progress updates.
+const PROGRESS_EVERY: u64 = 1024;
+
+/// Runs `integrator` twice (timed, then measured); `progress` counts both runs' steps
+/// from `done`.
+fn measure(
+    world: &World,
+    integrator: Integrator,
+    dt: f64,
+    steps: u64,
+    progress: &mut Progress,
+    done_before: u64,
+) -> Comparison {
     // Timing run: nothing but stepping, so the figure is the integrator's cost.
     let mut timed = world.clone();
     timed.integrator = integrator;
@@ -32,12 +45,18 @@ fn measure(world: &World, integrator: Integrator, dt: f64, steps: u64) -> Compar
     let mut done = 0;
     while done < steps && timed.step(dt).is_ok() {
         done += 1;
+        if done % PROGRESS_EVERY == 0 {
+            progress.set(done_before + done);
+        }
     }
     let ns = start.elapsed().as_nanos() as f64 / (done.max(1) as f64 * world.bodies.len() as f64);
 
     let mut run = Run::new(world.clone(), integrator);
     let mut failure = None;
-    for _ in 0..steps {
+    for n in 0..steps {
+        if n % PROGRESS_EVERY == 0 {
+            progress.set(done_before + steps + n);
+        }
         if let Err(e) = run.step(dt) {
             failure = Some(format!("stopped at t = {:.2} s: {e}", run.world.time));
             break;
@@ -70,9 +89,11 @@ pub fn compare(args: &CompareArgs) -> Result<Vec<Comparison>, CliError> {
             .collect(),
     };
     let steps = step_count(args.duration.unwrap_or(scene.duration), dt)?;
+    let mut progress = Progress::new(2 * steps * integrators.len() as u64, "compare");
     Ok(integrators
         .into_iter()
-        .map(|i| measure(&world, i, dt, steps))
+        .enumerate()
+        .map(|(k, i)| measure(&world, i, dt, steps, &mut progress, 2 * steps * k as u64))
         .collect())
 }
 

@@ -2,7 +2,11 @@
 
 use std::io::Write;
 
+use super::progress::Progress;
 use super::{CliError, Format, Row, SimulateArgs, parse_integrator, prepare, step_count};
+
+/// Steps between progress updates: rare enough to cost nothing.
+const PROGRESS_EVERY: u64 = 1024;
 
 pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
     let (scene, mut world, dt) = prepare(&args.scene)?;
@@ -32,7 +36,11 @@ pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
         out.push('\n');
     }
     write_rows(&world, &mut out);
+    let mut progress = Progress::new(steps, "simulate");
     for i in 1..=steps {
+        if i % PROGRESS_EVERY == 0 {
+            progress.set(i);
+        }
         world
             .step(dt)
             .map_err(|e| CliError(format!("step {i} (t = {:.6} s): {e}", world.time)))?;
@@ -40,6 +48,7 @@ pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
             write_rows(&world, &mut out);
         }
     }
+    drop(progress);
     match &args.out {
         Some(path) => std::fs::write(path, out)
             .map_err(|e| CliError(format!("cannot write {}: {e}", path.display()))),

@@ -6,9 +6,12 @@
 
 pub mod analytic;
 mod baselines;
+pub mod dmv;
+pub mod exact_kicks;
 mod implicit;
 mod magnus;
 mod rk4;
+mod splitting;
 
 use std::fmt;
 use std::str::FromStr;
@@ -43,6 +46,9 @@ pub enum StepError {
     /// The exact solution was asked for a rotation larger than
     /// [`crate::integrators::analytic::MAX_STEP_ANGLE`] in one step.
     AnalyticStepTooLarge { angle: f64 },
+    /// `exact-kicks` was asked for a rotation larger than
+    /// [`crate::integrators::analytic::MAX_STEP_ANGLE`] in one step.
+    ExactStepTooLarge { angle: f64 },
     /// Newton did not converge even with the most safe sub-steps.
     NotConverged { safe_substeps: u32 },
     /// The step would have produced a non-finite state or a degenerate orientation; the
@@ -60,6 +66,11 @@ impl fmt::Display for StepError {
             Self::AnalyticStepTooLarge { angle } => write!(
                 f,
                 "integrator 'analytic' cannot turn {angle:e} rad in one step (at most {:e}): ω or dt is too large",
+                crate::integrators::analytic::MAX_STEP_ANGLE
+            ),
+            Self::ExactStepTooLarge { angle } => write!(
+                f,
+                "integrator 'exact-kicks' cannot turn {angle:e} rad in one step (at most {:e}): ω or dt is too large",
                 crate::integrators::analytic::MAX_STEP_ANGLE
             ),
             Self::NotConverged { safe_substeps } => {
@@ -90,6 +101,10 @@ pub enum Integrator {
     ObjectTrapezoid,
     Rk4,
     Magnus,
+    Dmv,
+    Dmv6,
+    AxisSplit,
+    ExactKicks,
     Analytic,
 }
 
@@ -101,7 +116,7 @@ pub struct Info {
     pub formula: &'static str,
     /// Global order of accuracy of the rotation: how fast the error at a fixed time
     /// shrinks with h against the exact solution of the equation the method discretises;
-    /// 0 for `analytic`, which is the solution.
+    /// 0 for `analytic` and `exact-kicks`, which are the torque-free solution.
     pub order: u32,
     /// `Some(equation)` when that equation is not the rigid body's: the method converges
     /// to another motion, and against the true one its error does not shrink with h.
@@ -110,7 +125,7 @@ pub struct Info {
 }
 
 impl Integrator {
-    pub const ALL: [Self; 11] = [
+    pub const ALL: [Self; 15] = [
         Self::ExplicitEuler,
         Self::SymplecticEuler,
         Self::NoGyro,
@@ -121,6 +136,10 @@ impl Integrator {
         Self::ObjectTrapezoid,
         Self::Rk4,
         Self::Magnus,
+        Self::Dmv,
+        Self::Dmv6,
+        Self::AxisSplit,
+        Self::ExactKicks,
         Self::Analytic,
     ];
 
@@ -210,6 +229,38 @@ impl Integrator {
                 other_equation: None,
                 conserves: "nothing: ω is explicit Euler; the orientation's local error is O(h⁵)",
             },
+            Self::Dmv => Info {
+                name: "dmv",
+                summary: "discrete Moser–Veselov, the same map as RATTLE: symplectic, Newton on a 3-vector, at most a quarter turn per sub-step",
+                formula: "I e = ½h(M + (e·M)e − e×M);  q' = normalize(q ⊗ (1, e));  L unchanged",
+                order: 2,
+                other_equation: None,
+                conserves: "L and energy exactly (to round-off); phase along the orbit O(h²)",
+            },
+            Self::Dmv6 => Info {
+                name: "dmv6",
+                summary: "DMV with preprocessed moments Ĩ(H, C, h) (Hairer–Vilmart): order 6 torque-free, 2 with a torque",
+                formula: "1/Ĩⱼ = (1 + h²s₃ + h⁴s₅)/Iⱼ + h²d₃ + h⁴d₅;  DMV with Ĩ",
+                order: 6,
+                other_equation: None,
+                conserves: "L and energy exactly (to round-off); phase O(h⁶)",
+            },
+            Self::AxisSplit => Info {
+                name: "axis-split",
+                summary: "symmetric splitting into exact turns about the principal axes, minor-major-intermediate-major-minor (McLachlan, Reich, Touma–Wisdom)",
+                formula: "q' = q ⊗ X₃(h/2) X₁(h/2) X₂(h) X₁(h/2) X₃(h/2),  Xᵢ(t): turn by t Mᵢ/Iᵢ about body axis i",
+                order: 2,
+                other_equation: None,
+                conserves: "L exactly; energy error O(h²), bounded, no drift",
+            },
+            Self::ExactKicks => Info {
+                name: "exact-kicks",
+                summary: "exact torque-free flow (elliptic functions) between two half torque kicks (Celledoni–Fassò–Säfström–Zanna): exact torque-free, order 2 with a torque",
+                formula: "L += ½hτ;  q' = q ⊗ p(M₀)⁻¹ z(Δψ) p(M(h));  L += ½hτ",
+                order: 0,
+                other_equation: None,
+                conserves: "everything torque-free (to round-off); with a torque, what the torque cannot change",
+            },
             Self::Analytic => Info {
                 name: "analytic",
                 summary: "the exact torque-free motion (Jacobi elliptic functions), the ground truth",
@@ -241,6 +292,10 @@ impl Integrator {
             Self::ObjectTrapezoid => implicit::step::<ObjectTrapezoid>(props, &mut next, loads, h)?,
             Self::Rk4 => rk4::step(props, &mut next, loads, h),
             Self::Magnus => magnus::step(props, &mut next, loads, h),
+            Self::Dmv => dmv::step(props, &mut next, loads, h, false)?,
+            Self::Dmv6 => dmv::step(props, &mut next, loads, h, true)?,
+            Self::AxisSplit => splitting::step(props, &mut next, loads, h),
+            Self::ExactKicks => exact_kicks::step(props, &mut next, loads, h)?,
             Self::Analytic => analytic_step(props, &mut next, loads, h)?,
         };
         // Normalising an overflowed quaternion gives exactly zero: finite, and wrong.

@@ -3,6 +3,18 @@
 
 use glam::DVec3;
 
+use crate::body::{BodyState, MassProps};
+
+/// A body's rotational energy as a fraction of `L²/2I₂`, the energy of a spin about its
+/// intermediate axis: the separatrix between wobbling about the major axis (below 1) and
+/// about the minor axis (above 1). The engines' momentum clamp drifts it towards 1.
+/// `None` unless the three moments differ.
+pub fn separatrix_ratio(props: &MassProps, state: &BodyState) -> Option<f64> {
+    let i2 = props.inertia.principal()[props.inertia.intermediate_axis()?];
+    let l2 = state.angular_momentum.length_squared();
+    (l2 > 0.0).then(|| state.rotational_energy(props) / (0.5 * l2 / i2))
+}
+
 /// Worst and final relative drift of energy and angular momentum against the start.
 #[derive(Clone, Copy, Debug)]
 pub struct Drift {

@@ -13,6 +13,7 @@ pub mod presets;
 pub mod recording;
 pub mod rows;
 pub mod run;
+pub mod sweep;
 
 use crate::body::inertia::{Inertia, Part, Shape};
 use crate::body::{Body, BodyState, MassProps};

@@ -34,6 +34,10 @@ const BUILTIN: [(&str, &str); 18] = [
         include_str!("../../assets/scenes/tennis-racket.ron"),
     ),
     (
+        "clamp-drift",
+        include_str!("../../assets/scenes/clamp-drift.ron"),
+    ),
+    (
         "tumbling-crowd",
         include_str!("../../assets/scenes/tumbling-crowd.ron"),
     ),
