@@ -20,7 +20,7 @@ use crate::integrators::Integrator;
 use crate::world::World;
 
 /// Built-in scenes, in the order the app's number keys use.
-const BUILTIN: [(&str, &str); 18] = [
+const BUILTIN: [(&str, &str); 19] = [
     (
         "dzhanibekov",
         include_str!("../../assets/scenes/dzhanibekov.ron"),
