@@ -1,4 +1,7 @@
-//! Steps the lab in `FixedUpdate`, at the rate the user sets, and times each step.
+//! Steps the lab in `FixedUpdate`, at the rate the user sets: each stage of the world's
+//! step is a system of its own, in [`PhysicsSet`] order, calling the same stage function
+//! the command line's `World::step` calls, so the two cannot drift apart. Each stage is
+//! timed, as the Box2D and rapier profilers time theirs.
 
 use std::time::Instant;
 
@@ -6,6 +9,7 @@ use bevy::prelude::*;
 
 use crate::lab::Lab;
 use crate::scene::Scene;
+use crate::world::Stage;
 
 use super::timing::Timed;
 
@@ -13,10 +17,51 @@ use super::timing::Timed;
 #[derive(Resource, Deref, DerefMut)]
 pub struct Sim(pub Lab);
 
-/// Wall time of one physics step (every lane and the ghost), smoothed over recent steps.
+/// The physics step's systems, chained in `FixedUpdate`: `Begin` (the mouse spring), one
+/// set per [`Stage`], `End` (measurements, plots, recording). A plugin can add forces to
+/// `World::loads` in a system after `Forces` and before `Frames`.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PhysicsSet {
+    Begin,
+    Forces,
+    Frames,
+    Detect,
+    Solve,
+    Integrate,
+    Sync,
+    End,
+}
+
+impl PhysicsSet {
+    fn of(stage: Stage) -> Self {
+        match stage {
+            Stage::Forces => Self::Forces,
+            Stage::Frames => Self::Frames,
+            Stage::Detect => Self::Detect,
+            Stage::Solve => Self::Solve,
+            Stage::Integrate => Self::Integrate,
+            Stage::Sync => Self::Sync,
+        }
+    }
+}
+
+/// Wall time of one physics step (every lane and the ghost) and of each stage in it,
+/// smoothed over recent steps.
 #[derive(Resource, Default)]
 pub struct StepTiming {
     pub micros: f64,
+    /// Per stage, in [`Stage::ALL`] order.
+    pub stages: [f64; 6],
+    started: Option<Instant>,
+}
+
+/// Mixes a new measurement into a smoothed one.
+fn smooth(old: &mut f64, new: f64) {
+    *old = if *old == 0.0 {
+        new
+    } else {
+        0.95 * *old + 0.05 * new
+    };
 }
 
 pub struct PhysicsPlugin {
@@ -34,28 +79,58 @@ impl Plugin for PhysicsPlugin {
         app.insert_resource(Time::<Fixed>::from_seconds(self.scene.dt))
             .insert_resource(Sim(Lab::new(self.scene.clone())))
             .init_resource::<StepTiming>()
-            .add_systems(FixedUpdate, step)
+            .configure_sets(
+                FixedUpdate,
+                (
+                    PhysicsSet::Begin,
+                    PhysicsSet::Forces,
+                    PhysicsSet::Frames,
+                    PhysicsSet::Detect,
+                    PhysicsSet::Solve,
+                    PhysicsSet::Integrate,
+                    PhysicsSet::Sync,
+                    PhysicsSet::End,
+                )
+                    .chain(),
+            )
+            .add_systems(FixedUpdate, begin.in_set(PhysicsSet::Begin))
+            .add_systems(FixedUpdate, end.in_set(PhysicsSet::End))
             .add_systems(Update, follow_dt);
+        for (k, stage) in Stage::ALL.into_iter().enumerate() {
+            app.add_systems(
+                FixedUpdate,
+                (move |mut sim: ResMut<Sim>, mut timing: ResMut<StepTiming>| {
+                    let _timed = Timed::start();
+                    let start = Instant::now();
+                    sim.run_stage(stage);
+                    smooth(&mut timing.stages[k], start.elapsed().as_secs_f64() * 1e6);
+                })
+                .in_set(PhysicsSet::of(stage)),
+            );
+        }
     }
 }
 
-fn step(mut sim: ResMut<Sim>, mut timing: ResMut<StepTiming>) {
+fn begin(mut sim: ResMut<Sim>, mut timing: ResMut<StepTiming>) {
     let _timed = Timed::start();
-    let start = Instant::now();
-    sim.step();
-    let micros = start.elapsed().as_secs_f64() * 1e6;
-    timing.micros = if timing.micros == 0.0 {
-        micros
-    } else {
-        0.95 * timing.micros + 0.05 * micros
-    };
+    timing.started = Some(Instant::now());
+    sim.begin_step();
 }
 
-/// One fixed step is one `dt` of the lab, so the fixed rate follows the dt slider.
+fn end(mut sim: ResMut<Sim>, mut timing: ResMut<StepTiming>) {
+    let _timed = Timed::start();
+    sim.end_step();
+    if let Some(start) = timing.started.take() {
+        smooth(&mut timing.micros, start.elapsed().as_secs_f64() * 1e6);
+    }
+}
+
+/// One fixed step is one integrator step `h = dt / steps_per_dt` of the lab, so the
+/// fixed rate follows the dt and steps-per-dt sliders.
 fn follow_dt(sim: Res<Sim>, mut fixed: ResMut<Time<Fixed>>) {
     let _timed = Timed::start();
-    if (fixed.timestep().as_secs_f64() - sim.dt).abs() > 1e-12 {
-        fixed.set_timestep_seconds(sim.dt);
+    if (fixed.timestep().as_secs_f64() - sim.h()).abs() > 1e-12 {
+        fixed.set_timestep_seconds(sim.h());
     }
 }
 

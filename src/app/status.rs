@@ -10,6 +10,7 @@ use bevy_egui::egui;
 use super::newton_map::NewtonMap;
 use super::physics::{Sim, StepTiming};
 use super::timing::take_ours_ms;
+use crate::world::Stage;
 
 pub struct StatusPlugin;
 
@@ -130,11 +131,20 @@ pub fn line(ui: &mut egui::Ui, sim: &Sim, cost: &FrameCost, timing: &StepTiming,
     ui.horizontal(|ui| {
         ui.label(format!("{:.0} fps", cost.fps));
         ui.separator();
+        let stages: Vec<String> = Stage::ALL
+            .iter()
+            .zip(timing.stages)
+            .map(|(s, us)| format!("{} {us:.1}", s.name()))
+            .collect();
         ui.label(format!(
-            "physics {:.1} µs/step ({} runs × {} integrator steps)",
+            "physics {:.1} µs/step: {}",
             timing.micros,
-            sim.lanes.len() + usize::from(sim.ghost.is_some()),
-            sim.steps_per_dt
+            stages.join(" · ")
+        ))
+        .on_hover_text(format!(
+            "Wall time of one integrator step of every run ({} runs), and of each stage of \
+             it, in µs, smoothed",
+            sim.lanes.len() + usize::from(sim.ghost.is_some())
         ));
         ui.separator();
         ui.label(format!("{} bodies", sim.bodies()));

@@ -21,6 +21,7 @@ use crate::contact::{Material, SolverSettings};
 use crate::hierarchy::rig::Mount;
 use crate::integrators::Integrator;
 use crate::scene::{Scene, check_step};
+use crate::world::Stage;
 use crate::world::grab::Grab;
 use history::{Sample, Series, Trail};
 use metrics::TurnRate;
@@ -71,6 +72,8 @@ pub struct Lab {
     pub grab: Option<(usize, Grab)>,
     /// The scene's circling readout, measured on the first lane.
     pub circling: Option<Circling>,
+    /// Integrator steps taken since the last physics step was recorded.
+    steps_taken: u32,
 }
 
 /// A ball rolling on a turning frame: how fast its world velocity turns, and the rate
@@ -124,6 +127,7 @@ impl Lab {
             radius: 0.1,
             grab: None,
             circling: None,
+            steps_taken: 0,
             scene,
         };
         lab.restart()
@@ -177,6 +181,7 @@ impl Lab {
         self.recording = Recording::default();
         self.switches.clear();
         self.grab = None;
+        self.steps_taken = 0;
         self.circling = self.scene.readout.as_ref().map(|r| match r {
             crate::scene::Readout::Circling { body, frame } => Circling {
                 body: self.lanes[0]
@@ -271,18 +276,50 @@ impl Lab {
     /// One physics step of every lane and the ghost. A lane whose step fails stops and
     /// keeps its error for the panel; the others go on.
     pub fn step(&mut self) {
-        let h = self.h();
         for _ in 0..self.steps_per_dt {
-            if let Some((lane, grab)) = self.grab
-                && let Some(run) = self.lanes.get_mut(lane)
-            {
-                grab.pull(&mut run.world, h);
+            self.begin_step();
+            for stage in Stage::ALL {
+                self.run_stage(stage);
             }
-            for run in self.lanes.iter_mut().chain(self.ghost.as_mut()) {
-                let _ = run.step(h);
-            }
+            self.end_step();
         }
-        self.record();
+    }
+
+    /// Before one integrator step of every lane and the ghost: the mouse spring's pull.
+    /// The app's first physics system.
+    pub fn begin_step(&mut self) {
+        let h = self.h();
+        if let Some((lane, grab)) = self.grab
+            && let Some(run) = self.lanes.get_mut(lane)
+        {
+            grab.pull(&mut run.world, h);
+        }
+        for run in self.lanes.iter_mut().chain(self.ghost.as_mut()) {
+            run.begin_step();
+        }
+    }
+
+    /// One stage of the step of every lane and the ghost; a lane whose stage fails stops
+    /// and keeps its error for the panel, the others go on. The app runs each stage as a
+    /// system of its own.
+    pub fn run_stage(&mut self, stage: Stage) {
+        let h = self.h();
+        for run in self.lanes.iter_mut().chain(self.ghost.as_mut()) {
+            run.run_stage(stage, h);
+        }
+    }
+
+    /// After one integrator step: the lanes' measurements, and after the last of a
+    /// physics step's `steps_per_dt`, the plots, trails and recording.
+    pub fn end_step(&mut self) {
+        for run in self.lanes.iter_mut().chain(self.ghost.as_mut()) {
+            let _ = run.end_step();
+        }
+        self.steps_taken += 1;
+        if self.steps_taken >= self.steps_per_dt {
+            self.steps_taken = 0;
+            self.record();
+        }
     }
 
     fn record(&mut self) {

@@ -7,7 +7,7 @@ use crate::body::BodyState;
 use crate::integrators::analytic::TorqueFreeTop;
 use crate::integrators::{Integrator, StepError};
 use crate::lab::metrics::{Drift, FlipCounter};
-use crate::world::World;
+use crate::world::{Stage, World};
 
 #[derive(Clone, Debug)]
 pub struct Run {
@@ -57,15 +57,33 @@ impl Run {
 
     /// One step and its measurements; does nothing once the run has failed.
     pub fn step(&mut self, dt: f64) -> Result<(), StepError> {
-        if let Some(e) = &self.error {
-            return Err(e.clone());
+        self.begin_step();
+        for stage in Stage::ALL {
+            self.run_stage(stage, dt);
         }
+        self.end_step()
+    }
+
+    /// Before a step's stages: keeps the states for interpolated rendering.
+    pub fn begin_step(&mut self) {
         self.previous.clear();
         self.previous
             .extend(self.world.bodies.iter().map(|b| b.state));
-        if let Err(e) = self.world.step(dt) {
-            self.error = Some(e.clone());
-            return Err(e);
+    }
+
+    /// One stage of a step of `dt`; a failure stops the run and is kept.
+    pub fn run_stage(&mut self, stage: Stage, dt: f64) {
+        if self.error.is_none()
+            && let Err(e) = self.world.run_stage(stage, dt)
+        {
+            self.error = Some(e);
+        }
+    }
+
+    /// After a step's stages: the measurements, or the failure that stopped the run.
+    pub fn end_step(&mut self) -> Result<(), StepError> {
+        if let Some(e) = &self.error {
+            return Err(e.clone());
         }
         let body = &self.world.bodies[0];
         self.drift

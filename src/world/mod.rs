@@ -140,12 +140,22 @@ impl World {
     /// the first error is returned; the world is then not consistent in time and callers
     /// stop (the CLI exits, the app shows the error).
     pub fn step(&mut self, h: f64) -> Result<(), StepError> {
-        self.forces(h)?;
-        self.advance_frames();
-        self.detect();
-        self.solve()?;
-        self.integrate()?;
-        self.sync();
+        Stage::ALL
+            .into_iter()
+            .try_for_each(|stage| self.run_stage(stage, h))
+    }
+
+    /// One stage of a step of `h` (`h` is read by [`Stage::Forces`], which starts the
+    /// step): what [`World::step`] runs in order, and what the app's stage systems call.
+    pub fn run_stage(&mut self, stage: Stage, h: f64) -> Result<(), StepError> {
+        match stage {
+            Stage::Forces => self.forces(h)?,
+            Stage::Frames => self.advance_frames(),
+            Stage::Detect => self.detect(),
+            Stage::Solve => self.solve()?,
+            Stage::Integrate => self.integrate()?,
+            Stage::Sync => self.sync(),
+        }
         Ok(())
     }
 
