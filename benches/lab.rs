@@ -21,7 +21,15 @@ fn scene_switch(c: &mut Criterion) {
     // One fixed step as the app takes it (lanes, ghost, plots, trails, recording): the
     // default scene, and the moving-frame scenes (drives, propagation, riders by RK4).
     // Each lab is rebuilt every 10,000 steps so the recording never fills up.
-    for name in ["dzhanibekov", "tank", "carousel", "foucault", "crash"] {
+    for name in [
+        "dzhanibekov",
+        "tank",
+        "carousel",
+        "foucault",
+        "crash",
+        "turntable",
+        "top-on-turntable",
+    ] {
         let fresh = Lab::new(Scene::load(name).unwrap());
         let mut lab = fresh.clone();
         let mut steps = 0;

@@ -20,7 +20,7 @@ use crate::integrators::Integrator;
 use crate::world::World;
 
 /// Built-in scenes, in the order the app's number keys use.
-const BUILTIN: [(&str, &str); 19] = [
+const BUILTIN: [(&str, &str); 20] = [
     (
         "dzhanibekov",
         include_str!("../../assets/scenes/dzhanibekov.ron"),
@@ -48,6 +48,10 @@ const BUILTIN: [(&str, &str); 19] = [
     (
         "turntable",
         include_str!("../../assets/scenes/turntable.ron"),
+    ),
+    (
+        "top-on-turntable",
+        include_str!("../../assets/scenes/top-on-turntable.ron"),
     ),
     (
         "dancing-pole",
