@@ -301,3 +301,40 @@ fn a_rider_of_a_child_frame_keeps_its_world_velocity_when_a_turning_van_stops() 
         "the van stopped"
     );
 }
+
+/// A load added between the forces stage and the rest of the step acts for that step only,
+/// as `Δv = F h / m`, with contacts and without.
+#[test]
+fn a_load_added_between_stages_acts_for_one_step() {
+    use gyrolab::integrators::Loads;
+    use gyrolab::world::Stage;
+    for name in ["free-body", "bounce"] {
+        let mut pushed = Scene::load(name).unwrap().build();
+        let mut plain = pushed.clone();
+        let (h, force) = (0.01, DVec3::new(3.0, 0.0, -2.0));
+        let mass = pushed.bodies[0].props.mass;
+        plain.step(h).unwrap();
+        pushed.run_stage(Stage::Forces, h).unwrap();
+        pushed.add_load(
+            0,
+            Loads {
+                force,
+                torque: DVec3::ZERO,
+            },
+        );
+        for stage in &Stage::ALL[1..] {
+            pushed.run_stage(*stage, h).unwrap();
+        }
+        let dv = pushed.bodies[0].state.velocity - plain.bodies[0].state.velocity;
+        assert!(
+            (dv - force * h / mass).length() < 1e-12,
+            "{name}: {dv} vs {}",
+            force * h / mass
+        );
+        // The next step has no load of its own.
+        plain.step(h).unwrap();
+        pushed.step(h).unwrap();
+        let dv2 = pushed.bodies[0].state.velocity - plain.bodies[0].state.velocity;
+        assert!((dv2 - dv).length() < 1e-12, "{name}: the load lasted");
+    }
+}

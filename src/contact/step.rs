@@ -79,14 +79,7 @@ impl Contacts {
         h: f64,
     ) -> Result<(), StepError> {
         self.detect(bodies, h);
-        let loads: Vec<Loads> = bodies
-            .iter()
-            .map(|b| Loads {
-                force: gravity * b.props.mass,
-                torque: DVec3::ZERO,
-            })
-            .collect();
-        self.solve(bodies, &loads, integrator, h, &mut FreeFlight)
+        self.solve(bodies, gravity, &[], integrator, h, &mut FreeFlight)
     }
 
     /// Every stage after detection: sleep, the solver's stages with the integration of
@@ -94,6 +87,7 @@ impl Contacts {
     pub fn solve(
         &mut self,
         bodies: &mut [Body],
+        gravity: DVec3,
         loads: &[Loads],
         integrator: Integrator,
         h: f64,
@@ -120,7 +114,7 @@ impl Contacts {
             // The classic step: the stages once over the whole step, with Baumgarte's
             // bias on the contacts and joints [Havok solver].
             SolverKind::Pgs => {
-                state.integrate_velocities(loads, h);
+                state.integrate_velocities(gravity, loads, h);
                 state.prepare_joints(joints, settings, h);
                 if settings.warm_start {
                     state.warm_start();
@@ -135,7 +129,7 @@ impl Contacts {
             SolverKind::Soft => {
                 let h_sub = settings.solver_substep(h);
                 for _ in 0..settings.substeps {
-                    state.integrate_velocities(loads, h_sub);
+                    state.integrate_velocities(gravity, loads, h_sub);
                     state.prepare_joints(joints, settings, h_sub);
                     state.warm_start();
                     for _ in 0..settings.substep_iterations {
@@ -281,13 +275,17 @@ impl StepState {
         self.joint_rows = JointRows::default();
     }
 
-    /// Integrate velocities: the kick of each awake body's loads over `h`.
-    pub fn integrate_velocities(&mut self, loads: &[Loads], h: f64) {
+    /// Integrate velocities: gravity's kick over `h` to every awake body, and the kick of
+    /// any other loads (`loads` is indexed by body and may be shorter: no load).
+    pub fn integrate_velocities(&mut self, gravity: DVec3, loads: &[Loads], h: f64) {
         let n = self.awake.len();
-        for ((b, &awake), l) in self.bodies[..n].iter_mut().zip(&self.awake).zip(loads) {
+        for (i, (b, &awake)) in self.bodies[..n].iter_mut().zip(&self.awake).enumerate() {
             if awake {
-                b.v += l.force * (b.inv_mass * h);
-                b.w += b.inv_inertia * l.torque * h;
+                b.v += gravity * h;
+                if let Some(l) = loads.get(i) {
+                    b.v += l.force * (b.inv_mass * h);
+                    b.w += b.inv_inertia * l.torque * h;
+                }
             }
         }
     }

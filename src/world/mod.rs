@@ -85,8 +85,9 @@ pub struct World {
     /// Collision detection, the contact graph, joints and the solver; `None` for the
     /// scenes of free bodies, which never touch.
     pub contacts: Option<Box<Contacts>>,
-    /// The forces and torques on each body in the step being taken, in world axes: the
-    /// forces stage sets gravity, and code between stages may add its own.
+    /// Loads on the bodies besides gravity in the step being taken, in world axes,
+    /// indexed by body (shorter: no load): empty after the forces stage, for code between
+    /// stages to add to with [`World::add_load`].
     pub loads: Vec<Loads>,
     /// What the stages of the step being taken hand each other.
     pass: Pass,
@@ -159,25 +160,35 @@ impl World {
         Ok(())
     }
 
-    /// Forces: starts a step of `h`, with gravity as each body's load (none for a body a
-    /// frame carries). Refuses the exact solution where it does not apply.
+    /// Forces: starts a step of `h`, with gravity (acting on every body a frame does not
+    /// carry) and no other load yet. Refuses the exact solution where it does not apply.
     pub fn forces(&mut self, h: f64) -> Result<(), StepError> {
         debug_assert_eq!(self.bodies.len(), self.mounts.len(), "one mount per body");
         if self.integrator == Integrator::Analytic && !self.analytic_applies() {
             return Err(StepError::AnalyticNeedsTorqueFree);
         }
         self.pass.h = h;
-        let gravity = self.gravity;
         self.loads.clear();
-        self.loads
-            .extend(self.bodies.iter().zip(&self.mounts).map(|(b, m)| Loads {
-                force: match m {
-                    Mount::Carried { .. } => DVec3::ZERO,
-                    _ => gravity * b.props.mass,
-                },
-                torque: DVec3::ZERO,
-            }));
         Ok(())
+    }
+
+    /// Adds a force and torque (world axes, about the centre of mass) on body `i` for the
+    /// step being taken; between the forces stage and the solve.
+    pub fn add_load(&mut self, i: usize, load: Loads) {
+        if self.loads.len() <= i {
+            self.loads.resize(i + 1, Loads::default());
+        }
+        self.loads[i].force += load.force;
+        self.loads[i].torque += load.torque;
+    }
+
+    /// Gravity plus any added load on body `i`.
+    fn load(&self, i: usize) -> Loads {
+        let extra = self.loads.get(i).copied().unwrap_or_default();
+        Loads {
+            force: self.gravity * self.bodies[i].props.mass + extra.force,
+            torque: extra.torque,
+        }
     }
 
     /// Frames: the drives advance every frame through the step and the global dynamics
@@ -254,6 +265,7 @@ impl World {
         };
         contacts.solve(
             &mut self.bodies,
+            self.gravity,
             &self.loads,
             self.integrator,
             h,
@@ -273,21 +285,22 @@ impl World {
         let (integrator, h) = (self.integrator, self.pass.h);
         let solved = &self.pass.solved;
         let moved_by_solver = |i: usize| solved.get(i).copied().unwrap_or(false);
-        if self.frames.is_empty() && self.contacts.is_none() {
-            let advance = |(body, loads): (&mut Body, &Loads)| {
+        if self.frames.is_empty() && self.contacts.is_none() && self.loads.is_empty() {
+            // Free bodies under gravity alone: the hot path of large worlds.
+            let gravity = self.gravity;
+            let advance = |body: &mut Body| {
+                let loads = Loads {
+                    force: gravity * body.props.mass,
+                    torque: DVec3::ZERO,
+                };
                 integrator
-                    .step(&body.props, &mut body.state, *loads, h)
+                    .step(&body.props, &mut body.state, loads, h)
                     .map(|_| ())
             };
             if self.bodies.len() >= PARALLEL_THRESHOLD {
-                (self.bodies.par_iter_mut(), self.loads.par_iter())
-                    .into_par_iter()
-                    .try_for_each(advance)?;
+                self.bodies.par_iter_mut().try_for_each(advance)?;
             } else {
-                self.bodies
-                    .iter_mut()
-                    .zip(&self.loads)
-                    .try_for_each(advance)?;
+                self.bodies.iter_mut().try_for_each(advance)?;
             }
             return Ok(());
         }
@@ -297,11 +310,12 @@ impl World {
             .collect();
         let globals =
             (!self.frames.is_empty()).then(|| [0.0, 0.5 * h, h].map(|s| self.pass.motion.at(s)));
+        let loads: Vec<Loads> = (0..self.bodies.len()).map(|i| self.load(i)).collect();
         for (i, (body, mount)) in self.bodies.iter_mut().zip(&mut self.mounts).enumerate() {
             if skip[i] {
                 continue;
             }
-            let loads = self.loads[i];
+            let loads = loads[i];
             match mount {
                 Mount::World => {
                     integrator.step(&body.props, &mut body.state, loads, h)?;
@@ -337,8 +351,8 @@ impl World {
                 }
             }
             self.counteract_jumps(&moving);
+            self.sync_hierarchy();
         }
-        self.sync_hierarchy();
         let t = self.time;
         if let Some(gun) = &mut self.gun
             && gun.due(t, h)
