@@ -338,3 +338,82 @@ fn a_load_added_between_stages_acts_for_one_step() {
         assert!((dv2 - dv).length() < 1e-12, "{name}: the load lasted");
     }
 }
+
+/// A box riding in a van that stops dead slides on (the counteraction) into the van's
+/// front wall and bounces off it at e times the speed it hit with.
+#[test]
+fn a_box_rebounds_from_a_stopped_vans_wall_at_e_times_its_speed() {
+    for e in [0.0, 0.5] {
+        let mut world = parse(&format!(
+            r#"(
+    name: "stop",
+    description: "a van stops; its box hits the front wall",
+    dt: 0.01,
+    duration: 3.0,
+    contacts: Some((planes: [], friction: 0.0, restitution: {e:?})),
+    frames: [(
+        name: "van",
+        drive: Vehicle(speed: 3.0, yaw_rate: 0.0, stop_at: Some(0.2)),
+        parts: [(shape: Box(half_extents: (0.1, 1.0, 1.0)), offset: (3.0, 0.0, 0.0))],
+    )],
+    bodies: [(
+        name: "box",
+        frame: Some("van"),
+        parts: [(shape: Box(half_extents: (0.25, 0.25, 0.25)), mass: 2.0)],
+    )],
+)"#
+        ));
+        let mut fastest_back = 0.0f64;
+        while world.time < 3.0 {
+            world.step(0.01).unwrap();
+            if world.time > 0.25 && world.time < 0.5 {
+                let v = world.bodies[0].state.velocity.x;
+                assert!((v - 3.0).abs() < 1e-9, "slides on at {v} after the stop");
+            }
+            fastest_back = fastest_back.max(-world.bodies[0].state.velocity.x);
+        }
+        assert!(
+            (fastest_back - e * 3.0).abs() < 0.02 * 3.0,
+            "e = {e}: back at {fastest_back} m/s"
+        );
+    }
+}
+
+/// A frame's moving part wakes a body asleep in its way instead of passing through it.
+#[test]
+fn a_moving_frame_pushes_a_sleeping_box() {
+    let mut world = parse(
+        r#"(
+    name: "plough",
+    description: "a wall driven into a sleeping box",
+    gravity: (0.0, -9.81, 0.0),
+    dt: 0.01,
+    duration: 6.0,
+    contacts: Some((planes: [(point: (0.0, 0.0, 0.0))], friction: 0.5)),
+    frames: [(
+        name: "plough",
+        drive: Steady,
+        position: (-6.0, 0.5, 0.0),
+        velocity: (1.0, 0.0, 0.0),
+        parts: [(shape: Box(half_extents: (0.1, 0.5, 1.0)))],
+    )],
+    bodies: [(
+        name: "box",
+        parts: [(shape: Box(half_extents: (0.25, 0.25, 0.25)), mass: 1.0)],
+        position: (0.0, 0.25, 0.0),
+    )],
+)"#,
+    );
+    let mut slept = false;
+    while world.time < 6.0 {
+        world.step(0.01).unwrap();
+        slept |= world.contacts.as_ref().unwrap().is_asleep(0);
+    }
+    assert!(slept, "the box fell asleep before the wall came");
+    let x = world.bodies[0].state.position.x;
+    let wall = world.frames[0].global.transform.translation.x;
+    assert!(
+        x > wall + 0.3,
+        "pushed ahead of the wall: box at {x}, wall at {wall}"
+    );
+}

@@ -18,8 +18,8 @@ use super::timing::Timed;
 pub struct Sim(pub Lab);
 
 /// The physics step's systems, chained in `FixedUpdate`: `Begin` (the mouse spring), one
-/// set per [`Stage`], `End` (measurements, plots, recording). A plugin can add forces to
-/// `World::loads` in a system after `Forces` and before `Frames`.
+/// set per [`Stage`], `End` (measurements, plots, recording). A plugin can add forces with
+/// `World::add_load` in a system after `Forces` and before `Frames`.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PhysicsSet {
     Begin,

@@ -92,14 +92,23 @@ impl Contacts {
         // Kinematic colliders are few (a frame's parts): each part against every proxy's
         // box, then the narrow phase, as for the ground.
         for (k, kin) in self.kinematic.iter().enumerate() {
+            let moving = kin.velocity != DVec3::ZERO || kin.angular_velocity != DVec3::ZERO;
             for (kp, part) in kin.parts.iter().enumerate() {
                 let geom = Geom::of_part(part, kin.pose.position, kin.pose.orientation);
                 let reach = spec + kin.reach(part, h);
                 let bb = geom.aabb().expanded(DVec3::splat(reach));
                 for (p, proxy) in self.proxies.iter().enumerate() {
                     let body = proxy.body as usize;
-                    if self.sleep[body].asleep || !self.boxes[p].overlaps(&bb) {
+                    if !self.boxes[p].overlaps(&bb) {
                         continue;
+                    }
+                    // A moving collider wakes what it reaches, as Box2D's kinematic
+                    // bodies do: a sleeping body would let it pass through.
+                    if self.sleep[body].asleep {
+                        if !moving {
+                            continue;
+                        }
+                        self.sleep[body] = Sleep::default();
                     }
                     if let Some(m) = narrow_phase::collide(&proxy.geom, &geom, proxy.reach + reach)
                     {

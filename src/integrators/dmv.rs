@@ -18,14 +18,13 @@ use glam::{DMat3, DQuat, DVec3};
 use crate::body::{BodyState, MassProps};
 use crate::math::so3::skew;
 
-use super::{Loads, StepError, StepInfo, linear_exact};
+use super::implicit::kick_rotate_kick;
+use super::{Loads, StepError, StepInfo};
 
 /// Largest `h|L|/I_min` per sub-step. It bounds `h|ω̄| ≤ h|L|/I_min` well below the
 /// existence limit 1, where Newton needs 3–5 iterations.
 const SAFE_STEP: f64 = 0.8;
 const MAX_ITERATIONS: u32 = 20;
-/// Sub-steps are doubled when Newton fails, up to this many.
-const MAX_SUBSTEPS: u32 = 1 << 14;
 
 /// Solves `I e = c(M + (e·M) e − e × M)` with `c = h/2`, by Newton from `c I⁻¹ M`.
 fn solve_e(inertia: DVec3, m: DVec3, c: f64) -> Option<(DVec3, u32)> {
@@ -115,26 +114,13 @@ pub(super) fn step(
     preprocess: bool,
 ) -> Result<StepInfo, StepError> {
     let inertia = props.inertia.principal();
-    s.angular_momentum += 0.5 * h * loads.torque;
-    let turn = h.abs() * s.angular_momentum.length() / props.inertia.min();
-    let mut n = (turn / SAFE_STEP).ceil().clamp(1.0, MAX_SUBSTEPS as f64) as u32;
-    loop {
-        if let Some((q, iterations)) =
-            advance(inertia, preprocess, s.orientation, s.angular_momentum, h, n)
-        {
-            s.orientation = q;
-            s.angular_momentum += 0.5 * h * loads.torque;
-            linear_exact(props, s, loads.force, h);
-            return Ok(StepInfo {
-                newton_iterations: iterations,
-                safe_substeps: n,
-            });
-        }
-        if n >= MAX_SUBSTEPS {
-            return Err(StepError::NotConverged { safe_substeps: n });
-        }
-        n = (n * 2).min(MAX_SUBSTEPS);
-    }
+    let first = |l: DVec3| {
+        let turn = h.abs() * l.length() / props.inertia.min();
+        (turn / SAFE_STEP).ceil().min(u32::MAX as f64) as u32
+    };
+    kick_rotate_kick(props, s, loads, h, first, |q, l, n| {
+        advance(inertia, preprocess, q, l, h, n)
+    })
 }
 
 #[cfg(test)]

@@ -285,11 +285,32 @@ pub(super) fn step<R: ImplicitRule>(
     loads: Loads,
     h: f64,
 ) -> Result<StepInfo, StepError> {
+    kick_rotate_kick(
+        props,
+        s,
+        loads,
+        h,
+        |l| safe_substeps::<R>(props, l.length_squared(), h),
+        |q, l, n| advance::<R>(props, q, l, h, n),
+    )
+}
+
+/// Strang splitting with safe sub-steps, shared by the implicit rules and DMV: half the
+/// torque impulse; the torque-free rotation over `h` in `first(L)` sub-steps, doubled
+/// while `rotate(q, L, n)` does not converge (up to [`MAX_SAFE_SUBSTEPS`]); the other half;
+/// the translation exactly.
+pub(super) fn kick_rotate_kick(
+    props: &MassProps,
+    s: &mut BodyState,
+    loads: Loads,
+    h: f64,
+    first: impl FnOnce(DVec3) -> u32,
+    mut rotate: impl FnMut(DQuat, DVec3, u32) -> Option<(DQuat, u32)>,
+) -> Result<StepInfo, StepError> {
     s.angular_momentum += 0.5 * h * loads.torque;
-    let mut n = safe_substeps::<R>(props, s.angular_momentum.length_squared(), h);
+    let mut n = first(s.angular_momentum).clamp(1, MAX_SAFE_SUBSTEPS);
     loop {
-        if let Some((q, iterations)) = advance::<R>(props, s.orientation, s.angular_momentum, h, n)
-        {
+        if let Some((q, iterations)) = rotate(s.orientation, s.angular_momentum, n) {
             s.orientation = q;
             s.angular_momentum += 0.5 * h * loads.torque;
             linear_exact(props, s, loads.force, h);

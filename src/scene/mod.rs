@@ -321,6 +321,15 @@ impl Scene {
             if b.frame.is_none() && (b.tether.is_some() || b.frame_gravity != DVec3::ZERO) {
                 return Err(at("tether and frame_gravity need a frame".into()));
             }
+            // The rod's constraint acts inside the frame's integration, which sees
+            // frame_gravity; world gravity reaches riders as a kick outside it.
+            if b.tether.is_some() && self.gravity != DVec3::ZERO {
+                return Err(at(
+                    "tether: needs the scene's gravity to be zero; give the \
+                     pendulum's weight as frame_gravity"
+                        .into(),
+                ));
+            }
             if let Some(t) = b.tether
                 && !(t.anchor.is_finite() && t.length.is_finite() && t.length > 0.0)
             {

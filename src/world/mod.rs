@@ -2,8 +2,8 @@
 //!
 //! [`World::step`] runs the stages of [`Stage`] in order, for every scene, whatever it
 //! mixes (free bodies, frames, riders, contacts, joints, a gun):
-//! 1. **forces**: gravity becomes each body's [`Loads`]; code between stages may add
-//!    its own;
+//! 1. **forces**: starts the step; gravity acts on every body a frame does not carry, and
+//!    code between stages may add loads of its own ([`World::add_load`]);
 //! 2. **frames** ([`crate::hierarchy`]): the drives advance the frames and their global
 //!    dynamics are propagated top down, once; the frames' motion through the step is
 //!    kept for the riders;
@@ -322,6 +322,7 @@ impl World {
                 }
                 Mount::Riding(rider) => {
                     body.state.velocity += loads.force / body.props.mass * h;
+                    body.state.angular_momentum += loads.torque * h;
                     let [a, b, c] = globals.as_ref().expect("riders have frames");
                     let f = rider.frame;
                     riders::advance(rider, body, [&a[f], &b[f], &c[f]], integrator, h)?;

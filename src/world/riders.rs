@@ -3,8 +3,8 @@
 //! rotation stays in world terms (orientation and world angular momentum), where every
 //! integrator works and where, torque-free, it does not depend on the frame at all.
 //!
-//! A rider's world velocity is what forces and impulses change (gravity's kick, the
-//! contact solver, a grab): each move starts by reading it back into the frame's
+//! A rider's world velocity is what forces and impulses change (gravity's kick, added
+//! loads, the contact solver): each move starts by reading it back into the frame's
 //! coordinates, so an impulse solved in world terms reaches the rider as a local change
 //! through the hierarchy algebra, and the inertial forces of its new local velocity
 //! (Coriolis included) follow from there.
