@@ -417,3 +417,57 @@ fn a_moving_frame_pushes_a_sleeping_box() {
         "pushed ahead of the wall: box at {x}, wall at {wall}"
     );
 }
+
+/// A turret on a motorised hinge on a driving, turning hull: its spin relative to the
+/// hull reaches the motor's speed, and the hinge keeps it on the hull.
+#[test]
+fn a_motorised_hinge_on_a_driven_frame_reaches_its_speed_relative_to_the_frame() {
+    let mut world = parse(
+        r#"(
+    name: "turret",
+    description: "a turret on a motorised hinge on a driving hull",
+    gravity: (0.0, -9.81, 0.0),
+    dt: 0.005,
+    duration: 4.0,
+    contacts: Some((planes: [], friction: 0.5)),
+    frames: [(
+        name: "hull",
+        drive: Vehicle(speed: 3.0, yaw_rate: 0.3),
+        position: (0.0, 1.0, 0.0),
+        parts: [(shape: Box(half_extents: (2.0, 0.4, 1.2)))],
+    )],
+    bodies: [(
+        name: "turret",
+        parts: [(shape: Cylinder(radius: 0.8, length: 0.5), mass: 200.0)],
+        position: (0.0, 1.65, 0.0),
+        velocity: (3.0, 0.0, 0.0),
+        omega: (0.0, 0.3, 0.0),
+    )],
+    joints: [(
+        kind: Hinge,
+        a: "turret",
+        frame: Some("hull"),
+        anchor: (0.0, 1.4, 0.0),
+        axis: (0.0, 1.0, 0.0),
+        motor: Some((0.5, 5000.0)),
+    )],
+)"#,
+    );
+    while world.time < 4.0 {
+        world.step(0.005).unwrap();
+    }
+    let hull = world.frames[0].global;
+    let turret = &world.bodies[0];
+    let relative = turret.state.world_omega(&turret.props) - hull.angular_velocity;
+    assert!(
+        (relative.y - 0.5).abs() < 0.005 && relative.length() - relative.y.abs() < 1e-3,
+        "turns at {relative} relative to the hull"
+    );
+    // Still on its hinge: the anchor on the turret sits on the hull's anchor point.
+    let on_hull = hull.transform.transform_point(DVec3::new(0.0, 0.4, 0.0));
+    let on_turret = turret.state.position + turret.state.orientation * DVec3::new(0.0, -0.25, 0.0);
+    assert!(
+        (on_hull - on_turret).length() < 0.01,
+        "{on_turret} off the hull's {on_hull}"
+    );
+}

@@ -99,7 +99,13 @@ impl Contacts {
                 let bb = geom.aabb().expanded(DVec3::splat(reach));
                 for (p, proxy) in self.proxies.iter().enumerate() {
                     let body = proxy.body as usize;
-                    if !self.boxes[p].overlaps(&bb) {
+                    // A body jointed to the frame overlaps it at the joint by design.
+                    let jointed = || {
+                        self.joints
+                            .iter()
+                            .any(|j| j.a == body && j.b.is_none() && j.frame == Some(k))
+                    };
+                    if !self.boxes[p].overlaps(&bb) || jointed() {
                         continue;
                     }
                     // A moving collider wakes what it reaches, as Box2D's kinematic

@@ -36,8 +36,11 @@ const SLOTS: usize = 8;
 pub struct Joint {
     pub kind: JointKind,
     pub a: usize,
-    /// `None`: attached to the world.
+    /// `None`: attached to the world, or to the frame `frame`.
     pub b: Option<usize>,
+    /// With `b` `None`: the driven frame (by index) the joint holds `a` to, whose motion
+    /// the solver sees as a kinematic body's.
+    pub frame: Option<usize>,
     /// Anchor in each body's principal frame, from its centre of mass (world point for
     /// the world).
     pub local_a: DVec3,
@@ -70,6 +73,7 @@ impl Joint {
             kind,
             a,
             b,
+            frame: None,
             local_a: qa * (anchor - pa.position),
             local_b: qb * (anchor - pb.position),
             axis_a: qa * axis,
@@ -78,6 +82,16 @@ impl Joint {
             ref_b: qb * reference,
             relative: pa.orientation.inverse() * pb.orientation,
             impulses: [0.0; SLOTS],
+        }
+    }
+
+    /// The solver index of the second end: a body, a frame's kinematic slot (after the
+    /// world's, at `world + 1 + frame`), or the world.
+    pub fn second(&self, world: usize) -> usize {
+        match (self.b, self.frame) {
+            (Some(b), _) => b,
+            (None, Some(f)) => world + 1 + f,
+            (None, None) => world,
         }
     }
 
@@ -202,7 +216,7 @@ impl JointRows {
         };
         for &k in active {
             let j = &joints[k];
-            let ib = j.b.unwrap_or(world);
+            let ib = j.second(world);
             let (pose, index) = ((&poses[j.a], &poses[ib]), (j.a, ib));
             out.points.push((k, j.point(bodies, pose, index, softness)));
             for (slot, row) in j.rows(bodies, pose, index, softness, h) {

@@ -145,6 +145,22 @@ impl Contacts {
             .push(Joint::new(kind, (a, b), anchor, axis, &poses[a], pb));
     }
 
+    /// Adds a joint at the world `anchor` (and world `axis` for a hinge) that holds body
+    /// `a` to the driven frame `frame`, now at `pose`.
+    pub fn add_joint_to_frame(
+        &mut self,
+        bodies: &[Body],
+        kind: JointKind,
+        (a, frame): (usize, usize),
+        pose: Pose,
+        (anchor, axis): (DVec3, DVec3),
+    ) {
+        let pa = Pose::of(&bodies[a].state);
+        let mut joint = Joint::new(kind, (a, None), anchor, axis, &pa, &pose);
+        joint.frame = Some(frame);
+        self.joints.push(joint);
+    }
+
     /// Wakes a body (and, next step, its island): the app calls it when the user
     /// grabs, throws or spawns something.
     pub fn wake(&mut self, body: usize) {

@@ -9,7 +9,7 @@ use serde::Deserialize;
 
 use super::{BodyDesc, PartDesc, euler_deg};
 use crate::body::inertia::Shape;
-use crate::contact::{Contacts, JointKind, Material, Motor, Plane, SolverSettings};
+use crate::contact::{Contacts, JointKind, Material, Motor, Plane, Pose, SolverSettings};
 use crate::world::World;
 
 #[derive(Clone, Debug, Deserialize)]
@@ -57,9 +57,12 @@ pub enum JointType {
 pub struct JointDesc {
     pub kind: JointType,
     pub a: String,
-    /// The second body; none to fix `a` to the world.
+    /// The second body; none to fix `a` to the world (or to `frame`).
     #[serde(default)]
     pub b: Option<String>,
+    /// A driven frame to hold `a` to, instead of a second body.
+    #[serde(default)]
+    pub frame: Option<String>,
     /// World point where the joint sits, in the scene's starting pose.
     pub anchor: DVec3,
     /// Hinge axis, world.
@@ -235,6 +238,7 @@ pub(super) fn validate(
     joints: &[JointDesc],
     generate: &[Generator],
     names: &[&str],
+    frames: &[&str],
 ) -> Result<(), String> {
     if contacts.is_none() && (!joints.is_empty() || !generate.is_empty()) {
         return Err("joints and generate need a `contacts` section".into());
@@ -263,6 +267,14 @@ pub(super) fn validate(
         }
         if j.b.as_ref() == Some(&j.a) {
             return Err(at("a body cannot be jointed to itself".into()));
+        }
+        if let Some(f) = &j.frame {
+            if j.b.is_some() {
+                return Err(at("give either b (a body) or frame, not both".into()));
+            }
+            if !frames.contains(&f.as_str()) {
+                return Err(at(format!("unknown frame '{f}'")));
+            }
         }
         if !(j.anchor.is_finite() && j.axis.is_finite() && j.axis.length() > 1e-9) {
             return Err(at("needs a finite anchor and a non-zero axis".into()));
@@ -331,6 +343,20 @@ pub(super) fn build(world: &mut World, desc: &ContactsDesc, joints: &[JointDesc]
             },
         };
         let a = index[j.a.as_str()];
+        if let Some(f) = &j.frame {
+            let f = world
+                .frames
+                .iter()
+                .position(|x| &x.name == f)
+                .expect("validated when parsed");
+            let t = world.frames[f].global.transform;
+            let pose = Pose {
+                position: t.translation,
+                orientation: t.rotation,
+            };
+            contacts.add_joint_to_frame(&world.bodies, kind, (a, f), pose, (j.anchor, j.axis));
+            continue;
+        }
         let b = j.b.as_ref().map(|n| index[n.as_str()]);
         contacts.add_joint(&world.bodies, kind, (a, b), j.anchor, j.axis);
     }

@@ -271,7 +271,14 @@ impl Scene {
         }
         let bodies = self.all_bodies();
         let names: Vec<&str> = bodies.iter().map(|b| b.name.as_str()).collect();
-        contacts::validate(self.contacts.as_ref(), &self.joints, &self.generate, &names)?;
+        let frame_names: Vec<&str> = self.frames.iter().map(|f| f.name.as_str()).collect();
+        contacts::validate(
+            self.contacts.as_ref(),
+            &self.joints,
+            &self.generate,
+            &names,
+            &frame_names,
+        )?;
         if !self.gravity.is_finite() {
             return Err("gravity must be finite".into());
         }

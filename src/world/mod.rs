@@ -214,10 +214,9 @@ impl World {
         if !self.frames.is_empty() {
             let (start, mid) = (self.pass.motion.at(0.0), self.pass.motion.at(0.5 * h));
             contacts.kinematic.clear();
+            // One kinematic body per frame, in frame order (joints to frames index them);
+            // a frame without parts only anchors joints.
             for ((frame, start), mid) in self.frames.iter().zip(&start).zip(&mid) {
-                if frame.parts.is_empty() {
-                    continue;
-                }
                 contacts.kinematic.push(Kinematic {
                     pose: Pose {
                         position: start.transform.translation,
