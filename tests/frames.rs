@@ -1,6 +1,7 @@
 //! Bodies integrated in moving frames, against analytic answers: a free body's straight
 //! world line seen from a spinning, accelerating frame; the carousel's Coriolis curve;
-//! Foucault's precession; loose boxes in a crash; shells leaving a moving gun.
+//! Foucault's precession; loose boxes in a crash; shells leaving a gun on a turret that a
+//! motor turns on a driving hull.
 
 use glam::{DQuat, DVec3};
 use gyrolab::hierarchy::precession::FoucaultSite;
@@ -223,6 +224,7 @@ fn loose_boxes_keep_moving_when_the_van_stops_dead() {
 fn shells_leave_with_the_muzzles_world_velocity() {
     let mut world = scene("tank");
     let gun = world.gun.clone().unwrap();
+    assert_eq!(world.bodies[0].name, "turret");
     let mut checked = 0;
     while world.time < 5.0 {
         let fired = world.gun.as_ref().unwrap().fired;
@@ -230,16 +232,20 @@ fn shells_leave_with_the_muzzles_world_velocity() {
         if world.gun.as_ref().unwrap().fired == fired {
             continue;
         }
-        // The muzzle's velocity from rigid-body kinematics, level by level: the hull's
-        // velocity, its turning carrying the turret, the turret's turning the muzzle.
-        let [hull, turret, barrel] = [0, 1, 2].map(|i| world.frames[i].global);
-        let muzzle = barrel.transform.transform_point(gun.muzzle);
-        let hull_w = DVec3::Y * 0.3;
-        let turret_w = hull_w + DVec3::Y * 0.5;
-        let kinematic = hull.velocity
-            + hull_w.cross(turret.transform.translation - hull.transform.translation)
-            + turret_w.cross(muzzle - turret.transform.translation);
-        let dir = barrel.transform.rotation * DVec3::X;
+        // The muzzle's velocity from rigid-body kinematics: the turret's velocity and its
+        // spin carrying the muzzle point, the barrel's direction turned with it.
+        let turret = &world.bodies[0];
+        let (p, q) = (turret.state.position, turret.state.orientation);
+        let muzzle = p + q * gun.muzzle;
+        let spin = turret.state.world_omega(&turret.props);
+        let kinematic = turret.state.velocity + spin.cross(muzzle - p);
+        let dir = q * gun.direction;
+        // The turret's motor turns it at 0.5 rad/s on the hull.
+        let relative = spin - world.frames[0].global.angular_velocity;
+        assert!(
+            (relative.y - 0.5).abs() < 0.01,
+            "turret turns at {relative}"
+        );
         let shell = &world.bodies[gun.shells[fired % gun.shells.len()]];
         assert!((shell.state.position - muzzle).length() < 1e-12);
         let expected = kinematic + dir * gun.speed;

@@ -218,7 +218,7 @@ fn a_shell_hitting_a_free_box_keeps_the_pairs_momentum() {
     contacts: Some((planes: [], friction: 0.5, restitution: 0.2)),
     frames: [(name: "barrel", drive: Steady, velocity: (1.0, 0.0, 0.5))],
     gun: Some((
-        frame: "barrel",
+        frame: Some("barrel"),
         muzzle: (0.5, 0.0, 0.0),
         speed: 20.0,
         period: 2.0,

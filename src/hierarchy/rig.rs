@@ -10,9 +10,9 @@
 
 use glam::DVec3;
 
-use super::{Delta, Drive, DynamicTransform, InertialForces, Tether};
-use crate::body::Material;
+use super::{Delta, Drive, DynamicTransform, InertialForces, Tether, Transform};
 use crate::body::inertia::Part;
+use crate::body::{Body, Material};
 
 /// A driven, massless frame: a tank's hull, its turret, a carousel's platform.
 #[derive(Clone, Debug)]
@@ -40,8 +40,9 @@ pub enum Mount {
     /// Riding in a frame: described in the frame's coordinates and moved there under the
     /// inertial forces of the frame's motion.
     Riding(Box<Rider>),
-    /// Carried by a frame at a fixed point until released (a shell in the breech).
-    Carried { frame: usize, at: DVec3 },
+    /// Carried at a fixed point of a frame or a body until released (a shell in the
+    /// breech).
+    Carried { by: Carrier, at: DVec3 },
 }
 
 /// A body that uses a frame as its reference.
@@ -69,13 +70,41 @@ impl Rider {
     }
 }
 
+/// What carries a gun and its shells: a driven frame, or a body (a turret on a hinge).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Carrier {
+    Frame(usize),
+    Body(usize),
+}
+
+impl Carrier {
+    /// The carrier's motion in the world now.
+    pub fn motion(self, frames: &[Frame], bodies: &[Body]) -> DynamicTransform {
+        match self {
+            Carrier::Frame(f) => frames[f].global,
+            Carrier::Body(b) => {
+                let s = &bodies[b].state;
+                DynamicTransform {
+                    velocity: s.velocity,
+                    angular_velocity: s.world_omega(&bodies[b].props),
+                    ..DynamicTransform::at_rest(Transform::from_translation_rotation(
+                        s.position,
+                        s.orientation,
+                    ))
+                }
+            }
+        }
+    }
+}
+
 /// A barrel that fires its held shells one by one, each leaving with the muzzle's world
 /// velocity plus `speed` along the barrel.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Gun {
-    pub frame: usize,
-    /// The muzzle in the frame's coordinates; the barrel points along the frame's x.
+    pub carrier: Carrier,
+    /// The muzzle, and the barrel's direction, in the carrier's coordinates.
     pub muzzle: DVec3,
+    pub direction: DVec3,
     pub speed: f64,
     pub period: f64,
     /// Bodies that are shells, in firing order; the oldest is reloaded when all are out.
@@ -84,9 +113,13 @@ pub struct Gun {
 }
 
 impl Gun {
-    /// The world motion of the muzzle point.
-    pub fn muzzle_motion(&self, frames: &[Frame]) -> DynamicTransform {
-        frames[self.frame].global.point(self.muzzle)
+    /// The world motion of the muzzle point, and the barrel's world direction.
+    pub fn muzzle_motion(&self, frames: &[Frame], bodies: &[Body]) -> (DynamicTransform, DVec3) {
+        let carrier = self.carrier.motion(frames, bodies);
+        (
+            carrier.point(self.muzzle),
+            carrier.transform.rotation * self.direction,
+        )
     }
 
     /// Whether a shot is due in the step from `t` to `t + h`.

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use super::{PartDesc, all_finite, euler_deg};
 use crate::body::inertia::{Inertia, Part};
 use crate::body::{Body, Material};
-use crate::hierarchy::rig::{self, Frame, Gun, Mount};
+use crate::hierarchy::rig::{self, Carrier, Frame, Gun, Mount};
 use crate::hierarchy::{Drive, DynamicTransform, Transform};
 use crate::world::World;
 
@@ -49,15 +49,26 @@ pub struct FrameDesc {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GunDesc {
-    /// The barrel: a frame whose x axis points out of the muzzle.
-    pub frame: String,
+    /// What carries the barrel: a frame, or a body (a turret); give one of the two.
+    #[serde(default)]
+    pub frame: Option<String>,
+    #[serde(default)]
+    pub body: Option<String>,
+    /// The muzzle and the barrel's direction, in the carrier's coordinates (a body's as
+    /// authored).
     pub muzzle: DVec3,
+    #[serde(default = "default_direction")]
+    pub direction: DVec3,
     /// Muzzle speed relative to the barrel, m/s.
     pub speed: f64,
     /// Seconds between shots.
     pub period: f64,
     pub shells: usize,
     pub shell: PartDesc,
+}
+
+fn default_direction() -> DVec3 {
+    DVec3::X
 }
 
 pub(super) fn frame_index(frames: &[FrameDesc]) -> HashMap<&str, usize> {
@@ -68,7 +79,11 @@ pub(super) fn frame_index(frames: &[FrameDesc]) -> HashMap<&str, usize> {
         .collect()
 }
 
-pub(super) fn validate(frames: &[FrameDesc], gun: Option<&GunDesc>) -> Result<(), String> {
+pub(super) fn validate(
+    frames: &[FrameDesc],
+    gun: Option<&GunDesc>,
+    bodies: &[&str],
+) -> Result<(), String> {
     for (i, f) in frames.iter().enumerate() {
         let at = |m: String| format!("frame '{}': {m}", f.name);
         if frames[..i].iter().any(|g| g.name == f.name) {
@@ -114,11 +129,21 @@ pub(super) fn validate(frames: &[FrameDesc], gun: Option<&GunDesc>) -> Result<()
         }
     }
     if let Some(g) = gun {
-        if !frames.iter().any(|f| f.name == g.frame) {
-            return Err(format!("gun: unknown frame '{}'", g.frame));
+        match (&g.frame, &g.body) {
+            (Some(f), None) if !frames.iter().any(|x| &x.name == f) => {
+                return Err(format!("gun: unknown frame '{f}'"));
+            }
+            (None, Some(b)) if !bodies.contains(&b.as_str()) => {
+                return Err(format!("gun: unknown body '{b}'"));
+            }
+            (Some(_), None) | (None, Some(_)) => {}
+            _ => return Err("gun: give either frame or body".into()),
         }
-        if !(g.speed.is_finite() && g.muzzle.is_finite()) {
-            return Err("gun: speed and muzzle must be finite".into());
+        if !(g.speed.is_finite() && g.muzzle.is_finite() && g.direction.is_finite()) {
+            return Err("gun: speed, muzzle and direction must be finite".into());
+        }
+        if g.direction.length() < 1e-9 {
+            return Err("gun: direction must not be zero".into());
         }
         if !(g.period.is_finite() && g.period > 0.0) {
             return Err(format!("gun: period must be positive, got {}", g.period));
@@ -175,9 +200,14 @@ pub(super) fn build_frames(frames: &[FrameDesc], base: Material) -> Vec<Frame> {
     built
 }
 
-/// Adds the gun's shells, held at the muzzle, to the world.
-pub(super) fn add_gun(world: &mut World, frames: &[FrameDesc], desc: &GunDesc) {
-    let frame = frame_index(frames)[desc.frame.as_str()];
+/// Adds the gun's shells, held at the muzzle, to the world: `carrier` carries them, with
+/// the muzzle and the barrel's direction in its coordinates.
+pub(super) fn add_gun(
+    world: &mut World,
+    desc: &GunDesc,
+    carrier: Carrier,
+    (muzzle, direction): (DVec3, DVec3),
+) {
     let part = desc.shell.part();
     let mp = crate::body::inertia::compound(std::slice::from_ref(&part));
     let props = crate::body::MassProps {
@@ -202,14 +232,15 @@ pub(super) fn add_gun(world: &mut World, frames: &[FrameDesc], desc: &GunDesc) {
                 material: Default::default(),
             },
             Mount::Carried {
-                frame,
-                at: desc.muzzle,
+                by: carrier,
+                at: muzzle,
             },
         );
     }
     world.gun = Some(Gun {
-        frame,
-        muzzle: desc.muzzle,
+        carrier,
+        muzzle,
+        direction: direction.normalize(),
         speed: desc.speed,
         period: desc.period,
         shells: (first..first + desc.shells).collect(),

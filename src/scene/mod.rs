@@ -14,7 +14,7 @@ use crate::body::Body;
 use crate::body::inertia::{Inertia, Part, Shape, compound};
 use crate::body::{BodyState, MassProps};
 use crate::contact::Material;
-use crate::hierarchy::rig::{Mount, Rider};
+use crate::hierarchy::rig::{Carrier, Mount, Rider};
 use crate::hierarchy::{DynamicTransform, Tether, Transform};
 use crate::integrators::Integrator;
 use crate::world::World;
@@ -282,7 +282,7 @@ impl Scene {
         if !self.gravity.is_finite() {
             return Err("gravity must be finite".into());
         }
-        frames::validate(&self.frames, self.gun.as_ref())?;
+        frames::validate(&self.frames, self.gun.as_ref(), &names)?;
         if let Some(Readout::Circling { body, frame }) = &self.readout {
             if !names.contains(&body.as_str()) {
                 return Err(format!("readout: unknown body '{body}'"));
@@ -469,12 +469,33 @@ impl Scene {
         let mut world = World::new(Vec::new(), self.gravity, integrator);
         (world.bodies, world.mounts, world.frames) = (bodies, mounts, frames);
         if let Some(gun) = &self.gun {
-            frames::add_gun(&mut world, &self.frames, gun);
+            let (carrier, at) = match (&gun.frame, &gun.body) {
+                (Some(f), _) => {
+                    let f = frames::frame_index(&self.frames)[f.as_str()];
+                    (Carrier::Frame(f), (gun.muzzle, gun.direction))
+                }
+                (None, Some(name)) => {
+                    // Bodies live in their principal frame about the centre of mass.
+                    let all = self.all_bodies();
+                    let b = all.iter().position(|b| &b.name == name).expect("validated");
+                    let mp = self.mass_properties(&all[b]);
+                    let to_principal = mp.principal_frame.inverse();
+                    let at = (
+                        to_principal * (gun.muzzle - mp.center_of_mass),
+                        to_principal * gun.direction,
+                    );
+                    (Carrier::Body(b), at)
+                }
+                (None, None) => unreachable!("validated when parsed"),
+            };
+            frames::add_gun(&mut world, gun, carrier, at);
         }
+        // Riders and carried bodies to their world places first: joints are made between
+        // the bodies where they are.
+        world.sync_hierarchy();
         if let Some(c) = &self.contacts {
             contacts::build(&mut world, c, &self.joints);
         }
-        world.sync_hierarchy();
         world
     }
 }

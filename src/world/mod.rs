@@ -351,6 +351,8 @@ impl World {
                 }
             }
             self.counteract_jumps(&moving);
+        }
+        if !self.frames.is_empty() || self.gun.is_some() {
             self.sync_hierarchy();
         }
         let t = self.time;
@@ -358,12 +360,11 @@ impl World {
             && gun.due(t, h)
         {
             let shell = gun.shells[gun.fired % gun.shells.len()];
-            let muzzle = gun.muzzle_motion(&self.frames);
+            let (muzzle, direction) = gun.muzzle_motion(&self.frames, &self.bodies);
             let body = &mut self.bodies[shell];
             self.mounts[shell] = Mount::World;
             body.state.position = muzzle.transform.translation;
-            body.state.velocity =
-                muzzle.velocity + muzzle.transform.rotation * DVec3::X * gun.speed;
+            body.state.velocity = muzzle.velocity + direction * gun.speed;
             if let Some(c) = &mut self.contacts {
                 c.wake(shell);
             }
@@ -393,27 +394,25 @@ impl World {
         }
     }
 
-    /// World states of the bodies that ride in or are held by frames, from the frames'
-    /// current global dynamics.
+    /// World states of the bodies that ride in frames or are carried by frames or bodies,
+    /// from their carriers' current motion.
     pub fn sync_hierarchy(&mut self) {
-        for (body, mount) in self.bodies.iter_mut().zip(&self.mounts) {
-            match mount {
+        for i in 0..self.bodies.len() {
+            let held = match &self.mounts[i] {
                 Mount::Riding(rider) => {
                     let frame = self.frames[rider.frame].global;
-                    let global = frame * rider.local;
-                    body.state.position = global.transform.translation;
-                    body.state.velocity = global.velocity;
+                    riders::place(rider, &mut self.bodies[i], &frame);
+                    continue;
                 }
-                Mount::Carried { frame, at } => {
-                    let held = self.frames[*frame].global.point(*at);
-                    body.state.position = held.transform.translation;
-                    body.state.velocity = held.velocity;
-                    body.state.orientation = held.transform.rotation;
-                    body.state
-                        .set_world_omega(&body.props, held.angular_velocity);
-                }
-                Mount::World => {}
-            }
+                Mount::Carried { by, at } => by.motion(&self.frames, &self.bodies).point(*at),
+                Mount::World => continue,
+            };
+            let body = &mut self.bodies[i];
+            body.state.position = held.transform.translation;
+            body.state.velocity = held.velocity;
+            body.state.orientation = held.transform.rotation;
+            body.state
+                .set_world_omega(&body.props, held.angular_velocity);
         }
     }
 
