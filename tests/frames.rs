@@ -224,7 +224,7 @@ fn loose_boxes_keep_moving_when_the_van_stops_dead() {
 fn shells_leave_with_the_muzzles_world_velocity() {
     let mut world = scene("tank");
     let gun = world.gun.clone().unwrap();
-    assert_eq!(world.bodies[0].name, "turret");
+    let turret = world.bodies.iter().position(|b| b.name == "turret").unwrap();
     let mut checked = 0;
     while world.time < 5.0 {
         let fired = world.gun.as_ref().unwrap().fired;
@@ -234,7 +234,7 @@ fn shells_leave_with_the_muzzles_world_velocity() {
         }
         // The muzzle's velocity from rigid-body kinematics: the turret's velocity and its
         // spin carrying the muzzle point, the barrel's direction turned with it.
-        let turret = &world.bodies[0];
+        let turret = &world.bodies[turret];
         let (p, q) = (turret.state.position, turret.state.orientation);
         let muzzle = p + q * gun.muzzle;
         let spin = turret.state.world_omega(&turret.props);

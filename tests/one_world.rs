@@ -471,3 +471,33 @@ fn a_motorised_hinge_on_a_driven_frame_reaches_its_speed_relative_to_the_frame()
         "{on_turret} off the hull's {on_hull}"
     );
 }
+
+/// The tank's shells collide: the third knocks bricks out of the wall beside the hull's
+/// circle, which stood until then.
+#[test]
+fn the_tanks_shell_knocks_bricks_out_of_the_wall() {
+    let mut world = Scene::load("tank").unwrap().build();
+    let bricks: Vec<usize> = (0..world.bodies.len())
+        .filter(|&i| world.bodies[i].name.starts_with("brick"))
+        .collect();
+    assert_eq!(bricks.len(), 30);
+    let start: Vec<DVec3> = bricks
+        .iter()
+        .map(|&i| world.bodies[i].state.position)
+        .collect();
+    let moved = |w: &World| {
+        bricks
+            .iter()
+            .zip(&start)
+            .filter(|&(&i, x0)| (w.bodies[i].state.position - *x0).length() > 0.5)
+            .count()
+    };
+    while world.time < 4.5 {
+        world.step(0.01).unwrap();
+    }
+    assert_eq!(moved(&world), 0, "the wall stands before the shot");
+    while world.time < 7.0 {
+        world.step(0.01).unwrap();
+    }
+    assert!(moved(&world) >= 3, "{} bricks knocked out", moved(&world));
+}
