@@ -224,7 +224,11 @@ fn loose_boxes_keep_moving_when_the_van_stops_dead() {
 fn shells_leave_with_the_muzzles_world_velocity() {
     let mut world = scene("tank");
     let gun = world.gun.clone().unwrap();
-    let turret = world.bodies.iter().position(|b| b.name == "turret").unwrap();
+    let turret = world
+        .bodies
+        .iter()
+        .position(|b| b.name == "turret")
+        .unwrap();
     let mut checked = 0;
     while world.time < 5.0 {
         let fired = world.gun.as_ref().unwrap().fired;
