@@ -128,6 +128,23 @@ pub fn solver_panel(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: 
         stats.pairs, stats.contacts, stats.points, stats.islands, stats.awake
     ));
     ui.checkbox(&mut view.contacts, "show contact points and normals");
+    for (k, motor) in sim.motors() {
+        let mut m = motor;
+        ui.add(
+            egui::Slider::new(&mut m.speed, -3.0..=3.0).text(format!("motor {k} speed (rad/s)")),
+        )
+        .on_hover_text("the hinge's target speed, relative to what it is hinged to");
+        ui.add(
+            egui::Slider::new(&mut m.max_torque, 0.0..=50000.0)
+                .logarithmic(true)
+                .text(format!("motor {k} max torque (N·m)")),
+        );
+        if m != motor
+            && let Err(e) = sim.set_motor(k, m)
+        {
+            message.set(Err(e));
+        }
+    }
     ui.horizontal(|ui| {
         let dropped = ui.button("drop a box").clicked().then(|| {
             let half_extents = DVec3::splat(0.3);

@@ -17,7 +17,7 @@ pub mod sweep;
 
 use crate::body::inertia::{Inertia, Part, Shape};
 use crate::body::{Body, BodyState, MassProps};
-use crate::contact::{Material, SolverSettings};
+use crate::contact::{JointKind, Material, Motor, SolverSettings};
 use crate::hierarchy::rig::Mount;
 use crate::integrators::Integrator;
 use crate::scene::{Scene, check_step};
@@ -366,6 +366,44 @@ impl Lab {
         )
     }
 
+    /// The motors of the scene's hinges (the first lane's, every lane has the same), by
+    /// joint index.
+    pub fn motors(&self) -> Vec<(usize, Motor)> {
+        let Some(c) = &self.lanes[0].world.contacts else {
+            return Vec::new();
+        };
+        c.joints
+            .iter()
+            .enumerate()
+            .filter_map(|(k, j)| match j.kind {
+                JointKind::Hinge { motor: Some(m), .. } => Some((k, m)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Sets a hinge's motor in every lane and wakes its body. Refused for a joint without
+    /// a motor, or a speed or torque that is not finite (torque: not negative).
+    pub fn set_motor(&mut self, joint: usize, motor: Motor) -> Result<(), String> {
+        if !(motor.speed.is_finite() && motor.max_torque.is_finite() && motor.max_torque >= 0.0) {
+            return Err("motor: speed must be finite and max torque zero or more".into());
+        }
+        if !self.motors().iter().any(|&(k, _)| k == joint) {
+            return Err(format!("joint {joint} has no motor"));
+        }
+        for run in &mut self.lanes {
+            if let Some(c) = &mut run.world.contacts
+                && let Some(j) = c.joints.get_mut(joint)
+                && let JointKind::Hinge { motor: m, .. } = &mut j.kind
+            {
+                *m = Some(motor);
+                let a = j.a;
+                c.wake(a);
+            }
+        }
+        Ok(())
+    }
+
     /// Holds a body of a lane with the mouse spring (see [`Grab`]).
     pub fn hold(&mut self, lane: usize, grab: Grab) {
         self.grab = (lane < self.lanes.len()).then_some((lane, grab));
@@ -690,6 +728,26 @@ mod tests {
         lab.step();
         let after = lab.lanes[0].world.bodies[0].state.velocity;
         assert!(after.y < 0.0, "let go, it falls: {after}");
+    }
+
+    /// The tank's turret motor is edited live in every lane; bad values are refused.
+    #[test]
+    fn a_hinge_motor_is_set_in_every_lane() {
+        let mut tank = lab("tank");
+        let motors = tank.motors();
+        assert_eq!(motors.len(), 1);
+        let (k, m) = motors[0];
+        assert_eq!(m.speed, 0.5);
+        let faster = Motor { speed: 1.5, ..m };
+        tank.set_motor(k, faster).unwrap();
+        assert_eq!(tank.motors(), vec![(k, faster)]);
+        let bad = Motor {
+            max_torque: -1.0,
+            ..m
+        };
+        assert!(tank.set_motor(k, bad).is_err());
+        assert!(tank.set_motor(k + 1, m).is_err());
+        assert!(lab("dzhanibekov").motors().is_empty());
     }
 
     /// The turntable's readout measures the ball's circling at 2Ω/7.
