@@ -8,11 +8,12 @@ use std::collections::VecDeque;
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use glam::DVec2;
+use glam::{DVec2, DVec3};
 
 use crate::hierarchy::PrecessionMeter;
 use crate::hierarchy::precession::FoucaultSite;
 use crate::hierarchy::rig::Mount;
+use crate::scene::Readout;
 
 use super::colors::{FORCE_COLORS, FRAME_PARTS, FRAME_PATH_COLOR, WORLD_PATH_COLOR, egui_color};
 use super::labels::label_at;
@@ -187,6 +188,21 @@ struct Precession {
     meter: PrecessionMeter,
 }
 
+/// A pendulum of the first lane: its bob, its frame and its pivot in the frame's
+/// coordinates; from the scene's Foucault readout (a bob on a joint), or a tethered rider.
+fn pendulum(sim: &Sim) -> Option<(usize, usize, DVec3)> {
+    let world = &sim.lanes[0].world;
+    if let Some(Readout::Foucault { body, frame, pivot }) = &sim.scene.readout {
+        let b = world.bodies.iter().position(|x| &x.name == body)?;
+        let f = world.frames.iter().position(|x| &x.name == frame)?;
+        return Some((b, f, *pivot));
+    }
+    world.mounts.iter().enumerate().find_map(|(b, m)| match m {
+        Mount::Riding(r) => r.tether.map(|rod| (b, r.frame, rod.anchor)),
+        _ => None,
+    })
+}
+
 fn record(sim: Res<Sim>, mut paths: ResMut<Paths>, mut precession: ResMut<Precession>) {
     let _timed = Timed::start();
     let world = &sim.lanes[0].world;
@@ -215,10 +231,14 @@ fn record(sim: Res<Sim>, mut paths: ResMut<Paths>, mut precession: ResMut<Preces
             }
             path.push_back(p);
         }
-        if let Some(rod) = r.tether {
-            let x = r.local.transform.translation - rod.anchor;
-            precession.meter.record(world.time, DVec2::new(x.x, -x.z));
-        }
+    }
+    if let Some((b, f, pivot)) = pendulum(&sim) {
+        let frame = world.frames[f].global.transform;
+        let x = frame
+            .inverse()
+            .transform_point(world.bodies[b].state.position)
+            - pivot;
+        precession.meter.record(world.time, DVec2::new(x.x, -x.z));
     }
 }
 
@@ -233,12 +253,11 @@ fn draw_paths(sim: Res<Sim>, view: Res<View>, paths: Res<Paths>, mut gizmos: Giz
         gizmos.linestrip(paths.world[i].iter().map(|p| p.as_vec3()), WORLD_PATH_COLOR);
         // Drawn on the frame as it is now: the curve turns with the platform.
         let t = world.frames[r.frame].global.transform;
-        if let Some(rod) = r.tether {
-            gizmos.line(
-                t.transform_point(rod.anchor).as_vec3(),
-                b.state.position.as_vec3(),
-                WORLD_PATH_COLOR,
-            );
+        if let Some((pb, pf, pivot)) = pendulum(&sim)
+            && pb == i
+        {
+            let rod = world.frames[pf].global.transform.transform_point(pivot);
+            gizmos.line(rod.as_vec3(), b.state.position.as_vec3(), WORLD_PATH_COLOR);
         }
         gizmos.linestrip(
             paths.local[i]
@@ -252,12 +271,10 @@ fn draw_paths(sim: Res<Sim>, view: Res<View>, paths: Res<Paths>, mut gizmos: Giz
 fn foucault(mut contexts: EguiContexts, sim: Res<Sim>, precession: Res<Precession>) -> Result {
     let _timed = Timed::start();
     let world = &sim.lanes[0].world;
-    let Some(frame) = world.mounts.iter().find_map(|mount| match mount {
-        Mount::Riding(r) if r.tether.is_some() => Some(&world.frames[r.frame]),
-        _ => None,
-    }) else {
+    let Some((_, f, _)) = pendulum(&sim) else {
         return Ok(());
     };
+    let frame = &world.frames[f];
     let site = FoucaultSite::of(&frame.global);
     let ctx = contexts.ctx_mut()?;
     egui::Window::new("Foucault's pendulum")

@@ -182,8 +182,8 @@ impl Lab {
         self.switches.clear();
         self.grab = None;
         self.steps_taken = 0;
-        self.circling = self.scene.readout.as_ref().map(|r| match r {
-            crate::scene::Readout::Circling { body, frame } => Circling {
+        self.circling = self.scene.readout.as_ref().and_then(|r| match r {
+            crate::scene::Readout::Circling { body, frame } => Some(Circling {
                 body: self.lanes[0]
                     .world
                     .bodies
@@ -197,7 +197,8 @@ impl Lab {
                     .position(|f| &f.name == frame)
                     .expect("validated when parsed"),
                 meter: TurnRate::default(),
-            },
+            }),
+            crate::scene::Readout::Foucault { .. } => None,
         });
         self.generation += 1;
         self.record();

@@ -118,6 +118,13 @@ pub enum Readout {
     /// How fast a solid ball's world velocity turns as it rolls on a frame turning
     /// about the vertical, against 2Ω/7.
     Circling { body: String, frame: String },
+    /// How fast a pendulum's swing plane turns on a turning planet, against `Ω sin φ`:
+    /// the bob, the frame of its site, and its pivot in the site's coordinates.
+    Foucault {
+        body: String,
+        frame: String,
+        pivot: DVec3,
+    },
 }
 
 #[derive(Clone, Copy, Debug, Deserialize)]
@@ -283,7 +290,9 @@ impl Scene {
             return Err("gravity must be finite".into());
         }
         frames::validate(&self.frames, self.gun.as_ref(), &names)?;
-        if let Some(Readout::Circling { body, frame }) = &self.readout {
+        if let Some(Readout::Circling { body, frame } | Readout::Foucault { body, frame, .. }) =
+            &self.readout
+        {
             if !names.contains(&body.as_str()) {
                 return Err(format!("readout: unknown body '{body}'"));
             }
