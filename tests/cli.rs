@@ -370,3 +370,52 @@ fn long_runs_stay_silent_when_stderr_is_not_a_terminal() {
     assert!(o.stderr.is_empty(), "{}", stderr(&o));
     assert_eq!(stdout(&o).lines().count(), 3, "header, first and last row");
 }
+
+/// The one-world scene fields refuse bad input with one line naming the file, the line
+/// and the field: a rider of an unknown frame, a joint to an unknown frame, a frame part
+/// of non-positive size.
+#[test]
+fn bad_frame_fields_name_the_file_line_and_field() {
+    let dir = std::env::temp_dir().join(format!("gyrolab-frames-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tank = include_str!("../assets/scenes/tank.ron");
+    let line_of =
+        |text: &str, needle: &str| text.lines().position(|l| l.contains(needle)).unwrap() + 1;
+    let cases = [
+        (
+            "rider.ron",
+            tank.replacen(
+                "            frame: Some(\"hull\"),\n            parts: [\n                (shape: Cylinder",
+                "            frame: Some(\"hul\"),\n            parts: [\n                (shape: Cylinder",
+                1,
+            ),
+            "unknown frame 'hul'",
+            "frame: Some(\"hul\")",
+        ),
+        (
+            "joint.ron",
+            tank.replacen("            frame: Some(\"hull\"),\n            anchor", "            frame: Some(\"hul\"),\n            anchor", 1),
+            "joint 0: unknown frame 'hul'",
+            "frame: Some(\"hul\")",
+        ),
+        (
+            "part.ron",
+            tank.replacen("Box(half_extents: (2.2, 0.4, 1.3))", "Box(half_extents: (2.2, -0.4, 1.3))", 1),
+            "half_extents.y must be positive",
+            "name: \"hull\"",
+        ),
+    ];
+    for (name, text, field, at) in cases {
+        assert_ne!(text, tank, "{name}: the edit applies");
+        let path = dir.join(name);
+        std::fs::write(&path, &text).unwrap();
+        let line = line_of(&text, at);
+        let file = path.to_str().unwrap();
+        assert_bad_input(&["simulate", file, "--steps", "1"], field);
+        assert_bad_input(
+            &["simulate", file, "--steps", "1"],
+            &format!("{file}:{line}:"),
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

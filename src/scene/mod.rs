@@ -219,6 +219,16 @@ pub fn builtin_scenes() -> Vec<Scene> {
         .collect()
 }
 
+/// The line an error is about: where the last name it quotes ('...') first appears as a
+/// RON string in the text (a body, a frame, a joint's end), else none.
+fn line_of(text: &str, message: &str) -> Option<usize> {
+    let name = message.rsplit('\'').nth(1)?;
+    let quoted = format!("\"{name}\"");
+    text.lines()
+        .position(|l| l.contains(&quoted))
+        .map(|i| i + 1)
+}
+
 /// The first of the named vectors that is not finite, as the error to show.
 fn all_finite(fields: &[(&str, DVec3)]) -> Result<(), String> {
     match fields.iter().find(|(_, v)| !v.is_finite()) {
@@ -259,7 +269,10 @@ impl Scene {
             message: e.to_string(),
         })?;
         scene.validate().map_err(|message| SceneError::Invalid {
-            file: file.into(),
+            file: match line_of(text, &message) {
+                Some(line) => format!("{file}:{line}"),
+                None => file.into(),
+            },
             message,
         })?;
         Ok(scene)
