@@ -128,6 +128,18 @@ pub fn solver_panel(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: 
         stats.pairs, stats.contacts, stats.points, stats.islands, stats.awake
     ));
     ui.checkbox(&mut view.contacts, "show contact points and normals");
+    if let Some(friction) = sim.friction() {
+        let mut mu = friction;
+        ui.add(egui::Slider::new(&mut mu, 0.0..=1.5).text("friction μ (every surface)"))
+            .on_hover_text(
+                "the friction of every body, frame and plane; a pair uses the geometric mean",
+            );
+        if mu != friction
+            && let Err(e) = sim.set_friction(mu)
+        {
+            message.set(Err(e));
+        }
+    }
     for (k, motor) in sim.motors() {
         let mut m = motor;
         ui.add(

@@ -422,6 +422,44 @@ impl Lab {
         self.grab = None;
     }
 
+    /// The friction of the first lane's first body that has parts: the value the Solver
+    /// panel's friction slider starts from.
+    pub fn friction(&self) -> Option<f64> {
+        let world = &self.lanes[0].world;
+        world.contacts.as_ref()?;
+        world
+            .bodies
+            .iter()
+            .find(|b| !b.parts.is_empty())
+            .map(|b| b.material.friction)
+    }
+
+    /// Sets the friction of every surface (bodies, frames' parts, planes) in every lane
+    /// and wakes every body; contacts take it at their next detection. Refused when not
+    /// finite or negative.
+    pub fn set_friction(&mut self, friction: f64) -> Result<(), String> {
+        if !(friction.is_finite() && friction >= 0.0) {
+            return Err(format!("friction must be zero or more, got {friction}"));
+        }
+        for run in &mut self.lanes {
+            let world = &mut run.world;
+            let Some(c) = &mut world.contacts else {
+                continue;
+            };
+            world
+                .bodies
+                .iter_mut()
+                .for_each(|b| b.material.friction = friction);
+            world
+                .frames
+                .iter_mut()
+                .for_each(|f| f.material.friction = friction);
+            c.planes.iter_mut().for_each(|p| p.friction = friction);
+            (0..world.bodies.len()).for_each(|b| c.wake(b));
+        }
+        Ok(())
+    }
+
     /// Applies contact-solver settings to every lane and wakes every body, so that the
     /// change shows at once. Settings out of range are refused with the reason.
     pub fn set_solver_settings(&mut self, settings: SolverSettings) -> Result<(), String> {
@@ -729,6 +767,22 @@ mod tests {
         lab.step();
         let after = lab.lanes[0].world.bodies[0].state.velocity;
         assert!(after.y < 0.0, "let go, it falls: {after}");
+    }
+
+    /// Friction set live reaches every surface and, at the next detection, the contacts;
+    /// bad values are refused.
+    #[test]
+    fn friction_set_live_reaches_the_contacts() {
+        let mut tank = lab("tank");
+        tank.set_friction(0.0).unwrap();
+        assert_eq!(tank.friction(), Some(0.0));
+        tank.step();
+        let world = &tank.lanes[0].world;
+        let contacts = world.contacts.as_ref().unwrap();
+        assert!(contacts.graph.values().iter().all(|c| c.friction == 0.0));
+        assert!(world.frames.iter().all(|f| f.material.friction == 0.0));
+        assert!(tank.set_friction(-1.0).is_err() && tank.set_friction(f64::NAN).is_err());
+        assert_eq!(lab("dzhanibekov").friction(), None);
     }
 
     /// The tank's turret motor is edited live in every lane; bad values are refused.
