@@ -18,31 +18,14 @@ use super::timing::Timed;
 pub struct Sim(pub Lab);
 
 /// The physics step's systems, chained in `FixedUpdate`: `Begin` (the mouse spring), one
-/// set per [`Stage`], `End` (measurements, plots, recording). A plugin can add forces with
-/// `World::add_load` in a system after `Forces` and before `Frames`.
+/// set per [`Stage`] in [`Stage::ALL`] order, `End` (measurements, plots, recording). A
+/// plugin can add forces with `World::add_load` in a system after
+/// `PhysicsSet::Stage(Stage::Forces)` and before `PhysicsSet::Stage(Stage::Frames)`.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PhysicsSet {
     Begin,
-    Forces,
-    Frames,
-    Detect,
-    Solve,
-    Integrate,
-    Sync,
+    Stage(Stage),
     End,
-}
-
-impl PhysicsSet {
-    fn of(stage: Stage) -> Self {
-        match stage {
-            Stage::Forces => Self::Forces,
-            Stage::Frames => Self::Frames,
-            Stage::Detect => Self::Detect,
-            Stage::Solve => Self::Solve,
-            Stage::Integrate => Self::Integrate,
-            Stage::Sync => Self::Sync,
-        }
-    }
 }
 
 /// Wall time of one physics step (every lane and the ghost) and of each stage in it,
@@ -79,23 +62,16 @@ impl Plugin for PhysicsPlugin {
         app.insert_resource(Time::<Fixed>::from_seconds(self.scene.dt))
             .insert_resource(Sim(Lab::new(self.scene.clone())))
             .init_resource::<StepTiming>()
-            .configure_sets(
-                FixedUpdate,
-                (
-                    PhysicsSet::Begin,
-                    PhysicsSet::Forces,
-                    PhysicsSet::Frames,
-                    PhysicsSet::Detect,
-                    PhysicsSet::Solve,
-                    PhysicsSet::Integrate,
-                    PhysicsSet::Sync,
-                    PhysicsSet::End,
-                )
-                    .chain(),
-            )
             .add_systems(FixedUpdate, begin.in_set(PhysicsSet::Begin))
             .add_systems(FixedUpdate, end.in_set(PhysicsSet::End))
             .add_systems(Update, follow_dt);
+        let order: Vec<PhysicsSet> = std::iter::once(PhysicsSet::Begin)
+            .chain(Stage::ALL.map(PhysicsSet::Stage))
+            .chain([PhysicsSet::End])
+            .collect();
+        for pair in order.windows(2) {
+            app.configure_sets(FixedUpdate, pair[0].before(pair[1]));
+        }
         for (k, stage) in Stage::ALL.into_iter().enumerate() {
             app.add_systems(
                 FixedUpdate,
@@ -105,7 +81,7 @@ impl Plugin for PhysicsPlugin {
                     sim.run_stage(stage);
                     smooth(&mut timing.stages[k], start.elapsed().as_secs_f64() * 1e6);
                 })
-                .in_set(PhysicsSet::of(stage)),
+                .in_set(PhysicsSet::Stage(stage)),
             );
         }
     }
@@ -139,6 +115,8 @@ mod tests {
     use std::time::Duration;
 
     use bevy::time::TimeUpdateStrategy;
+
+    use glam::DVec3;
 
     use super::*;
     use crate::app::view::{View, ViewPlugin};
@@ -199,5 +177,43 @@ mod tests {
         let mut app = app();
         app.world_mut().resource_mut::<Time<Virtual>>().pause();
         assert_eq!(run(&mut app, 10), 0.0);
+    }
+
+    /// A plugin's system between the forces and frames stages adds a load that the
+    /// world's later stages apply: the body speeds up by F h / m more per step.
+    #[test]
+    fn a_system_between_stages_can_add_forces() {
+        use crate::integrators::Loads;
+        fn push(mut sim: ResMut<Sim>) {
+            for run in &mut sim.lanes {
+                let load = Loads {
+                    force: DVec3::new(2.0, 0.0, 0.0),
+                    torque: DVec3::ZERO,
+                };
+                run.world.add_load(0, load);
+            }
+        }
+        let velocity = |app: &App| {
+            app.world().resource::<Sim>().lanes[0].world.bodies[0]
+                .state
+                .velocity
+        };
+        let mut plain = app();
+        let mut pushed = app();
+        pushed.add_systems(
+            FixedUpdate,
+            push.after(PhysicsSet::Stage(Stage::Forces))
+                .before(PhysicsSet::Stage(Stage::Frames)),
+        );
+        run(&mut plain, 20);
+        run(&mut pushed, 20);
+        let sim = pushed.world().resource::<Sim>();
+        let (t, mass) = (sim.time(), sim.lanes[0].world.bodies[0].props.mass);
+        let dv = velocity(&pushed) - velocity(&plain);
+        assert!(t > 0.5, "time ran: {t}");
+        assert!(
+            (dv.x - 2.0 / mass * t).abs() < 1e-9 * t.max(1.0),
+            "{dv} after {t} s"
+        );
     }
 }
