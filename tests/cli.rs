@@ -419,3 +419,41 @@ fn bad_frame_fields_name_the_file_line_and_field() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A failed write to stdout is an I/O error like any other: one line and exit 2, never a
+/// panic; a reader that closes the pipe early ends the program quietly.
+#[test]
+fn writing_to_a_full_or_closed_stdout_never_panics() {
+    let commands: [&[&str]; 4] = [
+        &["scenes"],
+        &["integrators"],
+        &["compare", "free-body", "--duration", "0.5"],
+        &["compare", "free-body", "--sweep", "--duration", "0.5"],
+    ];
+    for args in commands {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_gyrolab"))
+            .args(args)
+            .stdout(full)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains("cannot write to stdout"), "{args:?}: {err}");
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gyrolab"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}

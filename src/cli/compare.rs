@@ -102,15 +102,19 @@ fn opt(v: Option<f64>) -> String {
 }
 
 pub fn run(args: &CompareArgs) -> Result<(), CliError> {
+    use std::fmt::Write;
     let rows = compare(args)?;
+    let mut out = String::new();
     match args.format {
         TableFormat::Csv => {
-            println!(
+            let _ = writeln!(
+                out,
                 "integrator,max_energy_error,final_energy_error,max_momentum_error,flips,flip_period,analytic_flip_period,ns_per_body_step,failure"
             );
             for r in &rows {
                 let o = |v: Option<f64>| v.map_or_else(String::new, |x| x.to_string());
-                println!(
+                let _ = writeln!(
+                    out,
                     "{},{},{},{},{},{},{},{},{}",
                     r.integrator,
                     r.max_energy_error,
@@ -125,7 +129,8 @@ pub fn run(args: &CompareArgs) -> Result<(), CliError> {
             }
         }
         TableFormat::Table => {
-            println!(
+            let _ = writeln!(
+                out,
                 "{:<18} {:>12} {:>12} {:>12} {:>6} {:>10} {:>10} {:>9}",
                 "integrator",
                 "max|dE/E|",
@@ -137,7 +142,8 @@ pub fn run(args: &CompareArgs) -> Result<(), CliError> {
                 "ns/step"
             );
             for r in &rows {
-                println!(
+                let _ = writeln!(
+                    out,
                     "{:<18} {:>12.3e} {:>12.3e} {:>12.3e} {:>6} {:>10} {:>10} {:>9.1}{}",
                     r.integrator.name(),
                     r.max_energy_error,
@@ -154,5 +160,5 @@ pub fn run(args: &CompareArgs) -> Result<(), CliError> {
             }
         }
     }
-    Ok(())
+    super::emit(&out)
 }

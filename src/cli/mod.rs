@@ -246,20 +246,41 @@ pub(crate) fn listed_order(i: Integrator) -> String {
     }
 }
 
+/// Writes a command's output to stdout. A failed write is an I/O error like any other
+/// (exit 2 with one line); a reader that closed the pipe ends the program quietly.
+pub(crate) fn emit(text: &str) -> Result<(), CliError> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(CliError(format!("cannot write to stdout: {e}")))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Runs a headless command, writing to stdout.
 pub fn run(command: Command) -> Result<(), CliError> {
+    use std::fmt::Write;
     match command {
         Command::Scenes => {
+            let mut out = String::new();
             for s in scene::builtin_scenes() {
-                println!("{:<14} {}", s.name, s.description);
+                let _ = writeln!(out, "{:<14} {}", s.name, s.description);
             }
-            Ok(())
+            emit(&out)
         }
         Command::Integrators => {
-            println!("{:<18} {:<6} {:<58} conserves", "name", "order", "summary");
+            let mut out = String::new();
+            let _ = writeln!(
+                out,
+                "{:<18} {:<6} {:<58} conserves",
+                "name", "order", "summary"
+            );
             for i in Integrator::ALL {
                 let info = i.info();
-                println!(
+                let _ = writeln!(
+                    out,
                     "{:<18} {:<6} {:<58} {}",
                     info.name,
                     listed_order(i),
@@ -267,7 +288,7 @@ pub fn run(command: Command) -> Result<(), CliError> {
                     info.conserves
                 );
             }
-            Ok(())
+            emit(&out)
         }
         Command::Simulate(args) => simulate::run(&args),
         Command::Compare(args) if args.sweep => sweep::run(&args),

@@ -1,7 +1,5 @@
 //! `gyrolab simulate`: a trajectory as CSV or JSON lines.
 
-use std::io::Write;
-
 use super::progress::Progress;
 use super::{CliError, Format, Row, SimulateArgs, parse_integrator, prepare, step_count};
 
@@ -52,9 +50,6 @@ pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
     match &args.out {
         Some(path) => std::fs::write(path, out)
             .map_err(|e| CliError(format!("cannot write {}: {e}", path.display()))),
-        None => std::io::stdout()
-            .lock()
-            .write_all(out.as_bytes())
-            .map_err(|e| CliError(format!("cannot write to stdout: {e}"))),
+        None => super::emit(&out),
     }
 }

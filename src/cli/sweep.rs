@@ -10,6 +10,7 @@ pub const HEADER: &str =
     "integrator,h,steps,error,ns_per_simulated_second,substeps,listed_order,measured_order,failure";
 
 pub fn run(args: &CompareArgs) -> Result<(), CliError> {
+    use std::fmt::Write;
     let (scene, world, dt) = prepare(&args.scene)?;
     sweep::check(&world).map_err(|m| CliError(format!("--sweep: {m}")))?;
     let integrators = match &args.integrators {
@@ -32,20 +33,23 @@ pub fn run(args: &CompareArgs) -> Result<(), CliError> {
     })
     .map_err(CliError)?;
     drop(progress);
-    println!("{HEADER}");
+    let mut out = String::new();
+    let _ = writeln!(out, "{HEADER}");
     for line in &result.lines {
         let listed = listed_order(line.integrator);
         let measured = line
             .measured_order()
             .map_or(String::new(), |o| format!("{o:.3}"));
         for p in &line.points {
-            println!(
+            let _ = writeln!(
+                out,
                 "{},{},{},{},{},{},{listed},{measured},",
                 line.integrator, p.h, p.steps, p.error, p.ns_per_simulated_second, p.substeps
             );
         }
         for (h, why) in &line.failures {
-            println!(
+            let _ = writeln!(
+                out,
                 "{},{h},{},,,,{listed},{measured},{}",
                 line.integrator,
                 (t_end / h).round(),
@@ -53,5 +57,5 @@ pub fn run(args: &CompareArgs) -> Result<(), CliError> {
             );
         }
     }
-    Ok(())
+    super::emit(&out)
 }
