@@ -457,3 +457,27 @@ fn writing_to_a_full_or_closed_stdout_never_panics() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+/// A huge generated count is refused before any body is made: one line, exit 2, at once.
+#[test]
+fn huge_generated_counts_are_refused_before_allocating() {
+    for scene in ["dominoes", "pyramid", "pile"] {
+        let start = std::time::Instant::now();
+        assert_bad_input(
+            &[
+                "simulate",
+                scene,
+                "--rows",
+                "18446744073709551615",
+                "--steps",
+                "1",
+            ],
+            "--rows",
+        );
+        assert!(
+            start.elapsed().as_secs_f64() < 5.0,
+            "{scene} took {:?}",
+            start.elapsed()
+        );
+    }
+}

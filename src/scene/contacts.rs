@@ -109,7 +109,8 @@ pub enum Generator {
 impl Generator {
     pub fn count(&self) -> usize {
         match *self {
-            Generator::Pyramid { rows, .. } => rows * (rows + 1) / 2,
+            // Saturating: a huge `rows` must be refused by the bound, not wrap into it.
+            Generator::Pyramid { rows, .. } => rows.saturating_mul(rows.saturating_add(1)) / 2,
             Generator::Stack { count, .. }
             | Generator::Pile { count, .. }
             | Generator::Dominoes { count, .. } => count,
@@ -126,7 +127,7 @@ impl Generator {
         }
     }
 
-    fn validate(&self) -> Result<(), String> {
+    pub(super) fn validate(&self) -> Result<(), String> {
         let (size, mass) = match *self {
             Generator::Pyramid { size, mass, .. }
             | Generator::Stack { size, mass, .. }

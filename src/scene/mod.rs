@@ -289,6 +289,10 @@ impl Scene {
         if self.bodies.is_empty() && self.generate.is_empty() {
             return Err("a scene needs at least one body".into());
         }
+        // Counts are bounded before a single generated body is made.
+        for g in &self.generate {
+            g.validate()?;
+        }
         let bodies = self.all_bodies();
         let names: Vec<&str> = bodies.iter().map(|b| b.name.as_str()).collect();
         let frame_names: Vec<&str> = self.frames.iter().map(|f| f.name.as_str()).collect();
