@@ -139,11 +139,30 @@ pub fn propagate(frames: &mut [Frame]) {
     }
 }
 
+/// What a frame's motion through a step follows from: its parent, drive and local
+/// motion at the step's start (plain data, copied each step without allocating).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FrameStart {
+    pub parent: Option<usize>,
+    pub drive: Drive,
+    pub local: DynamicTransform,
+}
+
+impl Frame {
+    pub fn start(&self) -> FrameStart {
+        FrameStart {
+            parent: self.parent,
+            drive: self.drive,
+            local: self.local,
+        }
+    }
+}
+
 /// Every frame's global dynamics `s` after `t`, leaving the frames as they are, and
 /// without a sudden change a drive makes at `t + s` (a dead stop happens at the end of a
 /// step: up to then the frame moves on, and its riders with it; the stop itself is then
 /// counteracted for the riders that keep their world motion).
-pub fn globals_after(frames: &[Frame], t: f64, s: f64) -> Vec<DynamicTransform> {
+pub fn globals_after(frames: &[FrameStart], t: f64, s: f64) -> Vec<DynamicTransform> {
     let mut globals: Vec<DynamicTransform> = Vec::with_capacity(frames.len());
     for f in frames {
         let mut local = f.local;

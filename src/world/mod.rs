@@ -182,15 +182,6 @@ impl World {
         self.loads[i].torque += load.torque;
     }
 
-    /// Gravity plus any added load on body `i`.
-    fn load(&self, i: usize) -> Loads {
-        let extra = self.loads.get(i).copied().unwrap_or_default();
-        Loads {
-            force: self.gravity * self.bodies[i].props.mass + extra.force,
-            torque: extra.torque,
-        }
-    }
-
     /// Frames: the drives advance every frame through the step and the global dynamics
     /// are propagated, once; the frames' motion through the step and their sudden
     /// changes are kept for the riders.
@@ -199,7 +190,7 @@ impl World {
             return;
         }
         let (t, h) = (self.time, self.pass.h);
-        self.pass.motion = FrameMotion::new(&self.frames, t);
+        self.pass.motion.restart(&self.frames, t);
         self.pass.jumps = rig::advance_frames(&mut self.frames, t, h);
     }
 
@@ -213,24 +204,28 @@ impl World {
         let h = self.pass.h;
         if !self.frames.is_empty() {
             let (start, mid) = (self.pass.motion.at(0.0), self.pass.motion.at(0.5 * h));
-            contacts.kinematic.clear();
             // One kinematic body per frame, in frame order (joints to frames index them);
-            // a frame without parts only anchors joints.
-            for ((frame, start), mid) in self.frames.iter().zip(&start).zip(&mid) {
-                contacts.kinematic.push(Kinematic {
-                    pose: Pose {
-                        position: start.transform.translation,
-                        orientation: start.transform.rotation,
-                    },
-                    // The velocity of the frame's point at its start position, mid-step.
-                    velocity: mid.velocity
-                        + mid
-                            .angular_velocity
-                            .cross(start.transform.translation - mid.transform.translation),
-                    angular_velocity: mid.angular_velocity,
-                    parts: frame.parts.clone(),
-                    material: frame.material,
-                });
+            // a frame without parts only anchors joints. Their shapes are copied once and
+            // kept; each step moves them.
+            contacts
+                .kinematic
+                .resize_with(self.frames.len(), Kinematic::default);
+            let moving = self.frames.iter().zip(&start).zip(&mid);
+            for (kin, ((frame, start), mid)) in contacts.kinematic.iter_mut().zip(moving) {
+                if kin.parts.len() != frame.parts.len() {
+                    kin.parts.clone_from(&frame.parts);
+                }
+                kin.pose = Pose {
+                    position: start.transform.translation,
+                    orientation: start.transform.rotation,
+                };
+                // The velocity of the frame's point at its start position, mid-step.
+                kin.velocity = mid.velocity
+                    + mid
+                        .angular_velocity
+                        .cross(start.transform.translation - mid.transform.translation);
+                kin.angular_velocity = mid.angular_velocity;
+                kin.material = frame.material;
             }
         }
         contacts.passive.clear();
@@ -303,18 +298,20 @@ impl World {
             }
             return Ok(());
         }
-        let asleep = |i: usize| self.contacts.as_ref().is_some_and(|c| c.is_asleep(i));
-        let skip: Vec<bool> = (0..self.bodies.len())
-            .map(|i| moved_by_solver(i) || asleep(i))
-            .collect();
+        let contacts = self.contacts.as_deref();
+        let asleep = |i: usize| contacts.is_some_and(|c| c.is_asleep(i));
         let globals =
             (!self.frames.is_empty()).then(|| [0.0, 0.5 * h, h].map(|s| self.pass.motion.at(s)));
-        let loads: Vec<Loads> = (0..self.bodies.len()).map(|i| self.load(i)).collect();
+        let (gravity, added) = (self.gravity, &self.loads);
         for (i, (body, mount)) in self.bodies.iter_mut().zip(&mut self.mounts).enumerate() {
-            if skip[i] {
+            if moved_by_solver(i) || asleep(i) {
                 continue;
             }
-            let loads = loads[i];
+            let extra = added.get(i).copied().unwrap_or_default();
+            let loads = Loads {
+                force: gravity * body.props.mass + extra.force,
+                torque: extra.torque,
+            };
             match mount {
                 Mount::World => {
                     integrator.step(&body.props, &mut body.state, loads, h)?;

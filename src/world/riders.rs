@@ -13,7 +13,7 @@ use glam::DVec3;
 
 use crate::body::Body;
 use crate::contact::Movers;
-use crate::hierarchy::rig::{self, Frame, Mount, Rider};
+use crate::hierarchy::rig::{self, Frame, FrameStart, Mount, Rider};
 use crate::hierarchy::{DynamicTransform, Transform, step_in_frame};
 use crate::integrators::{Integrator, Loads, StepError};
 
@@ -22,7 +22,7 @@ use crate::integrators::{Integrator, Loads, StepError};
 pub struct FrameMotion {
     /// The frames at the step's start: their drives and locals give their global
     /// dynamics at any time of the step.
-    start: Vec<Frame>,
+    start: Vec<FrameStart>,
     t: f64,
     /// The globals last asked for, at `s`, `s + h/2` and `s + h`: the riders of one
     /// sub-step share them.
@@ -30,13 +30,13 @@ pub struct FrameMotion {
 }
 
 impl FrameMotion {
-    /// The motion of `frames` through the step that starts at `t`.
-    pub fn new(frames: &[Frame], t: f64) -> Self {
-        Self {
-            start: frames.to_vec(),
-            t,
-            cache: None,
-        }
+    /// The motion of `frames` through the step that starts at `t` (the buffer is kept
+    /// from step to step).
+    pub fn restart(&mut self, frames: &[Frame], t: f64) {
+        self.start.clear();
+        self.start.extend(frames.iter().map(Frame::start));
+        self.t = t;
+        self.cache = None;
     }
 
     /// Every frame's global dynamics `s` into the step.
