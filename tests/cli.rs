@@ -214,12 +214,34 @@ fn bad_input_is_one_line_exit_two_no_panic() {
     );
     assert_bad_input(&["compare", "--integrators", "midpoint,rk5"], "rk5");
     assert_bad_input(&["simulate", "--dt", "abc"], "--dt");
-    assert_bad_input(&["simulate", "--dt", "0"], "time step must be positive");
-    assert_bad_input(&["simulate", "--dt", "-0.01"], "time step must be positive");
-    assert_bad_input(&["simulate", "--dt", "1e6"], "too large");
-    assert_bad_input(&["simulate", "--dt", "NaN"], "time step must be positive");
+    let dt_range = "is outside the accepted time step range, 1e-6 to 1 s";
+    assert_bad_input(&["simulate", "--dt", "0"], &format!("--dt: 0 {dt_range}"));
+    assert_bad_input(
+        &["simulate", "--dt", "-0.01"],
+        &format!("--dt: -0.01 {dt_range}"),
+    );
+    assert_bad_input(
+        &["simulate", "--dt", "1e6"],
+        &format!("--dt: 1e6 {dt_range}"),
+    );
+    assert_bad_input(
+        &["simulate", "--dt", "NaN"],
+        &format!("--dt: NaN {dt_range}"),
+    );
     assert_bad_input(&["simulate", "--inertia", "1,1,5"], "triangle inequality");
-    assert_bad_input(&["simulate", "--inertia", "1,-2,2"], "must be positive");
+    assert_bad_input(
+        &["simulate", "--inertia", "1,-2,2"],
+        "--inertia: I2: -2 is outside the accepted moment of inertia range",
+    );
+    // L² overflowed to inf, although the energy fits a double.
+    assert_bad_input(
+        &["simulate", "--inertia", "1e200,2e200,2.5e200"],
+        "--inertia: I1: 1e200 is outside the accepted moment of inertia range, 1e-13 to 1e14 kg·m²",
+    );
+    assert_bad_input(
+        &["simulate", "--omega", "0,1e5,0"],
+        "--omega: y: 1e5 is outside the accepted angular velocity range",
+    );
     assert_bad_input(
         &["simulate", "--inertia", "1,2"],
         "three finite comma-separated numbers",
@@ -267,7 +289,8 @@ fn scene_file_errors_name_the_file_and_line_and_write_nothing() {
     let body_start = good.find("        (\n            name: \"box\"").unwrap();
     let body_end = good.rfind("    ],").unwrap();
     let body = &good[body_start..body_end];
-    std::fs::write(&two, good.replace(body, &format!("{body}{body}"))).unwrap();
+    let other = body.replacen("\"box\"", "\"box 2\"", 1);
+    std::fs::write(&two, good.replace(body, &format!("{body}{other}"))).unwrap();
     assert_bad_input(
         &[
             "simulate",
@@ -395,14 +418,14 @@ fn bad_frame_fields_name_the_file_line_and_field() {
         (
             "joint.ron",
             tank.replacen("            frame: Some(\"hull\"),\n            anchor", "            frame: Some(\"hul\"),\n            anchor", 1),
-            "joint 0: unknown frame 'hul'",
+            "joints[0].frame: unknown frame 'hul'",
             "frame: Some(\"hul\")",
         ),
         (
             "part.ron",
             tank.replacen("Box(half_extents: (2.2, 0.4, 1.3))", "Box(half_extents: (2.2, -0.4, 1.3))", 1),
-            "half_extents.y must be positive",
-            "name: \"hull\"",
+            "frames[0].parts[0].shape.half_extents.y: -0.4 is outside the accepted size range",
+            "(2.2, -0.4, 1.3)",
         ),
     ];
     for (name, text, field, at) in cases {
@@ -480,4 +503,97 @@ fn huge_generated_counts_are_refused_before_allocating() {
             start.elapsed()
         );
     }
+}
+
+/// Scene values that panicked, hung or wrote inf or NaN are refused before the run with
+/// one line naming the file, line, column, field, value and accepted range; duplicate
+/// body names are refused at the second; a byte-order mark is skipped.
+#[test]
+fn hostile_scene_values_are_refused_at_their_field() {
+    let dir = std::env::temp_dir().join(format!("gyrolab-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let scene = |name: &str| {
+        std::fs::read_to_string(format!(
+            "{}/assets/scenes/{name}.ron",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap()
+    };
+    // (scene, edit from, edit to, where the error points, its field and range)
+    let cases = [
+        // Panicked in the contact rows' clamp (min > max).
+        (
+            "pile",
+            "friction: 0.6",
+            "friction: 1e160",
+            "1e160",
+            "contacts.friction: 1e160 is outside the accepted friction range, 0 to 10",
+        ),
+        // Panicked in scene/frames.rs ("validated when parsed").
+        (
+            "tank",
+            "radius: 0.1), mass: 5.0",
+            "radius: 1e-170), mass: 5.0",
+            "1e-170",
+            "gun.shell.shape.radius: 1e-170 is outside the accepted size range",
+        ),
+        // One pile step took a second.
+        (
+            "pile",
+            "-9.81",
+            "-1e10",
+            "-1e10",
+            "gravity.y: -1e10 is outside the accepted acceleration range",
+        ),
+        // "inertia [NaN, NaN, NaN] is not finite" without naming the part.
+        (
+            "free-body",
+            "(0.3, 0.2, 0.1)",
+            "(0.3, 1e300, 0.1)",
+            "1e300",
+            "bodies[0].parts[0].shape.half_extents.y: 1e300 is outside",
+        ),
+        // Wrote "energy":inf.
+        (
+            "free-body",
+            "omega: (0.4",
+            "velocity: (1e160, 0.0, 0.0), omega: (0.4",
+            "1e160",
+            "bodies[0].velocity.x: 1e160 is outside the accepted velocity range",
+        ),
+        // A joint took the wrong ball.
+        (
+            "newtons-cradle",
+            "name: \"ball 2\"",
+            "name: \"ball 1\"",
+            "\"ball 1\",\n            parts: [(shape: Sphere(radius: 0.1), mass: 1.0)],\n            position: (-0.215",
+            "bodies[1].name: the body name 'ball 1' is already used by bodies[0]",
+        ),
+    ];
+    for (i, (name, from, to, at, message)) in cases.into_iter().enumerate() {
+        let text = scene(name).replacen(from, to, 1);
+        assert_ne!(text, scene(name), "{name}: the edit applies");
+        let offset = text.find(at).unwrap_or_else(|| panic!("{at}"));
+        let line = 1 + text[..offset].matches('\n').count();
+        let column = 1 + text[..offset].rsplit('\n').next().unwrap().chars().count();
+        let path = dir.join(format!("case{i}.ron"));
+        std::fs::write(&path, &text).unwrap();
+        let file = path.to_str().unwrap();
+        let start = std::time::Instant::now();
+        assert_bad_input(
+            &["simulate", file, "--steps", "1"],
+            &format!("{file}:{line}:{column}: {message}"),
+        );
+        assert!(
+            start.elapsed().as_secs_f64() < 5.0,
+            "{name}: {:?}",
+            start.elapsed()
+        );
+    }
+    let bom = dir.join("bom.ron");
+    std::fs::write(&bom, format!("\u{feff}{}", scene("free-body"))).unwrap();
+    let o = gyrolab(&["simulate", bom.to_str().unwrap(), "--steps", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 3);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

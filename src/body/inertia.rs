@@ -113,31 +113,6 @@ pub enum Shape {
 }
 
 impl Shape {
-    /// Validates dimensions so a typo in a scene file cannot produce a NaN inertia.
-    pub fn validate(&self) -> Result<(), String> {
-        let dims: Vec<(&str, f64)> = match *self {
-            Shape::Sphere { radius } => vec![("radius", radius)],
-            Shape::Box { half_extents: h } => {
-                vec![
-                    ("half_extents.x", h.x),
-                    ("half_extents.y", h.y),
-                    ("half_extents.z", h.z),
-                ]
-            }
-            Shape::Cylinder { radius, length } => vec![("radius", radius), ("length", length)],
-            Shape::Capsule { radius, length } => vec![("radius", radius), ("length", length)],
-        };
-        for (name, value) in dims {
-            let ok = value.is_finite() && (value > 0.0 || (name == "length" && value == 0.0));
-            if !ok {
-                return Err(format!(
-                    "shape {name} must be positive and finite, got {value}"
-                ));
-            }
-        }
-        Ok(())
-    }
-
     /// Radius of the smallest sphere about the shape's centre that holds it.
     pub fn bounding_radius(&self) -> f64 {
         match *self {

@@ -14,7 +14,7 @@ use glam::{DQuat, DVec3};
 use crate::body::BodyState;
 use crate::body::inertia::Inertia;
 use crate::integrators::Integrator;
-use crate::scene::{self, DEFAULT_SCENE, Scene};
+use crate::scene::{self, DEFAULT_SCENE, Scene, ranges};
 use crate::world::World;
 
 pub use crate::lab::rows::{CSV_HEADER, Row};
@@ -191,6 +191,11 @@ pub(crate) fn prepare(args: &SceneArgs) -> Result<(Scene, World, f64), CliError>
     let first = &mut world.bodies[0];
     if let Some(Vec3Arg(moments)) = args.inertia {
         let omega = first.state.body_omega(&first.props);
+        for (k, m) in moments.to_array().into_iter().enumerate() {
+            ranges::INERTIA
+                .check(format!("I{}", k + 1), m)
+                .map_err(|e| CliError(format!("--inertia: {e}")))?;
+        }
         first.props.inertia =
             Inertia::new(moments).map_err(|e| CliError(format!("--inertia: {e}")))?;
         first.state = BodyState {
@@ -199,6 +204,9 @@ pub(crate) fn prepare(args: &SceneArgs) -> Result<(Scene, World, f64), CliError>
         };
     }
     if let Some(Vec3Arg(omega)) = args.omega {
+        ranges::SPIN
+            .check_each("", omega)
+            .map_err(|e| CliError(format!("--omega: {e}")))?;
         first.state.orientation = DQuat::IDENTITY;
         first.state.angular_momentum = first.props.inertia.principal() * omega;
     }

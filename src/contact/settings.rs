@@ -144,55 +144,6 @@ impl SolverSettings {
             SolverKind::Soft => Softness::new(self.joint_hertz, self.joint_damping_ratio, h),
         }
     }
-
-    /// Checks every field; the message names the first bad one.
-    pub fn validate(&self) -> Result<(), String> {
-        let positive = [
-            ("contact_hertz", self.contact_hertz),
-            ("joint_hertz", self.joint_hertz),
-            ("sleep_time", self.sleep_time),
-        ];
-        for (name, v) in positive {
-            if !(v.is_finite() && v > 0.0) {
-                return Err(format!("solver.{name} must be positive, got {v}"));
-            }
-        }
-        let non_negative = [
-            ("slop", self.slop),
-            ("restitution_threshold", self.restitution_threshold),
-            ("speculative_distance", self.speculative_distance),
-            ("contact_damping_ratio", self.contact_damping_ratio),
-            ("joint_damping_ratio", self.joint_damping_ratio),
-            ("max_push_out", self.max_push_out),
-            ("sleep_speed", self.sleep_speed),
-        ];
-        for (name, v) in non_negative {
-            if !(v.is_finite() && v >= 0.0) {
-                return Err(format!("solver.{name} must be zero or more, got {v}"));
-            }
-        }
-        if !(self.erp >= 0.0 && self.erp < 1.0) {
-            return Err(format!("solver.erp must be in [0, 1), got {}", self.erp));
-        }
-        if !(self.sor > 0.0 && self.sor < 2.0) {
-            return Err(format!("solver.sor must be in (0, 2), got {}", self.sor));
-        }
-        for (name, n) in [
-            ("iterations", self.iterations),
-            ("substep_iterations", self.substep_iterations),
-        ] {
-            if !(1..=1000).contains(&n) {
-                return Err(format!("solver.{name} must be 1 to 1000, got {n}"));
-            }
-        }
-        if !(1..=64).contains(&self.substeps) {
-            return Err(format!(
-                "solver.substeps must be 1 to 64, got {}",
-                self.substeps
-            ));
-        }
-        Ok(())
-    }
 }
 
 /// Box2D v3's soft constraint: a spring of `hertz` with damping ratio `zeta`, stepped

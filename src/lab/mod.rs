@@ -463,7 +463,7 @@ impl Lab {
     /// Applies contact-solver settings to every lane and wakes every body, so that the
     /// change shows at once. Settings out of range are refused with the reason.
     pub fn set_solver_settings(&mut self, settings: SolverSettings) -> Result<(), String> {
-        settings.validate()?;
+        crate::scene::validate_solver(&settings).map_err(|e| e.under("solver"))?;
         for run in &mut self.lanes {
             if let Some(c) = &mut run.world.contacts {
                 c.settings = settings;

@@ -7,6 +7,13 @@ use std::collections::HashMap;
 use glam::DVec3;
 use serde::Deserialize;
 
+use super::error::Invalid;
+use super::ranges::{
+    ANGLE, BODIES, DAMPING_RATIO, DIRECTION, DURATION, ERP, HINGE_LIMIT, MASS, POSITION, SIZE,
+    SOLVER_DISTANCE, SOLVER_ITERATIONS, SOLVER_SPEED, SOLVER_SUBSTEPS, SOR, SPIN, STIFFNESS,
+    TORQUE,
+};
+use super::validate::material;
 use super::{BodyDesc, PartDesc, euler_deg};
 use crate::body::inertia::Shape;
 use crate::contact::{Contacts, JointKind, Material, Motor, Plane, Pose, SolverSettings};
@@ -127,29 +134,34 @@ impl Generator {
         }
     }
 
-    pub(super) fn validate(&self) -> Result<(), String> {
+    /// The count before any body is made, then the size, mass and spacing, each at
+    /// its field (`rows`, `size.x`, …).
+    pub(super) fn validate(&self) -> Result<(), Invalid> {
         let (size, mass) = match *self {
             Generator::Pyramid { size, mass, .. }
             | Generator::Stack { size, mass, .. }
             | Generator::Pile { size, mass, .. }
             | Generator::Dominoes { size, mass, .. } => (size, mass),
         };
-        if !(1..=20_000).contains(&self.count()) {
-            return Err(format!(
-                "generate: makes {} bodies (1 to 20000 allowed)",
-                self.count()
+        let field = match self {
+            Generator::Pyramid { .. } => "rows",
+            _ => "count",
+        };
+        if !BODIES.contains(self.count() as f64) {
+            return Err(Invalid::new(
+                field,
+                format!(
+                    "makes {} bodies, outside the accepted {} range, {}",
+                    self.count(),
+                    BODIES.quantity,
+                    BODIES.accepted()
+                ),
             ));
         }
-        if !(size.is_finite() && size.min_element() > 0.0) {
-            return Err(format!("generate: size must be positive, got {size}"));
-        }
-        if !(mass.is_finite() && mass > 0.0) {
-            return Err(format!("generate: mass must be positive, got {mass}"));
-        }
-        if let Generator::Dominoes { spacing, .. } = *self
-            && !(spacing.is_finite() && spacing > 0.0)
-        {
-            return Err(format!("generate: spacing must be positive, got {spacing}"));
+        SIZE.check_each("size", size)?;
+        MASS.check("mass", mass)?;
+        if let Generator::Dominoes { spacing, .. } = *self {
+            SIZE.check("spacing", spacing)?;
         }
         Ok(())
     }
@@ -240,77 +252,98 @@ pub(super) fn validate(
     generate: &[Generator],
     names: &[&str],
     frames: &[&str],
-) -> Result<(), String> {
-    if contacts.is_none() && (!joints.is_empty() || !generate.is_empty()) {
-        return Err("joints and generate need a `contacts` section".into());
-    }
+) -> Result<(), Invalid> {
     let Some(c) = contacts else {
-        return Ok(());
+        return match (joints.is_empty(), generate.is_empty()) {
+            (false, _) => Err(Invalid::new("joints", "needs a `contacts` section")),
+            (_, false) => Err(Invalid::new("generate", "needs a `contacts` section")),
+            _ => Ok(()),
+        };
     };
-    material("contacts", c.friction, c.restitution)?;
-    c.solver.validate()?;
+    let under = |prefix: String| move |e: Invalid| e.under(&prefix);
+    material(Some(c.friction), Some(c.restitution)).map_err(under("contacts".into()))?;
+    validate_solver(&c.solver).map_err(under("contacts.solver".into()))?;
     for (i, p) in c.planes.iter().enumerate() {
-        let at = |m: String| format!("plane {i}: {m}");
-        if !(p.point.is_finite() && p.orientation_deg.is_finite()) {
-            return Err(at("point and orientation_deg must be finite".into()));
-        }
-        material(&format!("plane {i}"), p.friction, p.restitution)?;
-    }
-    for g in generate {
-        g.validate()?;
+        let at = under(format!("contacts.planes[{i}]"));
+        POSITION.check_each("point", p.point).map_err(&at)?;
+        ANGLE
+            .check_each("orientation_deg", p.orientation_deg)
+            .map_err(&at)?;
+        material(Some(p.friction), Some(p.restitution)).map_err(&at)?;
     }
     for (i, j) in joints.iter().enumerate() {
-        let at = |m: String| format!("joint {i}: {m}");
-        for name in std::iter::once(&j.a).chain(j.b.as_ref()) {
-            if !names.contains(&name.as_str()) {
-                return Err(at(format!("unknown body '{name}'")));
-            }
-        }
-        if j.b.as_ref() == Some(&j.a) {
-            return Err(at("a body cannot be jointed to itself".into()));
-        }
-        if let Some(f) = &j.frame {
-            if j.b.is_some() {
-                return Err(at("give either b (a body) or frame, not both".into()));
-            }
-            if !frames.contains(&f.as_str()) {
-                return Err(at(format!("unknown frame '{f}'")));
-            }
-        }
-        if !(j.anchor.is_finite() && j.axis.is_finite() && j.axis.length() > 1e-9) {
-            return Err(at("needs a finite anchor and a non-zero axis".into()));
-        }
-        if j.kind != JointType::Hinge && (j.limits_deg.is_some() || j.motor.is_some()) {
-            return Err(at("limits_deg and motor belong to a Hinge".into()));
-        }
-        if let Some((lo, hi)) = j.limits_deg
-            && !(lo.is_finite() && hi.is_finite() && lo < hi)
-        {
-            return Err(at(format!(
-                "limits_deg needs lower < upper, got ({lo}, {hi})"
-            )));
-        }
-        if let Some((speed, torque)) = j.motor
-            && !(speed.is_finite() && torque.is_finite() && torque >= 0.0)
-        {
-            return Err(at("motor needs a finite speed and a torque ≥ 0".into()));
-        }
+        joint(j, names, frames).map_err(under(format!("joints[{i}]")))?;
     }
     Ok(())
 }
 
-pub(super) fn material(what: &str, friction: f64, restitution: f64) -> Result<(), String> {
-    if !(friction.is_finite() && friction >= 0.0) {
-        return Err(format!(
-            "{what}: friction must be zero or more, got {friction}"
+fn joint(j: &JointDesc, names: &[&str], frames: &[&str]) -> Result<(), Invalid> {
+    for (field, name) in std::iter::once(("a", &j.a)).chain(j.b.as_ref().map(|b| ("b", b))) {
+        if !names.contains(&name.as_str()) {
+            return Err(Invalid::new(field, format!("unknown body '{name}'")));
+        }
+    }
+    if j.b.as_ref() == Some(&j.a) {
+        return Err(Invalid::new("b", "a body cannot be jointed to itself"));
+    }
+    if let Some(f) = &j.frame {
+        if j.b.is_some() {
+            return Err(Invalid::new(
+                "frame",
+                "give either b (a body) or frame, not both",
+            ));
+        }
+        if !frames.contains(&f.as_str()) {
+            return Err(Invalid::new("frame", format!("unknown frame '{f}'")));
+        }
+    }
+    POSITION.check_each("anchor", j.anchor)?;
+    DIRECTION.check("axis", j.axis.length())?;
+    if j.kind != JointType::Hinge && (j.limits_deg.is_some() || j.motor.is_some()) {
+        let field = if j.motor.is_some() {
+            "motor"
+        } else {
+            "limits_deg"
+        };
+        return Err(Invalid::new(
+            field,
+            "limits_deg and motor belong to a Hinge",
         ));
     }
-    if !(0.0..=1.0).contains(&restitution) {
-        return Err(format!(
-            "{what}: restitution must be in [0, 1], got {restitution}"
-        ));
+    if let Some((lo, hi)) = j.limits_deg {
+        HINGE_LIMIT.check("limits_deg", lo)?;
+        HINGE_LIMIT.check("limits_deg", hi)?;
+        if lo >= hi {
+            return Err(Invalid::new(
+                "limits_deg",
+                format!("needs lower < upper, got ({lo}, {hi})"),
+            ));
+        }
+    }
+    if let Some((speed, torque)) = j.motor {
+        SPIN.check("motor", speed)?;
+        TORQUE.check("motor", torque)?;
     }
     Ok(())
+}
+
+/// The solver's settings, each at `solver.<field>`'s path below its section.
+pub fn validate_solver(s: &SolverSettings) -> Result<(), Invalid> {
+    STIFFNESS.check("contact_hertz", s.contact_hertz)?;
+    STIFFNESS.check("joint_hertz", s.joint_hertz)?;
+    DURATION.check("sleep_time", s.sleep_time)?;
+    DAMPING_RATIO.check("contact_damping_ratio", s.contact_damping_ratio)?;
+    DAMPING_RATIO.check("joint_damping_ratio", s.joint_damping_ratio)?;
+    SOLVER_DISTANCE.check("slop", s.slop)?;
+    SOLVER_DISTANCE.check("speculative_distance", s.speculative_distance)?;
+    SOLVER_SPEED.check("restitution_threshold", s.restitution_threshold)?;
+    SOLVER_SPEED.check("max_push_out", s.max_push_out)?;
+    SOLVER_SPEED.check("sleep_speed", s.sleep_speed)?;
+    ERP.check("erp", s.erp)?;
+    SOR.check("sor", s.sor)?;
+    SOLVER_ITERATIONS.check("iterations", s.iterations.into())?;
+    SOLVER_ITERATIONS.check("substep_iterations", s.substep_iterations.into())?;
+    SOLVER_SUBSTEPS.check("substeps", s.substeps.into())
 }
 
 /// Adds the contact state (planes, settings, joints) to a built world.

@@ -6,7 +6,13 @@ use std::collections::HashMap;
 use glam::DVec3;
 use serde::Deserialize;
 
-use super::{PartDesc, all_finite, euler_deg};
+use super::error::Invalid;
+use super::ranges::{
+    ACCELERATION, ANGLE, ANGULAR_ACCELERATION, DIRECTION, DURATION, POSITION, SPIN, STOP_TIME,
+    VELOCITY,
+};
+use super::validate::{mass_and_inertia, material, part};
+use super::{PartDesc, euler_deg};
 use crate::body::inertia::{Inertia, Part};
 use crate::body::{Body, Material};
 use crate::hierarchy::rig::{self, Carrier, Frame, Gun, Mount};
@@ -83,86 +89,75 @@ pub(super) fn validate(
     frames: &[FrameDesc],
     gun: Option<&GunDesc>,
     bodies: &[&str],
-) -> Result<(), String> {
+) -> Result<(), Invalid> {
     for (i, f) in frames.iter().enumerate() {
-        let at = |m: String| format!("frame '{}': {m}", f.name);
-        if frames[..i].iter().any(|g| g.name == f.name) {
-            return Err(at("the name is used twice".into()));
-        }
-        if let Some(p) = &f.parent
-            && !frames[..i].iter().any(|g| &g.name == p)
-        {
-            return Err(at(format!(
-                "parent '{p}' must be a frame listed before this one"
-            )));
-        }
-        all_finite(&[
-            ("position", f.position),
-            ("orientation_deg", f.orientation_deg),
-            ("velocity", f.velocity),
-            ("omega", f.omega),
-            ("accel", f.accel),
-            ("alpha", f.alpha),
-        ])
-        .map_err(at)?;
-        if let Drive::Vehicle {
-            speed,
-            yaw_rate,
-            stop_at,
-        } = f.drive
-            && !(speed.is_finite() && yaw_rate.is_finite() && stop_at.is_none_or(f64::is_finite))
-        {
-            return Err(at(
-                "drive: speed, yaw_rate and stop_at must be finite".into()
-            ));
-        }
-        super::contacts::material(
-            "material",
-            f.friction.unwrap_or(0.0),
-            f.restitution.unwrap_or(0.0),
-        )
-        .map_err(at)?;
-        for (k, p) in f.parts.iter().enumerate() {
-            p.shape
-                .validate()
-                .map_err(|m| at(format!("part {k}: {m}")))?;
-        }
+        frame(f, &frames[..i]).map_err(|e| e.under(&format!("frames[{i}]")))?;
     }
     if let Some(g) = gun {
-        match (&g.frame, &g.body) {
-            (Some(f), None) if !frames.iter().any(|x| &x.name == f) => {
-                return Err(format!("gun: unknown frame '{f}'"));
-            }
-            (None, Some(b)) if !bodies.contains(&b.as_str()) => {
-                return Err(format!("gun: unknown body '{b}'"));
-            }
-            (Some(_), None) | (None, Some(_)) => {}
-            _ => return Err("gun: give either frame or body".into()),
-        }
-        if !(g.speed.is_finite() && g.muzzle.is_finite() && g.direction.is_finite()) {
-            return Err("gun: speed, muzzle and direction must be finite".into());
-        }
-        if g.direction.length() < 1e-9 {
-            return Err("gun: direction must not be zero".into());
-        }
-        if !(g.period.is_finite() && g.period > 0.0) {
-            return Err(format!("gun: period must be positive, got {}", g.period));
-        }
-        if g.shells == 0 {
-            return Err("gun: needs at least one shell".into());
-        }
-        g.shell
-            .shape
-            .validate()
-            .map_err(|m| format!("gun: shell: {m}"))?;
-        if !(g.shell.mass.is_finite() && g.shell.mass > 0.0) {
-            return Err(format!(
-                "gun: shell: mass must be positive, got {}",
-                g.shell.mass
-            ));
-        }
+        shooter(g, frames, bodies).map_err(|e| e.under("gun"))?;
     }
     Ok(())
+}
+
+/// A frame, after the frames listed before it.
+fn frame(f: &FrameDesc, earlier: &[FrameDesc]) -> Result<(), Invalid> {
+    if earlier.iter().any(|g| g.name == f.name) {
+        return Err(Invalid::new(
+            "name",
+            format!("the frame name '{}' is used twice", f.name),
+        ));
+    }
+    if let Some(p) = &f.parent
+        && !earlier.iter().any(|g| &g.name == p)
+    {
+        return Err(Invalid::new(
+            "parent",
+            format!("parent '{p}' must be a frame listed before this one"),
+        ));
+    }
+    POSITION.check_each("position", f.position)?;
+    ANGLE.check_each("orientation_deg", f.orientation_deg)?;
+    VELOCITY.check_each("velocity", f.velocity)?;
+    SPIN.check_each("omega", f.omega)?;
+    ACCELERATION.check_each("accel", f.accel)?;
+    ANGULAR_ACCELERATION.check_each("alpha", f.alpha)?;
+    if let Drive::Vehicle {
+        speed,
+        yaw_rate,
+        stop_at,
+    } = f.drive
+    {
+        VELOCITY.check("drive.speed", speed)?;
+        SPIN.check("drive.yaw_rate", yaw_rate)?;
+        if let Some(t) = stop_at {
+            STOP_TIME.check("drive.stop_at", t)?;
+        }
+    }
+    material(f.friction, f.restitution)?;
+    for (k, p) in f.parts.iter().enumerate() {
+        // A driven frame is not pushed: its parts' masses are not used.
+        part(p, false).map_err(|e| e.under(&format!("parts[{k}]")))?;
+    }
+    Ok(())
+}
+
+fn shooter(g: &GunDesc, frames: &[FrameDesc], bodies: &[&str]) -> Result<(), Invalid> {
+    match (&g.frame, &g.body) {
+        (Some(f), None) if !frames.iter().any(|x| &x.name == f) => {
+            return Err(Invalid::new("frame", format!("unknown frame '{f}'")));
+        }
+        (None, Some(b)) if !bodies.contains(&b.as_str()) => {
+            return Err(Invalid::new("body", format!("unknown body '{b}'")));
+        }
+        (Some(_), None) | (None, Some(_)) => {}
+        _ => return Err(Invalid::new("", "give either frame or body")),
+    }
+    POSITION.check_each("muzzle", g.muzzle)?;
+    DIRECTION.check("direction", g.direction.length())?;
+    VELOCITY.check("speed", g.speed)?;
+    DURATION.check("period", g.period)?;
+    part(&g.shell, true).map_err(|e| e.under("shell"))?;
+    mass_and_inertia(std::slice::from_ref(&g.shell.part()), "shell")
 }
 
 /// The frames, parents first, their parts made of `base` unless they say otherwise.

@@ -3,9 +3,11 @@
 //! directory; a path ending in `.ron` loads a user's own file.
 
 mod contacts;
+mod error;
 mod frames;
-
-use std::fmt;
+mod locate;
+pub mod ranges;
+mod validate;
 
 use glam::{DQuat, DVec3, EulerRot};
 use serde::Deserialize;
@@ -16,8 +18,11 @@ use crate::body::{BodyState, MassProps};
 use crate::contact::Material;
 use crate::hierarchy::rig::{Carrier, Mount, Rider};
 use crate::hierarchy::{DynamicTransform, Tether, Transform};
-use crate::integrators::Integrator;
 use crate::world::World;
+
+pub use contacts::validate_solver;
+pub use error::{Invalid, SceneError};
+pub use validate::check_step;
 
 /// Built-in scenes, in the order the app's number keys use.
 const BUILTIN: [(&str, &str); 20] = [
@@ -182,31 +187,6 @@ pub struct PartDesc {
     pub rotation_deg: DVec3,
 }
 
-#[derive(Clone, Debug, PartialEq)]
-pub enum SceneError {
-    Unknown(String),
-    Io { file: String, message: String },
-    Parse { file: String, message: String },
-    Invalid { file: String, message: String },
-}
-
-impl fmt::Display for SceneError {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        match self {
-            Self::Unknown(name) => write!(
-                f,
-                "unknown scene '{name}' (valid: {}, or a path to a .ron file)",
-                scene_names().join(", ")
-            ),
-            Self::Io { file, message } => write!(f, "{file}: {message}"),
-            Self::Parse { file, message } => write!(f, "{file}:{message}"),
-            Self::Invalid { file, message } => write!(f, "{file}: {message}"),
-        }
-    }
-}
-
-impl std::error::Error for SceneError {}
-
 pub fn scene_names() -> Vec<&'static str> {
     BUILTIN.iter().map(|(n, _)| *n).collect()
 }
@@ -217,24 +197,6 @@ pub fn builtin_scenes() -> Vec<Scene> {
         .into_iter()
         .filter_map(|n| Scene::load(n).ok())
         .collect()
-}
-
-/// The line an error is about: where the last name it quotes ('...') first appears as a
-/// RON string in the text (a body, a frame, a joint's end), else none.
-fn line_of(text: &str, message: &str) -> Option<usize> {
-    let name = message.rsplit('\'').nth(1)?;
-    let quoted = format!("\"{name}\"");
-    text.lines()
-        .position(|l| l.contains(&quoted))
-        .map(|i| i + 1)
-}
-
-/// The first of the named vectors that is not finite, as the error to show.
-fn all_finite(fields: &[(&str, DVec3)]) -> Result<(), String> {
-    match fields.iter().find(|(_, v)| !v.is_finite()) {
-        Some((field, v)) => Err(format!("{field} must be finite, got {v}")),
-        None => Ok(()),
-    }
 }
 
 fn euler_deg(v: DVec3) -> DQuat {
@@ -264,124 +226,35 @@ impl Scene {
 
     /// Parses and validates scene text; `file` names it in errors.
     pub fn parse(file: &str, text: &str) -> Result<Self, SceneError> {
-        let scene: Scene = ron::from_str(text).map_err(|e| SceneError::Parse {
+        // Editors on Windows may start a UTF-8 file with a byte-order mark; RON does not
+        // skip it.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let at = |line: usize, column: usize, problem: Invalid| SceneError::At {
             file: file.into(),
-            message: e.to_string(),
+            line,
+            column,
+            problem,
+        };
+        let scene: Scene = ron::from_str(text).map_err(|e| {
+            let (line, column) = (e.span.start.line, e.span.start.col);
+            // One line: RON's messages may quote text with line breaks.
+            let message = e
+                .code
+                .to_string()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            at(
+                line,
+                column,
+                Invalid::new(locate::path_at(text, line, column), message),
+            )
         })?;
-        scene.validate().map_err(|message| SceneError::Invalid {
-            file: match line_of(text, &message) {
-                Some(line) => format!("{file}:{line}"),
-                None => file.into(),
-            },
-            message,
+        scene.validate().map_err(|problem| {
+            let (line, column) = locate::locate(text, &problem.path);
+            at(line, column, problem)
         })?;
         Ok(scene)
-    }
-
-    pub(crate) fn validate(&self) -> Result<(), String> {
-        check_step(self.dt)?;
-        if !(self.duration.is_finite() && self.duration > 0.0) {
-            return Err(format!("duration must be positive, got {}", self.duration));
-        }
-        self.integrator
-            .parse::<Integrator>()
-            .map_err(|e| format!("integrator: {e}"))?;
-        if self.bodies.is_empty() && self.generate.is_empty() {
-            return Err("a scene needs at least one body".into());
-        }
-        // Counts are bounded before a single generated body is made.
-        for g in &self.generate {
-            g.validate()?;
-        }
-        let bodies = self.all_bodies();
-        let names: Vec<&str> = bodies.iter().map(|b| b.name.as_str()).collect();
-        let frame_names: Vec<&str> = self.frames.iter().map(|f| f.name.as_str()).collect();
-        contacts::validate(
-            self.contacts.as_ref(),
-            &self.joints,
-            &self.generate,
-            &names,
-            &frame_names,
-        )?;
-        if !self.gravity.is_finite() {
-            return Err("gravity must be finite".into());
-        }
-        frames::validate(&self.frames, self.gun.as_ref(), &names)?;
-        if let Some(Readout::Circling { body, frame } | Readout::Foucault { body, frame, .. }) =
-            &self.readout
-        {
-            if !names.contains(&body.as_str()) {
-                return Err(format!("readout: unknown body '{body}'"));
-            }
-            if !self.frames.iter().any(|f| &f.name == frame) {
-                return Err(format!("readout: unknown frame '{frame}'"));
-            }
-        }
-        if let Some(c) = self.camera
-            && !(c.focus.is_finite() && c.distance.is_finite() && c.distance > 0.0)
-        {
-            return Err("camera: needs a finite focus and a positive distance".into());
-        }
-        for b in bodies.iter() {
-            let at = |m: String| format!("body '{}': {m}", b.name);
-            contacts::material(
-                &format!("body '{}'", b.name),
-                b.friction.unwrap_or(0.0),
-                b.restitution.unwrap_or(0.0),
-            )?;
-            if b.parts.is_empty() {
-                return Err(at("needs at least one part".into()));
-            }
-            for (i, p) in b.parts.iter().enumerate() {
-                p.shape
-                    .validate()
-                    .map_err(|m| at(format!("part {i}: {m}")))?;
-                if !(p.mass.is_finite() && p.mass > 0.0) {
-                    return Err(at(format!(
-                        "part {i}: mass must be positive, got {}",
-                        p.mass
-                    )));
-                }
-                if !(p.offset.is_finite() && p.rotation_deg.is_finite()) {
-                    return Err(at(format!("part {i}: offset and rotation must be finite")));
-                }
-            }
-            if let Some(f) = &b.frame
-                && !self.frames.iter().any(|g| &g.name == f)
-            {
-                return Err(at(format!("unknown frame '{f}'")));
-            }
-            if b.frame.is_none() && (b.tether.is_some() || b.frame_gravity != DVec3::ZERO) {
-                return Err(at("tether and frame_gravity need a frame".into()));
-            }
-            // The rod's constraint acts inside the frame's integration, which sees
-            // frame_gravity; world gravity reaches riders as a kick outside it.
-            if b.tether.is_some() && self.gravity != DVec3::ZERO {
-                return Err(at(
-                    "tether: needs the scene's gravity to be zero; give the \
-                     pendulum's weight as frame_gravity"
-                        .into(),
-                ));
-            }
-            if let Some(t) = b.tether
-                && !(t.anchor.is_finite() && t.length.is_finite() && t.length > 0.0)
-            {
-                return Err(at(format!(
-                    "tether: needs a finite anchor and a positive length, got {}",
-                    t.length
-                )));
-            }
-            all_finite(&[
-                ("position", b.position),
-                ("orientation_deg", b.orientation_deg),
-                ("velocity", b.velocity),
-                ("omega", b.omega),
-                ("frame_gravity", b.frame_gravity),
-            ])
-            .map_err(at)?;
-            Inertia::new(self.mass_properties(b).principal).map_err(|e| at(e.to_string()))?;
-        }
-        Ok(())
     }
 
     /// The listed bodies, then the generated ones.
@@ -395,11 +268,11 @@ impl Scene {
     }
 
     /// Sets every generator's parameter (a pyramid's rows, a stack's count).
-    pub fn set_generated_size(&mut self, n: usize) -> Result<(), String> {
+    pub fn set_generated_size(&mut self, n: usize) -> Result<(), Invalid> {
         if self.generate.is_empty() {
-            return Err(format!(
-                "scene '{}' has no generated bodies to size",
-                self.name
+            return Err(Invalid::new(
+                "",
+                format!("scene '{}' has no generated bodies to size", self.name),
             ));
         }
         self.generate.iter_mut().for_each(|g| g.set_size(n));
@@ -537,22 +410,6 @@ impl PartDesc {
     }
 }
 
-/// The largest time step gyrolab accepts: beyond it no integrator is meaningful, and the
-/// baselines overflow.
-pub const MAX_DT: f64 = 1.0;
-
-pub fn check_step(dt: f64) -> Result<(), String> {
-    if !(dt.is_finite() && dt > 0.0) {
-        Err(format!("time step must be positive, got {dt}"))
-    } else if dt > MAX_DT {
-        Err(format!(
-            "time step {dt} s is too large (at most {MAX_DT} s)"
-        ))
-    } else {
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -575,30 +432,220 @@ mod tests {
         assert!(w[axis].abs() > 100.0 * (w.length_squared() - w[axis] * w[axis]).sqrt());
     }
 
+    fn builtin(name: &str) -> &'static str {
+        BUILTIN.iter().find(|(n, _)| *n == name).unwrap().1
+    }
+
+    /// The error for `name`'s text with `from` replaced by `to` (once, which must apply).
+    fn error_after(name: &str, from: &str, to: &str) -> (String, String) {
+        let text = builtin(name).replacen(from, to, 1);
+        assert_ne!(text, builtin(name), "{name}: '{from}' is in the scene");
+        let err = Scene::parse("edited.ron", &text).unwrap_err().to_string();
+        (text, err)
+    }
+
+    /// `edited.ron:LINE:COLUMN: PATH: ` where `needle` (in the edited text) starts.
+    fn prefix(text: &str, needle: &str, path: &str) -> String {
+        let (line, column) = locate::line_column(text, text.find(needle).unwrap());
+        format!("edited.ron:{line}:{column}: {path}: ")
+    }
+
     #[test]
     fn typo_in_a_field_names_the_field_and_line() {
-        let text = Scene::load("free-body")
-            .map(|_| ())
-            .and(Ok(
-                include_str!("../../assets/scenes/free-body.ron").replace("omega:", "omgea:")
-            ));
-        let err = Scene::parse("typo.ron", &text.unwrap())
-            .unwrap_err()
-            .to_string();
-        assert!(err.starts_with("typo.ron:"), "{err}");
+        let (text, err) = error_after("free-body", "omega:", "omgea:");
+        assert!(
+            err.starts_with(&prefix(&text, "omgea", "bodies[0]")),
+            "{err}"
+        );
         assert!(err.contains("omgea"), "{err}");
     }
 
     #[test]
-    fn negative_mass_and_bad_inertia_are_rejected() {
-        let base = include_str!("../../assets/scenes/free-body.ron");
-        let err = Scene::parse("neg.ron", &base.replace("mass: 2.0", "mass: -2.0"))
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("mass must be positive"), "{err}");
-        let err = Scene::parse("dt.ron", &base.replace("dt: 0.01", "dt: 1e9"))
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("too large"), "{err}");
+    fn a_wrong_type_names_its_field() {
+        let (text, err) = error_after("free-body", "mass: 2.0", "mass: \"x\"");
+        assert!(
+            err.starts_with(&prefix(&text, " \"x\"", "bodies[0].parts[0].mass")),
+            "{err}"
+        );
+    }
+
+    /// Each error names the line and column of the field, its path, the bad value and
+    /// the accepted range; these inputs panicked, hung or gave NaN or inf before.
+    #[test]
+    fn out_of_range_values_point_at_their_field() {
+        let cases = [
+            // Panicked in the contact rows' clamp (min > max).
+            (
+                "pile",
+                "friction: 0.6",
+                "friction: 1e160",
+                "1e160",
+                "contacts.friction",
+                "0 to 10",
+            ),
+            // Panicked in scene/frames.rs: the shell's inertia underflowed to zero.
+            (
+                "tank",
+                "radius: 0.1), mass: 5.0",
+                "radius: 1e-170), mass: 5.0",
+                "1e-170",
+                "gun.shell.shape.radius",
+                "0.001 to 1000 m",
+            ),
+            // One pile step took a second.
+            (
+                "pile",
+                "-9.81",
+                "-1e10",
+                "-1e10",
+                "gravity.y",
+                "-100 to 100 m/s²",
+            ),
+            // "inertia [NaN, NaN, NaN] is not finite", naming no part.
+            (
+                "free-body",
+                "(0.3, 0.2, 0.1)",
+                "(0.3, 1e300, 0.1)",
+                "1e300",
+                "bodies[0].parts[0].shape.half_extents.y",
+                "0.001 to 1000 m",
+            ),
+            // An infinite energy.
+            (
+                "free-body",
+                "omega: (0.4",
+                "velocity: (1e160, 0.0, 0.0), omega: (0.4",
+                "1e160",
+                "bodies[0].velocity.x",
+                "-10000 to 10000 m/s",
+            ),
+            // "time step must be positive, got NaN" never said `dt`.
+            (
+                "free-body",
+                "dt: 0.01",
+                "dt: NaN",
+                "NaN",
+                "dt",
+                "1e-6 to 1 s",
+            ),
+            (
+                "newtons-cradle",
+                "restitution_threshold: 0.2",
+                "restitution_threshold: -0.2",
+                "-0.2",
+                "contacts.solver.restitution_threshold",
+                "0 to 10000 m/s",
+            ),
+            (
+                "tank",
+                "yaw_rate: 0.3",
+                "yaw_rate: inf",
+                "inf",
+                "frames[0].drive.yaw_rate",
+                "rad/s",
+            ),
+            (
+                "newtons-cradle",
+                "distance: 4.0",
+                "distance: 0.00001",
+                "0.00001",
+                "camera.distance",
+                "0.001 to 1e7 m",
+            ),
+        ];
+        for (scene, from, to, needle, path, range) in cases {
+            let (text, err) = error_after(scene, from, to);
+            assert!(
+                err.starts_with(&prefix(&text, needle, path)),
+                "{scene}: {err}"
+            );
+            assert!(err.contains(range), "{scene}: {err}");
+            assert_eq!(err.lines().count(), 1, "{err}");
+        }
+    }
+
+    #[test]
+    fn a_generated_body_is_reported_at_its_generator() {
+        // 20000 dominoes 1 km apart reach beyond the positions in range.
+        let text = builtin("dominoes")
+            .replacen("count: 20", "count: 20000", 1)
+            .replacen("spacing: 0.5", "spacing: 999.0", 1);
+        let err = Scene::parse("edited.ron", &text).unwrap_err().to_string();
+        assert!(
+            err.starts_with(&prefix(&text, "Dominoes(", "generate[0]")),
+            "{err}"
+        );
+        assert!(
+            err.contains("body 'domino 1003': position.x: 1.000998e6 is outside"),
+            "{err}"
+        );
+    }
+
+    /// Two bodies of one name: a joint would take the wrong one (in the cradle, the
+    /// second "ball 1" was held by the first ball's hinge and the real one fell away).
+    #[test]
+    fn duplicate_body_names_are_refused_at_the_second() {
+        let (text, err) = error_after("newtons-cradle", "name: \"ball 2\"", "name: \"ball 1\"");
+        let second = text.match_indices("\"ball 1\"").nth(1).unwrap().0;
+        let (line, column) = locate::line_column(&text, second);
+        assert!(
+            err.starts_with(&format!("edited.ron:{line}:{column}: bodies[1].name: ")),
+            "{err}"
+        );
+        assert!(
+            err.contains("'ball 1' is already used by bodies[0]"),
+            "{err}"
+        );
+        // A listed body named like a generated one, and one named like a gun's shell.
+        let (_, err) = error_after(
+            "pyramid",
+            "bodies: [",
+            "bodies: [(name: \"box 3\", parts: [(shape: Sphere(radius: 0.1), mass: 1.0)], position: (9.0, 1.0, 0.0)),",
+        );
+        assert!(
+            err.contains("generate[0]: the body name 'box 3' is already used by bodies[0]"),
+            "{err}"
+        );
+        let (_, err) = error_after("tank", "name: \"ball\"", "name: \"shell 4\"");
+        assert!(
+            err.contains(
+                "bodies[1].name: the body name 'shell 4' is the name of the gun's shell 4"
+            ),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        let text = format!("\u{feff}{}", builtin("free-body"));
+        assert!(Scene::parse("bom.ron", &text).is_ok());
+        let err = Scene::parse(
+            "bom.ron",
+            &format!(
+                "\u{feff}{}",
+                builtin("free-body").replace("dt: 0.01", "dt: 2.0")
+            ),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains(":7:9: dt: 2 is outside"), "{err}");
+    }
+
+    #[test]
+    fn every_range_end_is_accepted() {
+        // The table's ends run: a body at the largest mass, size and spin in range.
+        let text = builtin("free-body")
+            .replacen("mass: 2.0", "mass: 1e6", 1)
+            .replacen("(0.3, 0.2, 0.1)", "(1000.0, 999.0, 998.0)", 1)
+            .replacen(
+                "omega: (0.4, 0.3, 6.0)",
+                "omega: (10000.0, -10000.0, 10000.0)",
+                1,
+            );
+        let scene = Scene::parse("ends.ron", &text).unwrap_or_else(|e| panic!("{e}"));
+        let world = scene.build();
+        let b = &world.bodies[0];
+        let energy = b.state.kinetic_energy(&b.props);
+        assert!(energy.is_finite() && energy > 1e17, "{energy}");
     }
 }

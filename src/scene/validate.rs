@@ -1,0 +1,243 @@
+//! A scene's checks: every number against its range in [`super::ranges`], every name
+//! against what it names, every count before a body is made. Each error carries the
+//! path of the field it is about, which [`super::locate`] turns into a line and column.
+
+use std::collections::HashMap;
+
+use super::error::{Invalid, join};
+use super::ranges::{
+    ACCELERATION, ANGLE, BODIES, DISTANCE, DURATION, FRICTION, INERTIA, LENGTH, MASS, OFFSET,
+    POSITION, RESTITUTION, SIZE, SPIN, TIME_STEP, VELOCITY,
+};
+use super::{BodyDesc, PartDesc, Readout, Scene, contacts, frames};
+use crate::body::inertia::{Inertia, Part, Shape, compound};
+use crate::integrators::Integrator;
+
+/// A time step against its range, for the command line and the app.
+pub fn check_step(dt: f64) -> Result<(), String> {
+    TIME_STEP.check("", dt).map_err(String::from)
+}
+
+/// A shape's dimensions, at `shape.radius`, `shape.half_extents.x`, ….
+pub(super) fn shape(s: &Shape) -> Result<(), Invalid> {
+    match *s {
+        Shape::Sphere { radius } => SIZE.check("radius", radius),
+        Shape::Box { half_extents } => SIZE.check_each("half_extents", half_extents),
+        Shape::Cylinder { radius, length } | Shape::Capsule { radius, length } => {
+            SIZE.check("radius", radius)?;
+            LENGTH.check("length", length)
+        }
+    }
+    .map_err(|e| e.under("shape"))
+}
+
+/// A part's shape, placement and (where it has one) mass.
+pub(super) fn part(p: &PartDesc, massive: bool) -> Result<(), Invalid> {
+    shape(&p.shape)?;
+    if massive {
+        MASS.check("mass", p.mass)?;
+    }
+    OFFSET.check_each("offset", p.offset)?;
+    ANGLE.check_each("rotation_deg", p.rotation_deg)
+}
+
+/// The mass and principal moments of a body of `parts` (at `path`), against their ranges.
+pub(super) fn mass_and_inertia(parts: &[Part], path: &str) -> Result<(), Invalid> {
+    let mp = compound(parts);
+    let message = |m: String| Invalid::new(path, format!("the parts' total {m}"));
+    MASS.check("", mp.mass).map_err(|e| message(e.message))?;
+    for moment in mp.principal.to_array() {
+        INERTIA
+            .check("", moment)
+            .map_err(|e| message(format!("principal moment {}", e.message)))?;
+    }
+    Inertia::new(mp.principal).map_err(|e| Invalid::new(path, e.to_string()))?;
+    Ok(())
+}
+
+pub(super) fn material(friction: Option<f64>, restitution: Option<f64>) -> Result<(), Invalid> {
+    if let Some(f) = friction {
+        FRICTION.check("friction", f)?;
+    }
+    if let Some(r) = restitution {
+        RESTITUTION.check("restitution", r)?;
+    }
+    Ok(())
+}
+
+impl Scene {
+    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        TIME_STEP.check("dt", self.dt)?;
+        DURATION.check("duration", self.duration)?;
+        self.integrator
+            .parse::<Integrator>()
+            .map_err(|e| Invalid::new("integrator", e.to_string()))?;
+        ACCELERATION.check_each("gravity", self.gravity)?;
+        if self.bodies.is_empty() && self.generate.is_empty() {
+            return Err(Invalid::new("bodies", "a scene needs at least one body"));
+        }
+        // Counts are bounded before a single generated body or shell is made.
+        let mut count = self.bodies.len();
+        for (g, generator) in self.generate.iter().enumerate() {
+            generator
+                .validate()
+                .map_err(|e| e.under(&format!("generate[{g}]")))?;
+            count = count.saturating_add(generator.count());
+        }
+        if let Some(gun) = &self.gun {
+            BODIES.check_count("gun.shells", gun.shells)?;
+            count = count.saturating_add(gun.shells);
+        }
+        BODIES.check_count("", count).map_err(|e| {
+            Invalid::new(
+                "",
+                format!(
+                    "the scene's bodies, listed, generated and shells: {}",
+                    e.message
+                ),
+            )
+        })?;
+        let bodies = self.all_bodies();
+        let names: Vec<&str> = bodies.iter().map(|b| b.name.as_str()).collect();
+        self.unique_names(&names)?;
+        let frame_names: Vec<&str> = self.frames.iter().map(|f| f.name.as_str()).collect();
+        contacts::validate(
+            self.contacts.as_ref(),
+            &self.joints,
+            &self.generate,
+            &names,
+            &frame_names,
+        )?;
+        frames::validate(&self.frames, self.gun.as_ref(), &names)?;
+        self.readout_and_camera(&names)?;
+        for (i, b) in bodies.iter().enumerate() {
+            self.body(b).map_err(|e| self.at_body(i, &b.name, e))?;
+        }
+        Ok(())
+    }
+
+    /// Where body `i` of [`Scene::all_bodies`] was written: `bodies[i]`, or the generator
+    /// that made it (the message then names the body).
+    fn at_body(&self, i: usize, name: &str, e: Invalid) -> Invalid {
+        if i < self.bodies.len() {
+            return e.under(&format!("bodies[{i}]"));
+        }
+        let mut first = self.bodies.len();
+        let g = self
+            .generate
+            .iter()
+            .position(|g| {
+                first += g.count();
+                i < first
+            })
+            .unwrap_or(0);
+        Invalid::new(format!("generate[{g}]"), format!("body '{name}': {e}"))
+    }
+
+    fn body(&self, b: &BodyDesc) -> Result<(), Invalid> {
+        material(b.friction, b.restitution)?;
+        if b.parts.is_empty() {
+            return Err(Invalid::new("parts", "a body needs at least one part"));
+        }
+        for (i, p) in b.parts.iter().enumerate() {
+            part(p, true).map_err(|e| e.under(&format!("parts[{i}]")))?;
+        }
+        POSITION.check_each("position", b.position)?;
+        ANGLE.check_each("orientation_deg", b.orientation_deg)?;
+        VELOCITY.check_each("velocity", b.velocity)?;
+        SPIN.check_each("omega", b.omega)?;
+        ACCELERATION.check_each("frame_gravity", b.frame_gravity)?;
+        if let Some(f) = &b.frame
+            && !self.frames.iter().any(|g| &g.name == f)
+        {
+            return Err(Invalid::new("frame", format!("unknown frame '{f}'")));
+        }
+        if b.frame.is_none() && b.frame_gravity != glam::DVec3::ZERO {
+            return Err(Invalid::new("frame_gravity", "needs a frame"));
+        }
+        if let Some(t) = b.tether {
+            if b.frame.is_none() {
+                return Err(Invalid::new("tether", "needs a frame"));
+            }
+            // The rod's constraint acts inside the frame's integration, which sees
+            // frame_gravity; world gravity reaches riders as a kick outside it.
+            if self.gravity != glam::DVec3::ZERO {
+                return Err(Invalid::new(
+                    "tether",
+                    "needs the scene's gravity to be zero; give the pendulum's weight as \
+                     frame_gravity",
+                ));
+            }
+            POSITION.check_each("tether.anchor", t.anchor)?;
+            SIZE.check("tether.length", t.length)?;
+        }
+        let parts: Vec<Part> = b.parts.iter().map(PartDesc::part).collect();
+        mass_and_inertia(&parts, "parts")
+    }
+
+    fn readout_and_camera(&self, names: &[&str]) -> Result<(), Invalid> {
+        if let Some(Readout::Circling { body, frame } | Readout::Foucault { body, frame, .. }) =
+            &self.readout
+        {
+            if !names.contains(&body.as_str()) {
+                return Err(Invalid::new(
+                    "readout.body",
+                    format!("unknown body '{body}'"),
+                ));
+            }
+            if !self.frames.iter().any(|f| &f.name == frame) {
+                return Err(Invalid::new(
+                    "readout.frame",
+                    format!("unknown frame '{frame}'"),
+                ));
+            }
+        }
+        if let Some(Readout::Foucault { pivot, .. }) = &self.readout {
+            POSITION.check_each("readout.pivot", *pivot)?;
+        }
+        if let Some(c) = self.camera {
+            POSITION.check_each("camera.focus", c.focus)?;
+            DISTANCE.check("camera.distance", c.distance)?;
+        }
+        Ok(())
+    }
+
+    /// A joint, a readout or a gun finds its body by name: two bodies of one name would
+    /// leave one of them unreachable (in the cradle a joint took the wrong ball). The
+    /// gun's shells are named `shell 1`, `shell 2`, … like bodies.
+    fn unique_names(&self, names: &[&str]) -> Result<(), Invalid> {
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        let place = |i: usize| {
+            if i < self.bodies.len() {
+                format!("bodies[{i}]")
+            } else {
+                self.at_body(i, names[i], Invalid::new("", "")).path
+            }
+        };
+        for (i, name) in names.iter().enumerate() {
+            if let Some(&first) = seen.get(name) {
+                let path = if i < self.bodies.len() {
+                    join(&place(i), "name")
+                } else {
+                    place(i)
+                };
+                return Err(Invalid::new(
+                    path,
+                    format!("the body name '{name}' is already used by {}", place(first)),
+                ));
+            }
+            seen.insert(name, i);
+        }
+        let shells = self.gun.as_ref().map_or(0, |g| g.shells);
+        for k in 1..=shells {
+            let shell = format!("shell {k}");
+            if let Some(&i) = seen.get(shell.as_str()) {
+                return Err(Invalid::new(
+                    join(&place(i), "name"),
+                    format!("the body name '{shell}' is the name of the gun's shell {k}"),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
