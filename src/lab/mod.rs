@@ -104,6 +104,14 @@ impl Lab {
         *self = Self::build(scene, compared, self.generation, self.scene_generation + 1);
     }
 
+    /// Opens a scene by name or `.ron` path. A scene that does not load changes nothing:
+    /// the running one goes on, and the error says why, at the file's line and field.
+    pub fn open(&mut self, name_or_path: &str) -> Result<(), String> {
+        let scene = Scene::load(name_or_path).map_err(|e| e.to_string())?;
+        self.load_scene(scene);
+        Ok(())
+    }
+
     fn build(
         scene: Scene,
         compared: Vec<Integrator>,
@@ -384,11 +392,10 @@ impl Lab {
     }
 
     /// Sets a hinge's motor in every lane and wakes its body. Refused for a joint without
-    /// a motor, or a speed or torque that is not finite (torque: not negative).
+    /// a motor, or a speed or torque outside the scene files' ranges.
     pub fn set_motor(&mut self, joint: usize, motor: Motor) -> Result<(), String> {
-        if !(motor.speed.is_finite() && motor.max_torque.is_finite() && motor.max_torque >= 0.0) {
-            return Err("motor: speed must be finite and max torque zero or more".into());
-        }
+        crate::scene::ranges::SPIN.check("motor speed", motor.speed)?;
+        crate::scene::ranges::TORQUE.check("motor torque", motor.max_torque)?;
         if !self.motors().iter().any(|&(k, _)| k == joint) {
             return Err(format!("joint {joint} has no motor"));
         }
@@ -438,9 +445,7 @@ impl Lab {
     /// and wakes every body; contacts take it at their next detection. Refused when not
     /// finite or negative.
     pub fn set_friction(&mut self, friction: f64) -> Result<(), String> {
-        if !(friction.is_finite() && friction >= 0.0) {
-            return Err(format!("friction must be zero or more, got {friction}"));
-        }
+        crate::scene::ranges::FRICTION.check("friction", friction)?;
         for run in &mut self.lanes {
             let world = &mut run.world;
             let Some(c) = &mut world.contacts else {
@@ -769,6 +774,34 @@ mod tests {
         assert!(after.y < 0.0, "let go, it falls: {after}");
     }
 
+    /// A scene file that does not load leaves the running scene as it was, still
+    /// running, and says where the file is wrong; a good one replaces it.
+    #[test]
+    fn a_scene_that_fails_to_open_leaves_the_running_one() {
+        let dir = std::env::temp_dir().join(format!("gyrolab-open-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let bad = dir.join("bad.ron");
+        let text = include_str!("../../assets/scenes/free-body.ron");
+        std::fs::write(&bad, text.replace("dt: 0.01", "dt: -1.0")).unwrap();
+        let mut lab = lab("dzhanibekov");
+        lab.step();
+        let before = lab.lanes[0].world.time;
+        let err = lab.open(bad.to_str().unwrap()).unwrap_err();
+        assert!(
+            err.starts_with(&format!("{}:7:9: dt: -1 is outside", bad.display())),
+            "{err}"
+        );
+        assert_eq!(lab.scene.name, "dzhanibekov");
+        assert_eq!(lab.lanes[0].world.time, before);
+        lab.step();
+        assert!(lab.lanes[0].world.time > before);
+        let good = dir.join("good.ron");
+        std::fs::write(&good, text).unwrap();
+        lab.open(good.to_str().unwrap()).unwrap();
+        assert_eq!(lab.scene.name, "free-body");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     /// Friction set live reaches every surface and, at the next detection, the contacts;
     /// bad values are refused.
     #[test]
@@ -782,6 +815,8 @@ mod tests {
         assert!(contacts.graph.values().iter().all(|c| c.friction == 0.0));
         assert!(world.frames.iter().all(|f| f.material.friction == 0.0));
         assert!(tank.set_friction(-1.0).is_err() && tank.set_friction(f64::NAN).is_err());
+        // Beyond the friction range the contact rows overflowed.
+        assert!(tank.set_friction(1e160).is_err());
         assert_eq!(lab("dzhanibekov").friction(), None);
     }
 
