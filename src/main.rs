@@ -40,6 +40,7 @@ fn open_app(cli: &Cli) -> Result<(), gyrolab::cli::CliError> {
             path.display()
         )));
     }
+    gyrolab::app::environment::check().map_err(gyrolab::cli::CliError)?;
     let options = gyrolab::app::AppOptions {
         screenshot: cli.screenshot.clone(),
         frames: cli.frames,

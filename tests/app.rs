@@ -149,3 +149,55 @@ fn every_scene_renders_a_picture_with_the_ui_panel() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// One line on stderr, exit code 2, no panic: what the app says when it cannot start.
+fn assert_refused(out: &std::process::Output, needle: &str) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "one line expected: {err}"
+    );
+    assert!(err.contains(needle), "'{needle}' not in {err}");
+    assert!(
+        err.contains("xvfb-run") && err.contains("gyrolab simulate"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+/// Without a display winit panicked with a backtrace; now one line says what to do.
+#[test]
+fn without_a_display_the_app_says_so_in_one_line() {
+    let out = Command::new(BIN)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .args(["--scene", "free-body"])
+        .output()
+        .unwrap();
+    assert_refused(&out, "no display: DISPLAY is unset");
+    let out = Command::new(BIN).env("DISPLAY", ":9999").output().unwrap();
+    assert_refused(&out, "cannot open the X display ':9999'");
+}
+
+/// Without a Vulkan driver Bevy panicked with "Unable to find a GPU!"; now one line.
+#[test]
+fn without_a_graphics_driver_the_app_says_so_in_one_line() {
+    if Command::new("sh")
+        .args(["-c", "command -v xvfb-run"])
+        .output()
+        .is_ok_and(|o| !o.status.success())
+    {
+        assert!(!render_required(), "xvfb-run is required here");
+        eprintln!("SKIPPED: xvfb-run is not installed (apt-get install -y xvfb)");
+        return;
+    }
+    let out = Command::new("timeout")
+        .args(["120", "xvfb-run", "-a", "-s", "-screen 0 1600x900x24", BIN])
+        .env("VK_ICD_FILENAMES", "/nonexistent")
+        .env("VK_DRIVER_FILES", "/nonexistent")
+        .output()
+        .unwrap();
+    assert_refused(&out, "no graphics adapter");
+}

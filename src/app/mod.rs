@@ -14,6 +14,7 @@ mod timing;
 mod camera;
 mod contacts;
 mod controls;
+pub mod environment;
 mod frames;
 mod labels;
 mod newton_map;

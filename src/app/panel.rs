@@ -9,7 +9,7 @@ use crate::integrators::Integrator;
 use crate::lab::MAX_STEPS_PER_DT;
 use crate::lab::metrics::separatrix_ratio;
 use crate::lab::presets::{InertiaPreset, SpinAxis};
-use crate::scene::{Scene, scene_names};
+use crate::scene::scene_names;
 
 use super::colors::{
     HERPOLHODE_COLOR, MOMENTUM_COLOR, OMEGA_COLOR, POLHODE_COLOR, egui_color, integrator_text,
@@ -45,7 +45,7 @@ pub fn controls(
     time: &mut Time<Virtual>,
     message: &mut Message,
 ) {
-    scene(ui, sim, view, message);
+    scene(ui, sim, view);
     egui::CollapsingHeader::new("Integrators")
         .default_open(true)
         .show(ui, |ui| integrators(ui, sim, view, message));
@@ -81,15 +81,15 @@ pub fn controls(
     }
 }
 
-/// Loads a built-in scene by its place in the list (number keys count from 1).
+/// Loads a built-in scene by name or a `.ron` file by path; one that fails to load
+/// leaves the running scene as it is.
 pub fn load_scene(sim: &mut Sim, view: &mut View, name: &str) -> Result<(), String> {
-    let scene = Scene::load(name).map_err(|e| e.to_string())?;
-    sim.load_scene(scene);
+    sim.open(name)?;
     view.omega_lane = omega_lane(sim);
     Ok(())
 }
 
-fn scene(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: &mut Message) {
+fn scene(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View) {
     let mut chosen = None;
     egui::ComboBox::from_label("scene")
         .selected_text(&sim.scene.name)
@@ -103,10 +103,24 @@ fn scene(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: &mut Messag
                 }
             }
         });
-    if let Some(name) = chosen
-        && let Err(e) = load_scene(sim, view, name)
-    {
-        message.set(Err(e));
+    // A scene file of one's own: an error shows below, and the running scene goes on.
+    let opened = ui
+        .horizontal(|ui| {
+            let field = ui.add(
+                egui::TextEdit::singleline(&mut view.scene_file)
+                    .hint_text("my-scene.ron")
+                    .desired_width(150.0),
+            );
+            let entered = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            ui.button("open").clicked() || entered
+        })
+        .inner;
+    let file = opened.then(|| view.scene_file.clone());
+    if let Some(name) = chosen.map(String::from).or(file) {
+        view.scene_error = load_scene(sim, view, &name).err().unwrap_or_default();
+    }
+    if !view.scene_error.is_empty() {
+        ui.colored_label(egui::Color32::LIGHT_RED, &view.scene_error);
     }
     ui.label(RichText::new(&sim.scene.description).italics());
     if !sim.scene.explanation.is_empty() {

@@ -30,6 +30,10 @@ pub struct View {
     pub omega_lane: usize,
     /// Virtual time per real time: slow motion below 1.
     pub time_scale: f64,
+    /// The path typed into the panel's scene-file field, and why it last failed to load
+    /// (shown under the field while the running scene goes on).
+    pub scene_file: String,
+    pub scene_error: String,
 }
 
 impl Default for View {
@@ -50,6 +54,8 @@ impl Default for View {
             work_precision: true,
             omega_lane: 0,
             time_scale: 1.0,
+            scene_file: String::new(),
+            scene_error: String::new(),
         }
     }
 }
