@@ -615,6 +615,29 @@ mod tests {
         );
     }
 
+    /// Listed, generated and the gun's bodies count together, before any is made.
+    #[test]
+    fn the_total_body_count_is_bounded() {
+        let ball = "(name: \"ball\", parts: [(shape: Sphere(radius: 0.1), mass: 1.0)])";
+        let one_more = builtin("pile").replacen("bodies: [],", &format!("bodies: [{ball}],"), 1);
+        assert!(Scene::parse("edited.ron", &one_more).is_ok());
+        let most = builtin("pile").replacen("count: 1000", "count: 20000", 1);
+        assert!(Scene::parse("edited.ron", &most).is_ok());
+        let text = builtin("pile")
+            .replacen("count: 1000", "count: 20000", 1)
+            .replacen("bodies: [],", &format!("bodies: [{ball}],"), 1);
+        let err = Scene::parse("edited.ron", &text).unwrap_err().to_string();
+        assert!(
+            err.starts_with("edited.ron:2:1: the scene's bodies, listed, generated and shells: 20001 is outside the accepted body count range, 1 to 20000"),
+            "{err}"
+        );
+        let (_, err) = error_after("tank", "shells: 6", "shells: 20000");
+        assert!(
+            err.contains(": the scene's bodies, listed, generated and shells: 20032 is outside"),
+            "{err}"
+        );
+    }
+
     #[test]
     fn a_byte_order_mark_is_skipped() {
         let text = format!("\u{feff}{}", builtin("free-body"));

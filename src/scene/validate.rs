@@ -116,22 +116,27 @@ impl Scene {
         Ok(())
     }
 
-    /// Where body `i` of [`Scene::all_bodies`] was written: `bodies[i]`, or the generator
-    /// that made it (the message then names the body).
+    /// Where body `i` of [`Scene::all_bodies`] was written: `bodies[i]`, or the
+    /// generator that made it.
+    fn place(&self, i: usize) -> String {
+        if i < self.bodies.len() {
+            return format!("bodies[{i}]");
+        }
+        let mut end = self.bodies.len();
+        let g = self.generate.iter().position(|g| {
+            end += g.count();
+            i < end
+        });
+        format!("generate[{}]", g.unwrap_or(0))
+    }
+
+    /// A problem of body `i` at its place; a generated body's message names the body.
     fn at_body(&self, i: usize, name: &str, e: Invalid) -> Invalid {
         if i < self.bodies.len() {
-            return e.under(&format!("bodies[{i}]"));
+            e.under(&self.place(i))
+        } else {
+            Invalid::new(self.place(i), format!("body '{name}': {e}"))
         }
-        let mut first = self.bodies.len();
-        let g = self
-            .generate
-            .iter()
-            .position(|g| {
-                first += g.count();
-                i < first
-            })
-            .unwrap_or(0);
-        Invalid::new(format!("generate[{g}]"), format!("body '{name}': {e}"))
     }
 
     fn body(&self, b: &BodyDesc) -> Result<(), Invalid> {
@@ -206,24 +211,23 @@ impl Scene {
     /// leave one of them unreachable (in the cradle a joint took the wrong ball). The
     /// gun's shells are named `shell 1`, `shell 2`, … like bodies.
     fn unique_names(&self, names: &[&str]) -> Result<(), Invalid> {
-        let mut seen: HashMap<&str, usize> = HashMap::new();
-        let place = |i: usize| {
+        // A listed body's error is at its `name`; a generated one's at its generator.
+        let name_at = |i: usize| {
             if i < self.bodies.len() {
-                format!("bodies[{i}]")
+                join(&self.place(i), "name")
             } else {
-                self.at_body(i, names[i], Invalid::new("", "")).path
+                self.place(i)
             }
         };
+        let mut seen: HashMap<&str, usize> = HashMap::new();
         for (i, name) in names.iter().enumerate() {
             if let Some(&first) = seen.get(name) {
-                let path = if i < self.bodies.len() {
-                    join(&place(i), "name")
-                } else {
-                    place(i)
-                };
                 return Err(Invalid::new(
-                    path,
-                    format!("the body name '{name}' is already used by {}", place(first)),
+                    name_at(i),
+                    format!(
+                        "the body name '{name}' is already used by {}",
+                        self.place(first)
+                    ),
                 ));
             }
             seen.insert(name, i);
@@ -233,7 +237,7 @@ impl Scene {
             let shell = format!("shell {k}");
             if let Some(&i) = seen.get(shell.as_str()) {
                 return Err(Invalid::new(
-                    join(&place(i), "name"),
+                    name_at(i),
                     format!("the body name '{shell}' is the name of the gun's shell {k}"),
                 ));
             }
