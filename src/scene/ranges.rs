@@ -229,7 +229,7 @@ pub const SOR: Range = Range {
         "`solver.sor`",
         (1e-3, 2.0),
         "",
-        "successive over-relaxation converges only for 0 < ω < 2",
+        "successive over-relaxation converges only for 0 < ω < 2 [Kahan 1958]",
     )
 };
 pub const STIFFNESS: Range = closed(
