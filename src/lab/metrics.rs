@@ -54,10 +54,17 @@ impl Drift {
         self.e0 += energy;
     }
 
-    /// Records a sample: `(E−E0)/E0` and `|L−L0|/|L0|` (the vector error also catches a
-    /// change of direction).
+    /// Whether the energy errors are relative, `(E−E0)/|E0|`. With no energy at the start
+    /// (`E0 = 0`) there is nothing to be relative to, and they hold the change `E − E0` in
+    /// joules instead.
+    pub fn energy_is_relative(&self) -> bool {
+        self.e0 != 0.0
+    }
+
+    /// Records a sample: `(E−E0)/|E0|` (see [`Drift::energy_is_relative`]) and
+    /// `|L−L0|/|L0|` (the vector error also catches a change of direction).
     pub fn record(&mut self, energy: f64, momentum: DVec3) {
-        let de = if self.e0 != 0.0 {
+        let de = if self.energy_is_relative() {
             (energy - self.e0) / self.e0.abs()
         } else {
             energy - self.e0

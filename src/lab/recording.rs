@@ -5,7 +5,7 @@
 
 use glam::DVec3;
 
-use super::rows::{CSV_HEADER, Row};
+use super::rows::{Row, RowWriter};
 use crate::body::Body;
 use crate::body::BodyState;
 use crate::integrators::Integrator;
@@ -50,9 +50,10 @@ impl Recording {
 
     /// The CSV text: lane after lane, one row per body per recorded step. `worlds` gives
     /// each lane's bodies (names and mass properties) and gravity.
+    /// A row with a value that is not finite (which a run that failed there may have
+    /// recorded) is left out: the export holds numbers only.
     pub fn csv<'a>(&self, worlds: impl IntoIterator<Item = &'a World>) -> String {
-        let mut out = String::from(CSV_HEADER);
-        out.push('\n');
+        let mut out = RowWriter::csv(Vec::new());
         for ((steps, states), world) in self.steps.iter().zip(&self.states).zip(worlds) {
             let gravity: DVec3 = world.gravity;
             let mut bodies: Vec<Body> = world.bodies.clone();
@@ -62,10 +63,11 @@ impl Recording {
                 states = rest;
                 for (body, &state) in bodies.iter_mut().zip(step_states) {
                     body.state = state;
-                    Row::of_body(t, integrator, gravity, body).write_csv(&mut out);
+                    let _ = out.write(&Row::of_body(t, integrator, gravity, body));
                 }
             }
         }
-        out
+        let bytes = out.finish().unwrap_or_default();
+        String::from_utf8(bytes).unwrap_or_default()
     }
 }

@@ -80,14 +80,20 @@ impl Run {
         }
     }
 
-    /// After a step's stages: the measurements, or the failure that stopped the run.
+    /// After a step's stages: the measurements, or the failure that stopped the run. An
+    /// energy that is not finite (a state too large for it) stops the run too, so the
+    /// measurements never hold NaN.
     pub fn end_step(&mut self) -> Result<(), StepError> {
         if let Some(e) = &self.error {
             return Err(e.clone());
         }
+        let energy = self.world.energy();
+        if !energy.is_finite() {
+            self.error = Some(StepError::NonFinite);
+            return Err(StepError::NonFinite);
+        }
         let body = &self.world.bodies[0];
-        self.drift
-            .record(self.world.energy(), body.state.angular_momentum);
+        self.drift.record(energy, body.state.angular_momentum);
         if let Some(axis) = self.flip_axis {
             self.flips
                 .record(self.world.time, body.state.body_omega(&body.props)[axis]);
@@ -113,6 +119,20 @@ mod tests {
         assert!(run.step(0.01).is_err());
         assert_eq!(run.world.bodies[0].state, before);
         assert_eq!(run.world.time, 0.0);
+    }
+
+    /// A state whose energy overflows stops the run instead of recording NaN.
+    #[test]
+    fn an_energy_that_overflows_stops_the_run() {
+        let mut world = Scene::load("free-body").unwrap().build();
+        world.bodies[0].state.velocity.x = 1e150;
+        let mut run = Run::new(world, Integrator::Rk4);
+        assert_eq!(run.step(1e-3), Ok(()));
+        // ½mv² = ½m·1e320 J does not fit in a double; the state does.
+        run.world.bodies[0].state.velocity.x = 1e160;
+        assert_eq!(run.step(1e-3), Err(StepError::NonFinite));
+        assert!(run.drift.max_energy.is_finite() && run.drift.final_energy.is_finite());
+        assert!(run.step(1e-3).is_err(), "it stays stopped");
     }
 
     #[test]

@@ -5,18 +5,22 @@
 use glam::DVec3;
 
 /// `|v|`, finite whenever the result is: `m·|v/m|` with `m` the largest `|component|`.
+/// A vector that is not finite has its plain length, inf or NaN.
 pub fn length(v: DVec3) -> f64 {
     let m = v.abs().max_element();
-    if m == 0.0 || !m.is_finite() {
-        return m;
+    if !v.is_finite() {
+        return v.length();
+    }
+    if m == 0.0 {
+        return 0.0;
     }
     m * (v / m).length()
 }
 
-/// `v/|v|` without squaring `v` (zero for the zero vector).
+/// `v/|v|` without squaring `v` (zero for the zero vector and one that is not finite).
 pub fn direction(v: DVec3) -> DVec3 {
     let m = v.abs().max_element();
-    if m == 0.0 || !m.is_finite() {
+    if m == 0.0 || !v.is_finite() {
         return DVec3::ZERO;
     }
     (v / m).normalize()
@@ -38,5 +42,6 @@ mod tests {
         assert_eq!(length(DVec3::ZERO), 0.0);
         assert_eq!(direction(DVec3::ZERO), DVec3::ZERO);
         assert!(length(DVec3::new(f64::INFINITY, 1.0, 0.0)).is_infinite());
+        assert!(length(DVec3::new(1.0, f64::NAN, 0.0)).is_nan());
     }
 }
