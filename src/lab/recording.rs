@@ -71,3 +71,32 @@ impl Recording {
         String::from_utf8(bytes).unwrap_or_default()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::Scene;
+
+    /// The app's export quotes a body name holding a comma, a quote or a line break, so a
+    /// CSV reader finds every column in place.
+    #[test]
+    fn the_export_keeps_the_columns_of_an_awkward_name() {
+        let mut world = Scene::load("free-body").unwrap().build();
+        world.bodies[0].name = "a,b \"c\"\nd".into();
+        let mut recording = Recording::default();
+        recording.record(0, &world);
+        world.step(0.01).unwrap();
+        recording.record(0, &world);
+        let text = recording.csv([&world]);
+        let mut reader = csv::Reader::from_reader(text.as_bytes());
+        let header: Vec<&str> = reader.headers().unwrap().iter().collect();
+        assert_eq!(header.join(","), super::super::rows::CSV_HEADER);
+        let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        assert_eq!(records.len(), 2);
+        for r in &records {
+            assert_eq!(r.len(), 20);
+            assert_eq!(&r[1], "a,b \"c\"\nd");
+            assert!(r[19].parse::<f64>().unwrap() > 0.0, "the energy column");
+        }
+    }
+}
