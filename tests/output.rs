@@ -110,6 +110,10 @@ fn a_body_name_with_commas_quotes_and_newlines_keeps_its_columns() {
 }
 
 /// The peak resident memory of a child run, from wait4(2).
+#[expect(
+    clippy::zombie_processes,
+    reason = "wait4 reaps the child: std's wait cannot report its resource usage"
+)]
 fn peak_rss_bytes(command: &mut Command) -> (std::process::ExitStatus, i64) {
     use std::os::unix::process::ExitStatusExt;
     let child = command.spawn().unwrap();

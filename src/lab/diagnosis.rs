@@ -248,7 +248,7 @@ fn cause(
     };
     let (was, now) = (grown.of(start, gravity), grown.of(body, gravity));
     // Growth by less than tenfold is no instability; the cause is then unknown.
-    (!(now <= 10.0 * was)).then(|| {
+    (now > 10.0 * was || now.is_nan()).then(|| {
         format!(
             "the integration went unstable: {} grew from {was:.2e} to {now:.2e} {}; try a smaller time step or a stable integrator (gyrolab integrators)",
             grown.symbol().0,

@@ -124,7 +124,7 @@ pub struct RowWriter<W: Write> {
 }
 
 enum Sink<W: Write> {
-    Csv(csv::Writer<W>),
+    Csv(Box<csv::Writer<W>>),
     Jsonl(BufWriter<W>),
 }
 
@@ -133,7 +133,7 @@ impl<W: Write> RowWriter<W> {
     /// [`RowWriter::finish`] if there is none).
     pub fn csv(out: W) -> Self {
         Self {
-            sink: Sink::Csv(csv::Writer::from_writer(out)),
+            sink: Sink::Csv(Box::new(csv::Writer::from_writer(out))),
             header: true,
             field: String::new(),
         }
@@ -156,7 +156,7 @@ impl<W: Write> RowWriter<W> {
         let field = &mut self.field;
         match &mut self.sink {
             Sink::Csv(w) => {
-                let mut number = |w: &mut csv::Writer<W>, v: f64| {
+                let mut number = |w: &mut Box<csv::Writer<W>>, v: f64| {
                     field.clear();
                     let _ = write!(field, "{v}");
                     w.write_field(field.as_bytes())
