@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use crate::integrators::Integrator;
-use crate::lab::diagnosis::{self, diagnose};
+use crate::lab::diagnosis;
 use crate::lab::run::Run;
 use crate::world::World;
 
@@ -60,9 +60,8 @@ fn measure(
         if n % PROGRESS_EVERY == 0 {
             progress.set(done_before + steps + n);
         }
-        if let Err(e) = run.step(dt) {
-            let why = diagnose(&run.world, world, dt, Some(&e));
-            failure = Some(format!("stopped: {}", why.message(n + 1, run.world.time)));
+        if run.step(dt).is_err() {
+            failure = run.failure.as_ref().map(|why| format!("stopped: {why}"));
             break;
         }
     }
