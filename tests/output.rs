@@ -192,6 +192,37 @@ fn a_run_that_fails_mid_way_leaves_the_old_file() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A new `--out` file gets the permissions `fs::write` gives (not a temporary file's
+/// private 0600), an existing one keeps its own, and a device is written directly.
+#[test]
+fn out_files_keep_the_usual_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("modes");
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let plain = dir.join("plain");
+    std::fs::write(&plain, "").unwrap();
+    let new = dir.join("new.csv");
+    let o = gyrolab(&["simulate", "--steps", "1", "--out", new.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(mode(&new), mode(&plain));
+    std::fs::set_permissions(&new, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let o = gyrolab(&["simulate", "--steps", "2", "--out", new.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(mode(&new), 0o640);
+    assert_eq!(
+        assert_finite_csv(&std::fs::read_to_string(&new).unwrap()).len(),
+        3
+    );
+    let o = gyrolab(&["simulate", "--steps", "2", "--out", "/dev/null"]);
+    assert!(
+        o.status.success() && o.stdout.is_empty(),
+        "{}",
+        text(&o.stderr)
+    );
+    assert_eq!(entries(&dir), ["new.csv", "plain"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A disk that fills up mid-run (here a file-size limit, with SIGXFSZ ignored so that
 /// the write fails with EFBIG) leaves the old file as it was: one line, exit 2.
 #[test]
