@@ -250,12 +250,34 @@ fn bad_input_is_one_line_exit_two_no_panic() {
         &["simulate", "--omega", "1,nan,0"],
         "three finite comma-separated numbers",
     );
+    for flag in ["--duration", "--dt"] {
+        for value in ["-3", "0", "nan", "inf", "1e9999", "-inf"] {
+            assert_bad_input(&["simulate", flag, value], flag);
+        }
+    }
     assert_bad_input(
         &["simulate", "--duration", "-3"],
-        "--duration must be positive",
+        "must be a positive number of seconds, got -3",
     );
-    assert_bad_input(&["simulate", "--steps", "0"], "--steps");
-    assert_bad_input(&["simulate", "--every", "0"], "--every");
+    assert_bad_input(&["compare", "--duration", "-3"], "--duration");
+    assert_bad_input(&["simulate", "--dt", "-3"], "0 < dt <= 1 s");
+    // Whole numbers: --steps is bounded like --duration (by the same total), and a
+    // negative one is a bad value, not an unknown flag.
+    for flag in ["--steps", "--every"] {
+        for value in ["0", "-1", "1e9999", "2.5", "100000001", "x"] {
+            assert_bad_input(
+                &["simulate", flag, value],
+                &format!("'{flag} <N>': must be a whole number from 1 to 100000000"),
+            );
+        }
+    }
+    for value in ["0", "-3", "1e9999", "x"] {
+        assert_bad_input(&["simulate", "pyramid", "--rows", value], "--rows");
+    }
+    assert_bad_input(
+        &["compare", "free-body", "--sweep", "--duration", "1e9"],
+        "at most 100000000",
+    );
     assert_bad_input(
         &["simulate", "--duration", "1e12", "--dt", "1e-6"],
         "at most",

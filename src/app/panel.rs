@@ -338,7 +338,7 @@ fn readouts(ui: &mut egui::Ui, sim: &Sim) {
                 separatrix_ratio(&body.props, &body.state).map_or("-".into(), |r| format!("{r:.4}")),
             );
             ui.end_row();
-            if let Some(e) = &run.error {
+            if let Some(e) = &run.failure {
                 ui.colored_label(egui::Color32::LIGHT_RED, format!("stopped: {e}"));
                 ui.end_row();
             }

@@ -65,14 +65,20 @@ impl BodyState {
     }
 
     /// Kinetic energy, translational plus rotational.
+    ///
+    /// Each term is a product of two factors that overflow only when the term does:
+    /// `½(m·v)·v` rather than `½m·v²` (where `|v| ≥ 1`, `|m·v| ≤ |m·v²|`; below, `|m·v| ≤
+    /// m`), so a fast light body's energy is finite when it fits in a double.
     pub fn kinetic_energy(&self, props: &MassProps) -> f64 {
-        0.5 * props.mass * self.velocity.length_squared() + self.rotational_energy(props)
+        let p = props.mass * self.velocity;
+        (0.5 * p * self.velocity).element_sum() + self.rotational_energy(props)
     }
 
-    /// Rotational kinetic energy `½ ω·Iω`.
+    /// Rotational kinetic energy `½ ω·L` in body axes, `ω = I⁻¹L`: never `L²`, which
+    /// overflows for a heavy body (moments of 1e200) whose energy fits in a double.
     pub fn rotational_energy(&self, props: &MassProps) -> f64 {
         let lb = self.body_momentum();
-        0.5 * (lb * lb * props.inertia.inverse()).element_sum()
+        (0.5 * lb * (lb * props.inertia.inverse())).element_sum()
     }
 
     pub fn is_finite(&self) -> bool {
@@ -80,5 +86,36 @@ impl BodyState {
             && self.velocity.is_finite()
             && self.orientation.is_finite()
             && self.angular_momentum.is_finite()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Energies that fit in a double come out finite, although `L²` and `v²` do not fit.
+    #[test]
+    fn energy_is_finite_when_it_fits_in_a_double() {
+        let heavy = MassProps {
+            mass: 1.0,
+            inertia: Inertia::new(DVec3::new(1e200, 2e200, 2.5e200)).unwrap(),
+        };
+        let spin = DVec3::new(1.0, 2.0, 3.0);
+        let state = BodyState::from_body_omega(&heavy, DQuat::from_rotation_y(0.7), spin);
+        // ½ Σ I ω² = ½ (1 + 8 + 22.5)·1e200.
+        let exact = 15.75e200;
+        assert!((state.rotational_energy(&heavy) / exact - 1.0).abs() < 1e-14);
+        assert!((state.kinetic_energy(&heavy) / exact - 1.0).abs() < 1e-14);
+
+        let light = MassProps {
+            mass: 1e-200,
+            inertia: Inertia::new(DVec3::splat(1e-200)).unwrap(),
+        };
+        let fast = BodyState {
+            velocity: DVec3::new(0.0, 3e200, -4e200),
+            ..BodyState::from_body_omega(&light, DQuat::IDENTITY, DVec3::ZERO)
+        };
+        // ½ m v² = ½·1e-200·25e400.
+        assert!((fast.kinetic_energy(&light) / 12.5e200 - 1.0).abs() < 1e-14);
     }
 }

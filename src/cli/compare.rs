@@ -3,6 +3,7 @@
 use std::time::Instant;
 
 use crate::integrators::Integrator;
+use crate::lab::diagnosis;
 use crate::lab::run::Run;
 use crate::world::World;
 
@@ -13,8 +14,10 @@ use super::{CliError, CompareArgs, TableFormat, parse_integrator, prepare, step_
 #[derive(Clone, Debug)]
 pub struct Comparison {
     pub integrator: Integrator,
-    pub max_energy_error: f64,
-    pub final_energy_error: f64,
+    /// Relative energy errors, `None` when the energy at the start is zero: there is
+    /// nothing to be relative to.
+    pub max_energy_error: Option<f64>,
+    pub final_energy_error: Option<f64>,
     pub max_momentum_error: f64,
     pub flips: usize,
     pub flip_period: Option<f64>,
@@ -57,16 +60,17 @@ fn measure(
         if n % PROGRESS_EVERY == 0 {
             progress.set(done_before + steps + n);
         }
-        if let Err(e) = run.step(dt) {
-            failure = Some(format!("stopped at t = {:.2} s: {e}", run.world.time));
+        if run.step(dt).is_err() {
+            failure = run.failure.as_ref().map(|why| format!("stopped: {why}"));
             break;
         }
     }
+    let relative = run.drift.energy_is_relative();
     Comparison {
         failure,
         integrator,
-        max_energy_error: run.drift.max_energy,
-        final_energy_error: run.drift.final_energy,
+        max_energy_error: relative.then_some(run.drift.max_energy),
+        final_energy_error: relative.then_some(run.drift.final_energy),
         max_momentum_error: run.drift.max_momentum,
         flips: run.flips.flips(),
         flip_period: run.flips.mean_period(),
@@ -89,6 +93,7 @@ pub fn compare(args: &CompareArgs) -> Result<Vec<Comparison>, CliError> {
             .collect(),
     };
     let steps = step_count(args.duration.unwrap_or(scene.duration), dt)?;
+    diagnosis::check(&world, &world, dt).map_err(|why| CliError(why.message(0, world.time)))?;
     let mut progress = Progress::new(2 * steps * integrators.len() as u64, "compare");
     Ok(integrators
         .into_iter()
@@ -101,32 +106,51 @@ fn opt(v: Option<f64>) -> String {
     v.map_or_else(|| "-".into(), |x| format!("{x:.4}"))
 }
 
+fn opt_e(v: Option<f64>) -> String {
+    v.map_or_else(|| "-".into(), |x| format!("{x:.3e}"))
+}
+
+/// The CSV columns, in order; scripts depend on them.
+pub const CSV_HEADER: [&str; 9] = [
+    "integrator",
+    "max_energy_error",
+    "final_energy_error",
+    "max_momentum_error",
+    "flips",
+    "flip_period",
+    "analytic_flip_period",
+    "ns_per_body_step",
+    "failure",
+];
+
+/// The comparison as CSV: an empty field where a value does not exist.
+pub fn csv(rows: &[Comparison]) -> Result<Vec<u8>, csv::Error> {
+    let o = |v: Option<f64>| v.map_or_else(String::new, |x| x.to_string());
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(CSV_HEADER)?;
+    for r in rows {
+        w.write_record([
+            r.integrator.name().to_owned(),
+            o(r.max_energy_error),
+            o(r.final_energy_error),
+            r.max_momentum_error.to_string(),
+            r.flips.to_string(),
+            o(r.flip_period),
+            o(r.analytic_flip_period),
+            r.ns_per_body_step.to_string(),
+            r.failure.clone().unwrap_or_default(),
+        ])?;
+    }
+    w.into_inner().map_err(|e| e.into_error().into())
+}
+
 pub fn run(args: &CompareArgs) -> Result<(), CliError> {
     use std::fmt::Write;
     let rows = compare(args)?;
     let mut out = String::new();
     match args.format {
         TableFormat::Csv => {
-            let _ = writeln!(
-                out,
-                "integrator,max_energy_error,final_energy_error,max_momentum_error,flips,flip_period,analytic_flip_period,ns_per_body_step,failure"
-            );
-            for r in &rows {
-                let o = |v: Option<f64>| v.map_or_else(String::new, |x| x.to_string());
-                let _ = writeln!(
-                    out,
-                    "{},{},{},{},{},{},{},{},{}",
-                    r.integrator,
-                    r.max_energy_error,
-                    r.final_energy_error,
-                    r.max_momentum_error,
-                    r.flips,
-                    o(r.flip_period),
-                    o(r.analytic_flip_period),
-                    r.ns_per_body_step,
-                    r.failure.as_deref().unwrap_or("").replace(',', ";")
-                );
-            }
+            out = String::from_utf8(csv(&rows)?).map_err(|e| CliError(e.to_string()))?;
         }
         TableFormat::Table => {
             let _ = writeln!(
@@ -144,10 +168,10 @@ pub fn run(args: &CompareArgs) -> Result<(), CliError> {
             for r in &rows {
                 let _ = writeln!(
                     out,
-                    "{:<18} {:>12.3e} {:>12.3e} {:>12.3e} {:>6} {:>10} {:>10} {:>9.1}{}",
+                    "{:<18} {:>12} {:>12} {:>12.3e} {:>6} {:>10} {:>10} {:>9.1}{}",
                     r.integrator.name(),
-                    r.max_energy_error,
-                    r.final_energy_error,
+                    opt_e(r.max_energy_error),
+                    opt_e(r.final_energy_error),
                     r.max_momentum_error,
                     r.flips,
                     opt(r.flip_period),

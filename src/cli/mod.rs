@@ -1,6 +1,8 @@
 //! The headless command line. Scripts depend on it: names, flags and columns are stable.
 
+mod args;
 pub mod compare;
+mod output;
 mod progress;
 mod simulate;
 mod sweep;
@@ -58,7 +60,7 @@ pub struct SceneArgs {
     #[arg(default_value = DEFAULT_SCENE)]
     pub scene: String,
     /// Time step in seconds (default: the scene's).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_hyphen_values = true, value_parser = args::dt)]
     pub dt: Option<f64>,
     /// Principal moments I1,I2,I3 of the first body along its body x, y, z axes.
     #[arg(long, value_name = "I1,I2,I3", allow_hyphen_values = true)]
@@ -69,7 +71,7 @@ pub struct SceneArgs {
     pub omega: Option<Vec3Arg>,
     /// Size of the scene's generated bodies: a pyramid's rows, a stack's or a pile's
     /// box count, the number of dominoes.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = args::rows)]
     pub rows: Option<usize>,
     /// Contact solver, `pgs` or `soft` (default: the scene's).
     #[arg(long)]
@@ -84,13 +86,13 @@ pub struct SimulateArgs {
     #[arg(long)]
     pub integrator: Option<String>,
     /// Simulated time in seconds (default: the scene's).
-    #[arg(long, conflicts_with = "steps", allow_negative_numbers = true)]
+    #[arg(long, conflicts_with = "steps", allow_hyphen_values = true, value_parser = args::duration)]
     pub duration: Option<f64>,
     /// Number of steps instead of a duration.
-    #[arg(long)]
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = args::steps)]
     pub steps: Option<u64>,
     /// Write every N-th step (the first and the last are always written).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = 1, allow_hyphen_values = true, value_parser = args::every)]
     pub every: u64,
     #[arg(long, value_enum, default_value_t = Format::Csv)]
     pub format: Format,
@@ -107,7 +109,7 @@ pub struct CompareArgs {
     #[arg(long, value_delimiter = ',')]
     pub integrators: Option<Vec<String>>,
     /// Simulated time in seconds (default: the scene's).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_hyphen_values = true, value_parser = args::duration)]
     pub duration: Option<f64>,
     #[arg(long, value_enum, default_value_t = TableFormat::Table)]
     pub format: TableFormat,
@@ -173,8 +175,8 @@ pub(crate) fn prepare(args: &SceneArgs) -> Result<(Scene, World, f64), CliError>
             .set_generated_size(n)
             .map_err(|m| CliError(format!("--rows: {m}")))?;
     }
+    // Both are in range: the flag's by its parser, the scene's by the scene's validation.
     let dt = args.dt.unwrap_or(scene.dt);
-    scene::check_step(dt).map_err(|m| CliError(format!("--dt: {m}")))?;
     let mut world = scene.build();
     if let Some(name) = &args.solver {
         let solver = name
@@ -225,23 +227,21 @@ pub(crate) fn parse_integrator(name: &str, world: &World) -> Result<Integrator, 
     Ok(integrator)
 }
 
-/// Steps needed to cover `duration` with steps of `dt`, bounded so a typo cannot hang.
+/// Steps needed to cover `duration` (positive and finite) with steps of `dt`, bounded so a
+/// typo cannot hang.
 pub(crate) fn step_count(duration: f64, dt: f64) -> Result<u64, CliError> {
-    if !(duration.is_finite() && duration > 0.0) {
-        return Err(CliError(format!(
-            "--duration must be positive, got {duration}"
-        )));
-    }
     let n = (duration / dt).round().max(1.0);
     if n > MAX_STEPS as f64 {
         return Err(CliError(format!(
-            "{duration} s at dt = {dt} s is {n} steps; at most {MAX_STEPS} are allowed"
+            "--duration: {duration} s at dt = {dt} s is {n:e} steps; at most {MAX_STEPS} are allowed"
         )));
     }
     Ok(n as u64)
 }
 
-const MAX_STEPS: u64 = 100_000_000;
+/// The most steps of one run, given by `--steps` or by `--duration` and the step: a run
+/// of minutes at the slowest, so a typo cannot hang the program.
+pub const MAX_STEPS: u64 = 100_000_000;
 
 /// An integrator's order as listed: a number, `exact` for the torque-free solution, or
 /// `none` for a method of another equation, which has no order against the true motion.

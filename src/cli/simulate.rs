@@ -1,5 +1,11 @@
-//! `gyrolab simulate`: a trajectory as CSV or JSON lines.
+//! `gyrolab simulate`: a trajectory as CSV or JSON lines, written as it is computed, so
+//! memory does not grow with the output.
 
+use crate::lab::diagnosis::diagnose;
+use crate::lab::rows::{RowError, RowWriter};
+use crate::world::World;
+
+use super::output::Output;
 use super::progress::Progress;
 use super::{CliError, Format, Row, SimulateArgs, parse_integrator, prepare, step_count};
 
@@ -14,42 +20,65 @@ pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
         world.integrator = parse_integrator(&scene.integrator, &world)?;
     }
     let steps = match args.steps {
-        Some(0) => return Err(CliError("--steps must be at least 1".into())),
         Some(n) => n,
         None => step_count(args.duration.unwrap_or(scene.duration), dt)?,
     };
-    // The whole output is built before anything is written, so a failed run leaves no
-    // partial file behind.
-    let mut out = String::new();
-    let write_rows = |world: &crate::world::World, out: &mut String| {
+    let output = Output::open(args.out.as_deref())?;
+    let mut rows = match args.format {
+        Format::Csv => RowWriter::csv(output),
+        Format::Jsonl => RowWriter::jsonl(output),
+    };
+    let start = world.clone();
+    // Checks every value of step `i`'s rows before writing it; a value that is not finite
+    // stops the run with the body, the step and the cause.
+    let write = |world: &World, i: u64, rows: &mut RowWriter<Output>| -> Result<(), Stop> {
         for row in Row::of_world(world) {
-            match args.format {
-                Format::Csv => row.write_csv(out),
-                Format::Jsonl => row.write_json(out),
+            match rows.write(&row) {
+                Ok(()) => {}
+                Err(RowError::Io(e)) => return Err(Stop::Io(e)),
+                Err(RowError::NonFinite { .. }) => {
+                    let why = diagnose(world, &start, dt, None);
+                    return Err(Stop::Failed(CliError(why.message(i, world.time))));
+                }
             }
         }
+        Ok(())
     };
-    if args.format == Format::Csv {
-        out.push_str(super::CSV_HEADER);
-        out.push('\n');
-    }
-    write_rows(&world, &mut out);
-    let mut progress = Progress::new(steps, "simulate");
-    for i in 1..=steps {
-        if i % PROGRESS_EVERY == 0 {
-            progress.set(i);
+    let mut stepping = || -> Result<(), Stop> {
+        write(&world, 0, &mut rows)?;
+        let mut progress = Progress::new(steps, "simulate");
+        for i in 1..=steps {
+            if i % PROGRESS_EVERY == 0 {
+                progress.set(i);
+            }
+            if let Err(e) = world.step(dt) {
+                let why = diagnose(&world, &start, dt, Some(&e));
+                return Err(Stop::Failed(CliError(why.message(i, world.time))));
+            }
+            if i % args.every == 0 || i == steps {
+                write(&world, i, &mut rows)?;
+            }
         }
-        world
-            .step(dt)
-            .map_err(|e| CliError(format!("step {i} (t = {:.6} s): {e}", world.time)))?;
-        if i % args.every == 0 || i == steps {
-            write_rows(&world, &mut out);
+        Ok(())
+    };
+    match stepping() {
+        // A failed run drops the output: a temporary file is removed, the target stays.
+        Err(Stop::Failed(e)) => Err(e),
+        Err(Stop::Io(e)) => rows.get_ref().failed(e),
+        Ok(()) => {
+            if let Err(e) = rows.flush() {
+                return rows.get_ref().failed(e);
+            }
+            match rows.finish() {
+                Ok(output) => output.commit(),
+                Err(e) => Err(CliError(format!("cannot write the output: {e}"))),
+            }
         }
     }
-    drop(progress);
-    match &args.out {
-        Some(path) => std::fs::write(path, out)
-            .map_err(|e| CliError(format!("cannot write {}: {e}", path.display()))),
-        None => super::emit(&out),
-    }
+}
+
+/// Why a run stopped early.
+enum Stop {
+    Failed(CliError),
+    Io(std::io::Error),
 }

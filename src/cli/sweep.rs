@@ -4,13 +4,12 @@
 use crate::lab::sweep::{self, COARSEST, DEFAULT_INTEGRATORS, LEVELS, T_END};
 
 use super::progress::Progress;
-use super::{CliError, CompareArgs, listed_order, parse_integrator, prepare};
+use super::{CliError, CompareArgs, listed_order, parse_integrator, prepare, step_count};
 
 pub const HEADER: &str =
     "integrator,h,steps,error,ns_per_simulated_second,substeps,listed_order,measured_order,failure";
 
 pub fn run(args: &CompareArgs) -> Result<(), CliError> {
-    use std::fmt::Write;
     let (scene, world, dt) = prepare(&args.scene)?;
     sweep::check(&world).map_err(|m| CliError(format!("--sweep: {m}")))?;
     let integrators = match &args.integrators {
@@ -20,42 +19,52 @@ pub fn run(args: &CompareArgs) -> Result<(), CliError> {
             .collect::<Result<Vec<_>, _>>()?,
         None => DEFAULT_INTEGRATORS.to_vec(),
     };
+    // Positive and finite: the flag's by its parser, the scene's by the scene's validation.
     let t_end = args.duration.unwrap_or(scene.duration.min(T_END));
-    if !(t_end.is_finite() && t_end > 0.0) {
-        return Err(CliError(format!(
-            "--duration must be positive, got {t_end}"
-        )));
-    }
     let steps = sweep::step_sizes(t_end, COARSEST * dt, LEVELS);
+    // The finest step size takes the most steps; the limit of a run applies to it.
+    step_count(t_end, steps.iter().copied().fold(f64::INFINITY, f64::min))?;
     let mut progress = Progress::new((integrators.len() * steps.len()) as u64, "sweep");
     let result = sweep::sweep(&world, &integrators, t_end, &steps, |done, _| {
         progress.set(done as u64)
     })
     .map_err(CliError)?;
     drop(progress);
-    let mut out = String::new();
-    let _ = writeln!(out, "{HEADER}");
+    let mut out = csv::Writer::from_writer(Vec::new());
+    out.write_record(HEADER.split(','))?;
     for line in &result.lines {
         let listed = listed_order(line.integrator);
         let measured = line
             .measured_order()
             .map_or(String::new(), |o| format!("{o:.3}"));
+        let name = line.integrator.name();
         for p in &line.points {
-            let _ = writeln!(
-                out,
-                "{},{},{},{},{},{},{listed},{measured},",
-                line.integrator, p.h, p.steps, p.error, p.ns_per_simulated_second, p.substeps
-            );
+            out.write_record([
+                name,
+                &p.h.to_string(),
+                &p.steps.to_string(),
+                &p.error.to_string(),
+                &p.ns_per_simulated_second.to_string(),
+                &p.substeps.to_string(),
+                &listed,
+                &measured,
+                "",
+            ])?;
         }
         for (h, why) in &line.failures {
-            let _ = writeln!(
-                out,
-                "{},{h},{},,,,{listed},{measured},{}",
-                line.integrator,
-                (t_end / h).round(),
-                why.replace(',', ";")
-            );
+            out.write_record([
+                name,
+                &h.to_string(),
+                &(t_end / h).round().to_string(),
+                "",
+                "",
+                "",
+                &listed,
+                &measured,
+                why,
+            ])?;
         }
     }
-    super::emit(&out)
+    let bytes = out.into_inner().map_err(|e| CliError(e.to_string()))?;
+    super::emit(&String::from_utf8_lossy(&bytes))
 }

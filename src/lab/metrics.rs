@@ -4,15 +4,19 @@
 use glam::DVec3;
 
 use crate::body::{BodyState, MassProps};
+use crate::math::norm;
 
 /// A body's rotational energy as a fraction of `L²/2I₂`, the energy of a spin about its
 /// intermediate axis: the separatrix between wobbling about the major axis (below 1) and
 /// about the minor axis (above 1). The engines' momentum clamp drifts it towards 1.
 /// `None` unless the three moments differ.
+///
+/// `2E·I₂/L² = I₂ Σ uᵢ²/Iᵢ` with `u = L/|L|` in body axes: no `L²`, which overflows for
+/// heavy bodies.
 pub fn separatrix_ratio(props: &MassProps, state: &BodyState) -> Option<f64> {
     let i2 = props.inertia.principal()[props.inertia.intermediate_axis()?];
-    let l2 = state.angular_momentum.length_squared();
-    (l2 > 0.0).then(|| state.rotational_energy(props) / (0.5 * l2 / i2))
+    let u = norm::direction(state.body_momentum());
+    (u != DVec3::ZERO).then(|| i2 * (u * u * props.inertia.inverse()).element_sum())
 }
 
 /// Worst and final relative drift of energy and angular momentum against the start.
@@ -50,16 +54,23 @@ impl Drift {
         self.e0 += energy;
     }
 
-    /// Records a sample: `(E−E0)/E0` and `|L−L0|/|L0|` (the vector error also catches a
-    /// change of direction).
+    /// Whether the energy errors are relative, `(E−E0)/|E0|`. With no energy at the start
+    /// (`E0 = 0`) there is nothing to be relative to, and they hold the change `E − E0` in
+    /// joules instead.
+    pub fn energy_is_relative(&self) -> bool {
+        self.e0 != 0.0
+    }
+
+    /// Records a sample: `(E−E0)/|E0|` (see [`Drift::energy_is_relative`]) and
+    /// `|L−L0|/|L0|` (the vector error also catches a change of direction).
     pub fn record(&mut self, energy: f64, momentum: DVec3) {
-        let de = if self.e0 != 0.0 {
+        let de = if self.energy_is_relative() {
             (energy - self.e0) / self.e0.abs()
         } else {
             energy - self.e0
         };
-        let l0 = self.l0.length();
-        let dl = (momentum - self.l0).length() / if l0 > 0.0 { l0 } else { 1.0 };
+        let l0 = norm::length(self.l0);
+        let dl = norm::length(momentum - self.l0) / if l0 > 0.0 { l0 } else { 1.0 };
         self.final_energy = de;
         self.max_energy = self.max_energy.max(de.abs());
         self.momentum = dl;
@@ -127,6 +138,29 @@ impl FlipCounter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::body::inertia::Inertia;
+
+    /// Heavy bodies, whose `L²` overflows: a spin about the intermediate axis is on the
+    /// separatrix (ratio 1), and a momentum error of 1e-10 reads 1e-10.
+    #[test]
+    fn metrics_of_a_heavy_body_do_not_overflow() {
+        let props = MassProps {
+            mass: 1.0,
+            inertia: Inertia::new(DVec3::new(1e200, 2e200, 2.5e200)).unwrap(),
+        };
+        let state = BodyState::from_body_omega(
+            &props,
+            glam::DQuat::from_rotation_x(0.4),
+            DVec3::new(0.0, 3.0, 0.0),
+        );
+        let ratio = separatrix_ratio(&props, &state).unwrap();
+        assert!((ratio - 1.0).abs() < 1e-14, "{ratio}");
+        let l0 = state.angular_momentum;
+        let mut drift = Drift::new(state.rotational_energy(&props), l0);
+        drift.record(state.rotational_energy(&props), l0 * (1.0 + 1e-10));
+        assert!((drift.max_momentum / 1e-10 - 1.0).abs() < 1e-5);
+        assert_eq!(drift.max_energy, 0.0);
+    }
 
     #[test]
     fn flip_counter_measures_the_half_period_of_a_sine() {

@@ -7,6 +7,7 @@
 use glam::DVec3;
 
 pub mod convergence_map;
+pub mod diagnosis;
 pub mod history;
 pub mod metrics;
 pub mod presets;

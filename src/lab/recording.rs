@@ -5,7 +5,7 @@
 
 use glam::DVec3;
 
-use super::rows::{CSV_HEADER, Row};
+use super::rows::{Row, RowWriter};
 use crate::body::Body;
 use crate::body::BodyState;
 use crate::integrators::Integrator;
@@ -50,9 +50,10 @@ impl Recording {
 
     /// The CSV text: lane after lane, one row per body per recorded step. `worlds` gives
     /// each lane's bodies (names and mass properties) and gravity.
+    /// A row with a value that is not finite (which a run that failed there may have
+    /// recorded) is left out: the export holds numbers only.
     pub fn csv<'a>(&self, worlds: impl IntoIterator<Item = &'a World>) -> String {
-        let mut out = String::from(CSV_HEADER);
-        out.push('\n');
+        let mut out = RowWriter::csv(Vec::new());
         for ((steps, states), world) in self.steps.iter().zip(&self.states).zip(worlds) {
             let gravity: DVec3 = world.gravity;
             let mut bodies: Vec<Body> = world.bodies.clone();
@@ -62,10 +63,40 @@ impl Recording {
                 states = rest;
                 for (body, &state) in bodies.iter_mut().zip(step_states) {
                     body.state = state;
-                    Row::of_body(t, integrator, gravity, body).write_csv(&mut out);
+                    let _ = out.write(&Row::of_body(t, integrator, gravity, body));
                 }
             }
         }
-        out
+        let bytes = out.finish().unwrap_or_default();
+        String::from_utf8(bytes).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::Scene;
+
+    /// The app's export quotes a body name holding a comma, a quote or a line break, so a
+    /// CSV reader finds every column in place.
+    #[test]
+    fn the_export_keeps_the_columns_of_an_awkward_name() {
+        let mut world = Scene::load("free-body").unwrap().build();
+        world.bodies[0].name = "a,b \"c\"\nd".into();
+        let mut recording = Recording::default();
+        recording.record(0, &world);
+        world.step(0.01).unwrap();
+        recording.record(0, &world);
+        let text = recording.csv([&world]);
+        let mut reader = csv::Reader::from_reader(text.as_bytes());
+        let header: Vec<&str> = reader.headers().unwrap().iter().collect();
+        assert_eq!(header.join(","), super::super::rows::CSV_HEADER);
+        let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        assert_eq!(records.len(), 2);
+        for r in &records {
+            assert_eq!(r.len(), 20);
+            assert_eq!(&r[1], "a,b \"c\"\nd");
+            assert!(r[19].parse::<f64>().unwrap() > 0.0, "the energy column");
+        }
     }
 }

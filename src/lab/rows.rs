@@ -1,6 +1,7 @@
 //! One output row per body per written step, in CSV or JSON lines.
 
-use std::fmt::Write;
+use std::fmt::Write as _;
+use std::io::{self, BufWriter, Write};
 
 use crate::integrators::Integrator;
 use glam::DVec3;
@@ -68,26 +69,157 @@ impl<'a> Row<'a> {
         }
     }
 
-    pub fn write_csv(&self, out: &mut String) {
-        let _ = write!(out, "{},{},{}", self.t, self.body, self.integrator);
-        for v in self.values {
-            let _ = write!(out, ",{v}");
+    /// The first column whose value is not finite, if any.
+    pub fn non_finite(&self) -> Option<&'static str> {
+        if !self.t.is_finite() {
+            return Some("t");
         }
-        out.push('\n');
+        VALUE_KEYS
+            .iter()
+            .zip(self.values)
+            .find(|(_, v)| !v.is_finite())
+            .map(|(k, _)| *k)
+    }
+}
+
+/// Why a row was not written.
+#[derive(Debug)]
+pub enum RowError {
+    /// The output could not be written.
+    Io(io::Error),
+    /// A value is NaN or infinite; nothing of the row was written.
+    NonFinite { column: &'static str },
+}
+
+impl From<io::Error> for RowError {
+    fn from(e: io::Error) -> Self {
+        Self::Io(e)
+    }
+}
+
+impl From<csv::Error> for RowError {
+    fn from(e: csv::Error) -> Self {
+        Self::Io(io_error(e))
+    }
+}
+
+/// The I/O error inside a CSV error, its kind intact (a closed pipe stays `BrokenPipe`).
+fn io_error(e: csv::Error) -> io::Error {
+    match e.into_kind() {
+        csv::ErrorKind::Io(e) => e,
+        other => io::Error::other(format!("{other:?}")),
+    }
+}
+
+/// Writes rows as CSV (header first, fields quoted where they need it [RFC 4180]) or as
+/// JSON lines, and refuses any row with a value that is not finite, so the output never
+/// holds NaN or inf (which is not JSON). Floats are printed in Rust's shortest form that
+/// reads back exactly.
+pub struct RowWriter<W: Write> {
+    sink: Sink<W>,
+    /// Whether the CSV header is still to be written.
+    header: bool,
+    /// A reused buffer for one formatted field.
+    field: String,
+}
+
+enum Sink<W: Write> {
+    Csv(Box<csv::Writer<W>>),
+    Jsonl(BufWriter<W>),
+}
+
+impl<W: Write> RowWriter<W> {
+    /// CSV with [`CSV_HEADER`] as its first line (written with the first row, or by
+    /// [`RowWriter::finish`] if there is none).
+    pub fn csv(out: W) -> Self {
+        Self {
+            sink: Sink::Csv(Box::new(csv::Writer::from_writer(out))),
+            header: true,
+            field: String::new(),
+        }
     }
 
-    pub fn write_json(&self, out: &mut String) {
-        // serde_json escapes the body name; floats are finite, and Rust prints them in
-        // the shortest form that reads back exactly, which is valid JSON.
-        let name = serde_json::to_string(self.body).unwrap_or_else(|_| "\"?\"".into());
-        let _ = write!(
-            out,
-            "{{\"t\":{},\"body\":{name},\"integrator\":\"{}\"",
-            self.t, self.integrator
-        );
-        for (k, v) in VALUE_KEYS.iter().zip(self.values) {
-            let _ = write!(out, ",\"{k}\":{v}");
+    /// One JSON object per line.
+    pub fn jsonl(out: W) -> Self {
+        Self {
+            sink: Sink::Jsonl(BufWriter::new(out)),
+            header: false,
+            field: String::new(),
         }
-        out.push_str("}\n");
+    }
+
+    pub fn write(&mut self, row: &Row) -> Result<(), RowError> {
+        if let Some(column) = row.non_finite() {
+            return Err(RowError::NonFinite { column });
+        }
+        self.write_header()?;
+        let field = &mut self.field;
+        match &mut self.sink {
+            Sink::Csv(w) => {
+                let mut number = |w: &mut Box<csv::Writer<W>>, v: f64| {
+                    field.clear();
+                    let _ = write!(field, "{v}");
+                    w.write_field(field.as_bytes())
+                };
+                number(w, row.t)?;
+                w.write_field(row.body)?;
+                w.write_field(row.integrator.name())?;
+                for v in row.values {
+                    number(w, v)?;
+                }
+                w.write_record(None::<&[u8]>)?;
+            }
+            Sink::Jsonl(w) => {
+                // serde_json escapes the body name; the floats are finite, and Rust's
+                // shortest round-trip form of a finite float is valid JSON.
+                let name = serde_json::to_string(row.body).map_err(io::Error::from)?;
+                field.clear();
+                let _ = write!(
+                    field,
+                    "{{\"t\":{},\"body\":{name},\"integrator\":\"{}\"",
+                    row.t, row.integrator
+                );
+                for (k, v) in VALUE_KEYS.iter().zip(row.values) {
+                    let _ = write!(field, ",\"{k}\":{v}");
+                }
+                field.push_str("}\n");
+                w.write_all(field.as_bytes())?;
+            }
+        }
+        Ok(())
+    }
+
+    fn write_header(&mut self) -> io::Result<()> {
+        if let (true, Sink::Csv(w)) = (self.header, &mut self.sink) {
+            w.write_record(CSV_HEADER.split(',')).map_err(io_error)?;
+            self.header = false;
+        }
+        Ok(())
+    }
+
+    /// The output written to.
+    pub fn get_ref(&self) -> &W {
+        match &self.sink {
+            Sink::Csv(w) => w.get_ref(),
+            Sink::Jsonl(w) => w.get_ref(),
+        }
+    }
+
+    /// Writes out what is buffered (and the CSV header, if no row came).
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.write_header()?;
+        match &mut self.sink {
+            Sink::Csv(w) => w.flush(),
+            Sink::Jsonl(w) => w.flush(),
+        }
+    }
+
+    /// Flushes what is buffered and gives the output back.
+    pub fn finish(mut self) -> io::Result<W> {
+        self.write_header()?;
+        match self.sink {
+            Sink::Csv(w) => w.into_inner().map_err(|e| e.into_error()),
+            Sink::Jsonl(w) => w.into_inner().map_err(|e| e.into_error()),
+        }
     }
 }

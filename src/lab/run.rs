@@ -6,6 +6,7 @@
 use crate::body::BodyState;
 use crate::integrators::analytic::TorqueFreeTop;
 use crate::integrators::{Integrator, StepError};
+use crate::lab::diagnosis::diagnose;
 use crate::lab::metrics::{Drift, FlipCounter};
 use crate::world::{Stage, World};
 
@@ -24,6 +25,14 @@ pub struct Run {
     pub analytic_flip_period: Option<f64>,
     /// The first failure; a failed run stops instead of spreading NaN.
     pub error: Option<StepError>,
+    /// That failure explained: the body, the step, the time and the likely cause.
+    pub failure: Option<String>,
+    /// The world at the start, which the explanation compares with.
+    start: World,
+    /// Steps completed.
+    steps: u64,
+    /// The step being taken.
+    h: f64,
 }
 
 impl Run {
@@ -47,6 +56,10 @@ impl Run {
             flip_axis,
             analytic_flip_period,
             error: None,
+            failure: None,
+            start: world.clone(),
+            steps: 0,
+            h: 0.0,
             world,
         }
     }
@@ -73,21 +86,35 @@ impl Run {
 
     /// One stage of a step of `dt`; a failure stops the run and is kept.
     pub fn run_stage(&mut self, stage: Stage, dt: f64) {
+        self.h = dt;
         if self.error.is_none()
             && let Err(e) = self.world.run_stage(stage, dt)
         {
-            self.error = Some(e);
+            self.fail(e, dt);
         }
     }
 
-    /// After a step's stages: the measurements, or the failure that stopped the run.
+    fn fail(&mut self, e: StepError, dt: f64) {
+        let why = diagnose(&self.world, &self.start, dt, Some(&e));
+        self.failure = Some(why.message(self.steps + 1, self.world.time));
+        self.error = Some(e);
+    }
+
+    /// After a step's stages: the measurements, or the failure that stopped the run. An
+    /// energy that is not finite (a state too large for it) stops the run too, so the
+    /// measurements never hold NaN.
     pub fn end_step(&mut self) -> Result<(), StepError> {
         if let Some(e) = &self.error {
             return Err(e.clone());
         }
+        let energy = self.world.energy();
+        if !energy.is_finite() {
+            self.fail(StepError::NonFinite, self.h);
+            return Err(StepError::NonFinite);
+        }
+        self.steps += 1;
         let body = &self.world.bodies[0];
-        self.drift
-            .record(self.world.energy(), body.state.angular_momentum);
+        self.drift.record(energy, body.state.angular_momentum);
         if let Some(axis) = self.flip_axis {
             self.flips
                 .record(self.world.time, body.state.body_omega(&body.props)[axis]);
@@ -113,6 +140,25 @@ mod tests {
         assert!(run.step(0.01).is_err());
         assert_eq!(run.world.bodies[0].state, before);
         assert_eq!(run.world.time, 0.0);
+    }
+
+    /// A state whose energy overflows stops the run instead of recording NaN.
+    #[test]
+    fn an_energy_that_overflows_stops_the_run() {
+        let mut world = Scene::load("free-body").unwrap().build();
+        world.bodies[0].state.velocity.x = 1e150;
+        let mut run = Run::new(world, Integrator::Rk4);
+        assert_eq!(run.step(1e-3), Ok(()));
+        // ½mv² = ½m·1e320 J does not fit in a double; the state does.
+        run.world.bodies[0].state.velocity.x = 1e160;
+        assert_eq!(run.step(1e-3), Err(StepError::NonFinite));
+        assert!(run.drift.max_energy.is_finite() && run.drift.final_energy.is_finite());
+        let failure = run.failure.clone().unwrap();
+        assert!(
+            failure.starts_with("body 'box' at step 2 (t = 0.002 s): energy overflowed"),
+            "{failure}"
+        );
+        assert!(run.step(1e-3).is_err(), "it stays stopped");
     }
 
     #[test]

@@ -19,7 +19,7 @@ use glam::DQuat;
 use crate::integrators::Integrator;
 use crate::integrators::analytic::TorqueFreeTop;
 use crate::integrators::exact_kicks::free_flow;
-use crate::math::quat;
+use crate::math::{norm, quat};
 use crate::world::World;
 
 /// What the command line sweeps by default: the engines' clamp, midpoint, RK4 and the
@@ -160,14 +160,19 @@ pub fn sweep(
             match run(body, integrator, h, steps) {
                 Ok((q, w, substeps, ns)) => {
                     let error = quat::log(q.inverse() * exact_q).length()
-                        + (w - exact_w).length() / exact_w.length().max(f64::MIN_POSITIVE);
-                    line.points.push(Point {
-                        h,
-                        steps,
-                        error,
-                        ns_per_simulated_second: ns / t_end,
-                        substeps,
-                    });
+                        + norm::length(w - exact_w) / norm::length(exact_w).max(f64::MIN_POSITIVE);
+                    if error.is_finite() {
+                        line.points.push(Point {
+                            h,
+                            steps,
+                            error,
+                            ns_per_simulated_second: ns / t_end,
+                            substeps,
+                        });
+                    } else {
+                        line.failures
+                            .push((h, format!("the error is not finite ({error})")));
+                    }
                 }
                 Err(e) => line.failures.push((h, e)),
             }

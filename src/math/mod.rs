@@ -2,6 +2,7 @@
 
 pub mod dual;
 pub mod elliptic;
+pub mod norm;
 pub mod quat;
 pub mod scalar;
 pub mod so3;
