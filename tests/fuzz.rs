@@ -161,7 +161,7 @@ fn execute(case: &Case) -> Judged {
                 .split_once(": ")
                 .map_or("", |(_, r)| r.split([':', ' ']).next().unwrap_or(""));
             let key = match mutation {
-                Mutation::Number { value, .. } => format!("{name} {kind} {field}={value}"),
+                Mutation::Number { value, .. } => format!("{kind} {field}={value}"),
                 Mutation::Truncate { .. } | Mutation::Insert { .. } | Mutation::Garbage { .. } => {
                     kind
                 }
@@ -307,7 +307,12 @@ fn census() {
                     *r.0.entry(j.class).or_default() += 1;
                     if !j.class.kept() {
                         let n = r.1.len();
-                        let entry = r.1.entry((j.class, j.key.clone())).or_insert_with(|| {
+                        // Whether an error points does not depend on the bad value.
+                        let key = match j.class {
+                            Class::NotPointing => j.key.split('=').next().unwrap_or("").into(),
+                            _ => j.key.clone(),
+                        };
+                        let entry = r.1.entry((j.class, key)).or_insert_with(|| {
                             let saved = keep.join(format!("{n:04}-{:?}.ron", j.class));
                             let _ = std::fs::copy(j.sandbox.dir.join("scene.ron"), &saved);
                             (0, format!("{}\n  => {}", j.report, j.why))

@@ -205,19 +205,31 @@ impl Class {
     }
 }
 
-/// Whether `line` starts with `path:LINE:COLUMN:` (after clap's or main's `error: `).
+/// Whether `line` starts with `path:LINE:COLUMN:`, or with a span
+/// `path:LINE:COLUMN-LINE:COLUMN:` as RON gives (after main's `error: `).
 pub fn points_at(line: &str, path: &str) -> bool {
     let line = line.strip_prefix("error: ").unwrap_or(line);
     fn digits(s: &str) -> Option<&str> {
         let n = s.bytes().take_while(u8::is_ascii_digit).count();
         (n > 0).then(|| &s[n..])
     }
-    line.strip_prefix(path)
-        .and_then(|r| r.strip_prefix(':'))
-        .and_then(digits)
-        .and_then(|r| r.strip_prefix(':'))
-        .and_then(digits)
-        .is_some_and(|r| r.starts_with(':'))
+    let line_column = |r: &str| {
+        digits(r)
+            .and_then(|r| r.strip_prefix(':'))
+            .and_then(digits)
+            .map(str::to_owned)
+    };
+    let Some(rest) = line.strip_prefix(path).and_then(|r| r.strip_prefix(':')) else {
+        return false;
+    };
+    match line_column(rest) {
+        Some(r) if r.starts_with(':') => true,
+        Some(r) => r
+            .strip_prefix('-')
+            .and_then(line_column)
+            .is_some_and(|r| r.starts_with(':')),
+        None => false,
+    }
 }
 
 /// The first word of `text` that spells a non-finite number (NaN, inf, infinity, any
