@@ -18,7 +18,7 @@ use std::sync::OnceLock;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
-use common::mutate::{self, Mutation};
+use common::mutate::{self, Mutation, OutTarget, SceneArg};
 use common::verdict::{self, Class, Expect, Outcome, Sandbox};
 
 /// The built-in scenes as files, `(name, text)`, from `assets/scenes/`.
@@ -66,18 +66,20 @@ enum Case {
         mutation: Mutation,
         command: FileCommand,
     },
-    /// A built-in scene by name with hostile flags.
+    /// A scene argument with hostile flags.
     Args {
-        scene: usize,
+        scene: SceneArg,
         compare: bool,
-        flags: Vec<(&'static str, String)>,
-        out: bool,
+        flags: Vec<Vec<String>>,
+        out: OutTarget,
     },
 }
 
 fn file_case() -> impl Strategy<Value = Case> {
     let command = prop_oneof![
-        3 => (1u8..=4, any::<bool>()).prop_map(|(steps, jsonl)| FileCommand::Simulate { steps, jsonl }),
+        // A few steps, or enough for a slow step to show as a hang.
+        3 => (prop_oneof![3 => 1u8..=4, 1 => Just(100u8)], any::<bool>())
+            .prop_map(|(steps, jsonl)| FileCommand::Simulate { steps, jsonl }),
         1 => any::<bool>().prop_map(|csv| FileCommand::Compare { csv }),
     ];
     (0..scenes().len(), mutate::mutation(), command).prop_map(|(scene, mutation, command)| {
@@ -91,10 +93,10 @@ fn file_case() -> impl Strategy<Value = Case> {
 
 fn args_case() -> impl Strategy<Value = Case> {
     (
-        0..scenes().len(),
+        mutate::scene_arg(scenes().len()),
         any::<bool>(),
-        prop::collection::vec(mutate::flag_value(), 1..=3),
-        any::<bool>(),
+        prop::collection::vec(mutate::flag(), 1..=3),
+        mutate::out_target(),
     )
         .prop_map(|(scene, compare, flags, out)| Case::Args {
             scene,
@@ -175,13 +177,22 @@ fn execute(case: &Case) -> Judged {
             flags,
             out,
         } => {
-            let name = scenes()[*scene].0.clone();
             let command = if *compare { "compare" } else { "simulate" };
-            let mut args = vec![command.to_owned(), name];
-            for (flag, value) in flags {
-                args.extend([flag.to_string(), value.clone()]);
-            }
-            let has = |f: &str| flags.iter().any(|(g, _)| *g == f);
+            let dir = sandbox.dir.to_str().expect("UTF-8 temp path");
+            let word = match scene {
+                SceneArg::Builtin(k) => scenes()[*k].0.clone(),
+                SceneArg::Misspelt(k) => format!("{}x", scenes()[*k].0),
+                SceneArg::Missing => format!("{dir}/missing.ron"),
+                SceneArg::Directory => {
+                    let path = format!("{dir}/folder.ron");
+                    std::fs::create_dir(&path).expect("directory");
+                    path
+                }
+                SceneArg::Empty => String::new(),
+            };
+            let mut args = vec![command.to_owned(), word];
+            args.extend(flags.iter().flatten().cloned());
+            let has = |f: &str| flags.iter().any(|w| w[0].starts_with(f));
             // A short run unless the case itself sets the length.
             if !has("--steps") && !has("--duration") {
                 args.extend(if *compare {
@@ -190,19 +201,30 @@ fn execute(case: &Case) -> Judged {
                     ["--steps".into(), "3".into()]
                 });
             }
-            expect.jsonl = flags.iter().any(|(f, v)| *f == "--format" && v == "jsonl");
-            if *out && !compare {
-                let path = sandbox.out("out");
-                args.extend(["--out".into(), path.clone()]);
-                expect.out = Some(path);
+            expect.jsonl = flags.iter().any(|w| w.join(" ") == "--format jsonl");
+            if !compare {
+                let target = match out {
+                    OutTarget::Stdout => None,
+                    OutTarget::Sentinel => {
+                        let path = sandbox.out("out");
+                        expect.out = Some(path.clone());
+                        Some(path)
+                    }
+                    OutTarget::MissingDirectory => Some(format!("{dir}/no/such/out.csv")),
+                    OutTarget::Directory => Some(dir.to_owned()),
+                };
+                expect.must_refuse = !matches!(out, OutTarget::Stdout | OutTarget::Sentinel);
+                args.extend(target.into_iter().flat_map(|t| ["--out".to_owned(), t]));
             }
-            let mut names: Vec<String> = flags.iter().map(|(f, v)| format!("{f} {v}")).collect();
-            names.sort();
-            (
-                args,
-                String::new(),
-                format!("{command} {}", names.join(" ")),
-            )
+            expect.must_refuse |= !matches!(scene, SceneArg::Builtin(_));
+            let mut words: Vec<String> = flags.iter().map(|w| w.join(" ")).collect();
+            words.sort();
+            let scene = match scene {
+                SceneArg::Builtin(_) => String::new(),
+                other => format!("{other:?} "),
+            };
+            let key = format!("{command} {scene}{out:?} {}", words.join(" "));
+            (args, String::new(), key)
         }
     };
     let outcome: Outcome = sandbox.run(&args);

@@ -194,9 +194,10 @@ pub fn apply(text: &str, mutation: &Mutation) -> (Vec<u8>, String) {
     }
 }
 
-/// A flag of `simulate` or `compare` and the values it is tried with: hostile numbers,
-/// malformed strings, and a few valid ones so that combinations get past the parser.
-pub fn flag_value() -> impl Strategy<Value = (&'static str, String)> {
+/// A flag of `simulate` or `compare` with a value it is tried with (hostile numbers,
+/// malformed strings, and a few valid ones so that combinations get past the parser), as
+/// the command line's words.
+pub fn flag() -> impl Strategy<Value = Vec<String>> {
     const FLOATS: &[&str] = &[
         "NaN", "inf", "-inf", "-1", "0", "-0", "1e300", "-1e300", "1e-300", "1e12", "abc", "",
         "1,2", "0x10", "1e", " 1", "--", "0.05",
@@ -260,7 +261,7 @@ pub fn flag_value() -> impl Strategy<Value = (&'static str, String)> {
     const SOLVERS: &[&str] = &["pgs", "soft", "", "PGS", "pgx"];
     const FORMATS: &[&str] = &["csv", "jsonl", "table", "xml", ""];
     let from = |flag: &'static str, values: &'static [&'static str]| {
-        select(values).prop_map(move |v| (flag, v.to_string()))
+        select(values).prop_map(move |v| vec![flag.to_string(), v.to_string()])
     };
     prop_oneof![
         from("--dt", FLOATS),
@@ -275,5 +276,51 @@ pub fn flag_value() -> impl Strategy<Value = (&'static str, String)> {
         from("--solver", SOLVERS),
         from("--format", FORMATS),
         from("--dtt", FLOATS),
+        Just(vec!["--sweep".to_string()]),
+        select(FLOATS).prop_map(|v| vec![format!("--dt={v}")]),
+    ]
+}
+
+/// The scene argument: a built-in name, or one that names nothing loadable.
+#[derive(Clone, Debug)]
+pub enum SceneArg {
+    Builtin(usize),
+    /// A name one letter off a built-in one.
+    Misspelt(usize),
+    /// A `.ron` path that does not exist.
+    Missing,
+    /// A directory whose name ends in `.ron`.
+    Directory,
+    Empty,
+}
+
+pub fn scene_arg(scenes: usize) -> impl Strategy<Value = SceneArg> {
+    prop_oneof![
+        12 => (0..scenes).prop_map(SceneArg::Builtin),
+        1 => (0..scenes).prop_map(SceneArg::Misspelt),
+        1 => Just(SceneArg::Missing),
+        1 => Just(SceneArg::Directory),
+        1 => Just(SceneArg::Empty),
+    ]
+}
+
+/// Where `simulate` writes.
+#[derive(Clone, Copy, Debug)]
+pub enum OutTarget {
+    Stdout,
+    /// A file holding a sentinel, which a failed run must leave as it was.
+    Sentinel,
+    /// A path in a directory that does not exist.
+    MissingDirectory,
+    /// An existing directory.
+    Directory,
+}
+
+pub fn out_target() -> impl Strategy<Value = OutTarget> {
+    prop_oneof![
+        3 => Just(OutTarget::Stdout),
+        6 => Just(OutTarget::Sentinel),
+        1 => Just(OutTarget::MissingDirectory),
+        1 => Just(OutTarget::Directory),
     ]
 }

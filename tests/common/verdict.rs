@@ -169,6 +169,8 @@ pub struct Expect {
     pub out: Option<String>,
     /// The output is JSON lines.
     pub jsonl: bool,
+    /// The run cannot succeed (nothing to load, nowhere to write): exit 0 is a failure.
+    pub must_refuse: bool,
 }
 
 /// The outcomes, the kept promises first.
@@ -299,10 +301,12 @@ pub fn classify(o: &Outcome, expect: &Expect) -> (Class, String) {
     if !err.is_empty() {
         return fail(Class::StderrOnSuccess, err.into());
     }
-    if file_error {
+    if file_error || expect.must_refuse {
         return fail(
             Class::AcceptedInvalid,
-            "the library refuses the scene file, the command line ran it".into(),
+            "exit 0 where the run cannot succeed (the library refuses the scene, or \
+             there is nothing to load or nowhere to write)"
+                .into(),
         );
     }
     let data = match out {
