@@ -138,6 +138,7 @@ fn execute(case: &Case) -> Judged {
             let mut args = match command {
                 FileCommand::Simulate { steps, jsonl } => {
                     expect.jsonl = *jsonl;
+                    expect.csv = !jsonl;
                     let ext = if *jsonl { "jsonl" } else { "csv" };
                     let out = sandbox.out(ext);
                     expect.out = Some(out.clone());
@@ -149,6 +150,7 @@ fn execute(case: &Case) -> Judged {
                     a
                 }
                 FileCommand::Compare { csv } => {
+                    expect.csv = *csv;
                     let mut a = vec!["compare".into(), path, "--duration".into(), "0.05".into()];
                     if *csv {
                         a.extend(["--format".into(), "csv".into()]);
@@ -201,7 +203,13 @@ fn execute(case: &Case) -> Judged {
                     ["--steps".into(), "3".into()]
                 });
             }
-            expect.jsonl = flags.iter().any(|w| w.join(" ") == "--format jsonl");
+            let format = |f: &str| flags.iter().any(|w| w.join(" ") == format!("--format {f}"));
+            expect.jsonl = format("jsonl");
+            expect.csv = if *compare {
+                format("csv") || has("--sweep")
+            } else {
+                !expect.jsonl
+            };
             if !compare {
                 let target = match out {
                     OutTarget::Stdout => None,
@@ -241,7 +249,7 @@ fn execute(case: &Case) -> Judged {
 }
 
 proptest! {
-    #![proptest_config(config(64))]
+    #![proptest_config(config(160))]
     #[test]
     fn mutated_scene_files_keep_the_promise(case in file_case()) {
         let j = execute(&case);
@@ -250,7 +258,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(config(48))]
+    #![proptest_config(config(96))]
     #[test]
     fn hostile_command_lines_keep_the_promise(case in args_case()) {
         let j = execute(&case);

@@ -93,7 +93,11 @@ fn soak(name: &str) {
         let clock = std::time::Instant::now();
         let mut world = start.clone();
         world.integrator = integrator;
-        let e0: Vec<f64> = world.bodies.iter().map(|b| b.energy(world.gravity)).collect();
+        let e0: Vec<f64> = world
+            .bodies
+            .iter()
+            .map(|b| b.energy(world.gravity))
+            .collect();
         let l0: Vec<DVec3> = world
             .bodies
             .iter()
@@ -112,7 +116,10 @@ fn soak(name: &str) {
                 break;
             }
             if let Err(e) = stepped {
-                stopped = Some(format!("stopped at step {k} (t = {:.2} s): {e}", world.time));
+                stopped = Some(format!(
+                    "stopped at step {k} (t = {:.2} s): {e}",
+                    world.time
+                ));
                 break;
             }
             done = k;
@@ -157,7 +164,10 @@ fn soak(name: &str) {
             let at = format!("{name} {integrator} body '{}'", b.name);
             match promised {
                 Promise::Exact if d.whole > tolerance || d.momentum > tolerance => {
-                    broken.push(format!("{at}: |dE/E| {:e}, |dL|/|L| {:e}", d.whole, d.momentum));
+                    broken.push(format!(
+                        "{at}: |dE/E| {:e}, |dL|/|L| {:e}",
+                        d.whole, d.momentum
+                    ));
                 }
                 Promise::Bounded
                     if d.whole > BOUNDED_GROWTH * d.first_minute + tolerance

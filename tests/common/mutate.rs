@@ -48,11 +48,30 @@ const WRONG_TYPES: &[&str] = &[
     "Box(radius: 1.0)",
 ];
 
+/// Text that output formats must escape, as RON string literals: a separator, quotes,
+/// a line break, nothing, blanks, non-ASCII, a long name.
+const HOSTILE_TEXT: &[&str] = &[
+    "\"a,b\"",
+    "\"say \\\"hi\\\"\"",
+    "\"two\\nlines\"",
+    "\"\"",
+    "\"   \"",
+    "\"名前 ω\"",
+    "\"tab\\there\"",
+];
+
 /// One edit of a scene file.
 #[derive(Clone, Debug)]
 pub enum Mutation {
     /// A numeric literal replaced by a hostile number.
     Number { at: Index, value: &'static str },
+    /// A string literal (a name, the integrator, a description) replaced by hostile text;
+    /// `long` makes it 5,000 characters instead.
+    Text {
+        at: Index,
+        value: &'static str,
+        long: bool,
+    },
     /// A field's whole value replaced by one of the wrong type.
     WrongType { at: Index, value: &'static str },
     /// A `name: value` pair removed.
@@ -78,6 +97,8 @@ pub fn mutation() -> impl Strategy<Value = Mutation> {
     prop_oneof![
         10 => (any::<Index>(), select(HOSTILE_NUMBERS))
             .prop_map(|(at, value)| Mutation::Number { at, value }),
+        2 => (any::<Index>(), select(HOSTILE_TEXT), prop::bool::weighted(0.1))
+            .prop_map(|(at, value, long)| Mutation::Text { at, value, long }),
         2 => (any::<Index>(), select(WRONG_TYPES))
             .prop_map(|(at, value)| Mutation::WrongType { at, value }),
         2 => any::<Index>().prop_map(|at| Mutation::DeleteField { at }),
@@ -115,6 +136,21 @@ pub fn apply(text: &str, mutation: &Mutation) -> (Vec<u8>, String) {
             let r = at.get(&map.numbers).clone();
             let field = map.field_at(bytes, r.start);
             let what = format!("line {}: {field}: {} -> {value}", line(r.start), show(&r));
+            (splice(r, value.as_bytes()), what)
+        }
+        Mutation::Text { at, value, long } => {
+            let r = at.get(&map.strings).clone();
+            let field = map.field_at(bytes, r.start);
+            let value = if *long {
+                format!("\"{}\"", "n".repeat(5000))
+            } else {
+                value.to_string()
+            };
+            let what = format!(
+                "line {}: {field}: {} -> {value:.40}",
+                line(r.start),
+                show(&r)
+            );
             (splice(r, value.as_bytes()), what)
         }
         Mutation::WrongType { at, value } => {

@@ -29,6 +29,8 @@ pub struct Field {
 #[derive(Clone, Debug, Default)]
 pub struct RonMap {
     pub numbers: Vec<Range<usize>>,
+    /// String literals, quotes included.
+    pub strings: Vec<Range<usize>>,
     pub fields: Vec<Field>,
     /// Elements of every `[...]` list, each as the range of its text.
     pub elements: Vec<Range<usize>>,
@@ -133,6 +135,7 @@ impl RonMap {
         for (k, t) in tokens.iter().enumerate() {
             match t.kind {
                 Kind::Number => map.numbers.push(t.span.clone()),
+                Kind::Str => map.strings.push(t.span.clone()),
                 Kind::Ident
                     if tokens.get(k + 1).map(|n| n.kind) == Some(Kind::Punct(b':'))
                         && k + 2 < tokens.len() =>

@@ -169,6 +169,8 @@ pub struct Expect {
     pub out: Option<String>,
     /// The output is JSON lines.
     pub jsonl: bool,
+    /// The output is CSV.
+    pub csv: bool,
     /// The run cannot succeed (nothing to load, nowhere to write): exit 0 is a failure.
     pub must_refuse: bool,
 }
@@ -194,6 +196,8 @@ pub enum Class {
     StderrOnSuccess,
     NonFinite,
     InvalidJson,
+    /// CSV whose records do not all have the header's number of fields.
+    RaggedCsv,
     OutDamaged,
     OutNotWritten,
     OutputOnFailure,
@@ -334,7 +338,42 @@ pub fn classify(o: &Outcome, expect: &Expect) -> (Class, String) {
     {
         return fail(Class::InvalidJson, format!("not JSON: {line}"));
     }
+    if expect.csv
+        && let Some(counts) = csv_field_counts(&text)
+        && let Some((row, n)) = counts.iter().enumerate().find(|(_, n)| **n != counts[0])
+    {
+        return fail(
+            Class::RaggedCsv,
+            format!("record {row} has {n} fields, the header {}", counts[0]),
+        );
+    }
     (Class::Ran, String::new())
+}
+
+/// The number of fields of each CSV record (RFC 4180: quoted fields may hold commas,
+/// doubled quotes and line breaks); `None` for an unterminated quote.
+pub fn csv_field_counts(text: &str) -> Option<Vec<usize>> {
+    let (mut counts, mut fields, mut quoted, mut empty) = (Vec::new(), 1, false, true);
+    for c in text.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            ',' if !quoted => fields += 1,
+            '\n' if !quoted => {
+                if !empty {
+                    counts.push(fields);
+                }
+                (fields, empty) = (1, true);
+                continue;
+            }
+            '\r' if !quoted => continue,
+            _ => {}
+        }
+        empty = false;
+    }
+    if !empty {
+        counts.push(fields);
+    }
+    (!quoted).then_some(counts)
 }
 
 #[cfg(test)]
@@ -379,6 +418,26 @@ mod tests {
             stdout: stdout.as_bytes().to_vec(),
             ..Outcome::default()
         }
+    }
+
+    #[test]
+    fn csv_records_are_counted_as_a_csv_reader_counts_them() {
+        let text = "t,body,e\n0,\"a,b\",1\r\n0,\"say \"\"hi\"\"\",1\n0,\"two\nlines\",1\n";
+        assert_eq!(csv_field_counts(text), Some(vec![3, 3, 3, 3]));
+        assert_eq!(csv_field_counts("t,body,e\n0,a,b,1\n"), Some(vec![3, 4]));
+        assert_eq!(csv_field_counts("t\n\"open\n"), None);
+        let csv = Expect {
+            csv: true,
+            ..Expect::default()
+        };
+        assert_eq!(
+            classify(&ran("t,body,e\n0,a,b,1\n"), &csv).0,
+            Class::RaggedCsv
+        );
+        assert_eq!(
+            classify(&ran("t,body,e\n0,\"a,b\",1\n"), &csv).0,
+            Class::Ran
+        );
     }
 
     #[test]
