@@ -392,7 +392,7 @@ impl StepState {
     /// and the step fails: a failed step leaves the states as they were.
     pub fn finalize_bodies(&self, bodies: &mut [Body]) -> Result<(), StepError> {
         let solved = |i: usize, body: &Body| {
-            let mut state = body.state.clone();
+            let mut state = body.state;
             state.velocity = self.bodies[i].v;
             state.set_world_omega(&body.props, self.bodies[i].w);
             state
