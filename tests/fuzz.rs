@@ -135,6 +135,9 @@ fn execute(case: &Case) -> Judged {
             let (bytes, what) = mutate::apply(text, mutation);
             let path = sandbox.scene(&bytes);
             expect.scene_file = Some((path.clone(), library_refuses(&path)));
+            // Names must be unique; a byte-order mark changes nothing.
+            expect.must_refuse = mutate::duplicates_a_name(text, mutation);
+            expect.must_run = matches!(mutation, Mutation::Bom | Mutation::Keep);
             let mut args = match command {
                 FileCommand::Simulate { steps, jsonl } => {
                     expect.jsonl = *jsonl;

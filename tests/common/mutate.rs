@@ -113,6 +113,20 @@ pub fn mutation() -> impl Strategy<Value = Mutation> {
     ]
 }
 
+/// Whether the mutant must be refused whatever else holds: it names two bodies or two
+/// frames alike (a duplicated element that starts with its `name`).
+pub fn duplicates_a_name(text: &str, mutation: &Mutation) -> bool {
+    let Mutation::Duplicate { at } = mutation else {
+        return false;
+    };
+    let map = RonMap::of(text.as_bytes());
+    !map.elements.is_empty()
+        && text[at.get(&map.elements).clone()]
+            .trim_start_matches('(')
+            .trim_start()
+            .starts_with("name:")
+}
+
 /// The mutant's bytes and a one-line description of the edit.
 pub fn apply(text: &str, mutation: &Mutation) -> (Vec<u8>, String) {
     let bytes = text.as_bytes();

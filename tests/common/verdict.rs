@@ -171,8 +171,11 @@ pub struct Expect {
     pub jsonl: bool,
     /// The output is CSV.
     pub csv: bool,
-    /// The run cannot succeed (nothing to load, nowhere to write): exit 0 is a failure.
+    /// The run cannot succeed (nothing to load, nowhere to write, two bodies of one
+    /// name): exit 0 is a failure.
     pub must_refuse: bool,
+    /// The run must succeed (a valid scene behind a byte-order mark): exit 2 is a failure.
+    pub must_run: bool,
 }
 
 /// The outcomes, the kept promises first.
@@ -203,6 +206,8 @@ pub enum Class {
     OutputOnFailure,
     StrayFile,
     AcceptedInvalid,
+    /// Exit 2 where the run must succeed.
+    RefusedValid,
 }
 
 impl Class {
@@ -295,6 +300,9 @@ pub fn classify(o: &Outcome, expect: &Expect) -> (Class, String) {
                 Class::OutputOnFailure,
                 format!("{} bytes on stdout: {err}", o.stdout.len()),
             );
+        }
+        if expect.must_run {
+            return fail(Class::RefusedValid, err.into());
         }
         return match &expect.scene_file {
             Some((path, true)) if !points_at(err, path) => fail(Class::NotPointing, err.into()),
@@ -473,6 +481,14 @@ mod tests {
         );
         assert_eq!(c(&refused("error: /s.ron: x\n"), &file), Class::NotPointing);
         assert_eq!(c(&ran("t\n0\n"), &file), Class::AcceptedInvalid);
+        let valid = Expect {
+            must_run: true,
+            ..Expect::default()
+        };
+        assert_eq!(
+            c(&refused("error: /s.ron:1:1: x\n"), &valid),
+            Class::RefusedValid
+        );
         let panic = Outcome {
             code: Some(101),
             stderr: "thread 'main' panicked at src/x.rs:1:1:\n".into(),
