@@ -19,7 +19,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
 use common::mutate::{self, Mutation, OutTarget, SceneArg};
-use common::verdict::{self, Class, Expect, Outcome, Sandbox};
+use common::verdict::{self, Class, Expect, Sandbox};
 
 /// The built-in scenes as files, `(name, text)`, from `assets/scenes/`.
 fn scenes() -> &'static [(String, String)] {
@@ -138,7 +138,7 @@ fn execute(case: &Case) -> Judged {
             // Names must be unique; a byte-order mark changes nothing.
             expect.must_refuse = mutate::duplicates_a_name(text, mutation);
             expect.must_run = matches!(mutation, Mutation::Bom | Mutation::Keep);
-            let mut args = match command {
+            let args = match command {
                 FileCommand::Simulate { steps, jsonl } => {
                     expect.jsonl = *jsonl;
                     expect.csv = !jsonl;
@@ -161,7 +161,6 @@ fn execute(case: &Case) -> Judged {
                     a
                 }
             };
-            args.shrink_to_fit();
             let kind = format!("{mutation:?}");
             let kind = kind.split([' ', '{', '(']).next().unwrap_or("?").to_owned();
             let field = what
@@ -238,7 +237,7 @@ fn execute(case: &Case) -> Judged {
             (args, String::new(), key)
         }
     };
-    let outcome: Outcome = sandbox.run(&args);
+    let outcome = sandbox.run(&args);
     let (class, why) = verdict::classify(&outcome, &expect);
     let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
     let report = format!("{what}\n  gyrolab {}", quoted.join(" "));
