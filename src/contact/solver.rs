@@ -483,8 +483,11 @@ impl ContactRows {
         }
         let spin = self.twist.velocity(a, b, DVec3::ZERO);
         let max_twist = limit * self.twist_radius;
-        let twist =
-            (self.twist_impulse - sor * self.twist.mass * spin).clamp(-max_twist, max_twist);
+        // max/min, not clamp: an overflowed load makes the bound NaN, which clamp panics
+        // on; the NaN must instead reach the integrator, which refuses the step.
+        let twist = (self.twist_impulse - sor * self.twist.mass * spin)
+            .max(-max_twist)
+            .min(max_twist);
         self.twist
             .apply(a, b, DVec3::ZERO, twist - self.twist_impulse);
         self.twist_impulse = twist;
@@ -657,7 +660,8 @@ impl Row {
         };
         let bias = s.bias_rate * self.error;
         let delta = soft_impulse(s, self.axis.mass, spin - self.target, bias, self.impulse);
-        let total = (self.impulse + sor * delta).clamp(self.lo, self.hi);
+        // max/min, not clamp, which panics on NaN bounds (see `solve_friction`).
+        let total = (self.impulse + sor * delta).max(self.lo).min(self.hi);
         self.axis.apply(a, b, DVec3::ZERO, total - self.impulse);
         self.impulse = total;
     }

@@ -140,7 +140,7 @@ impl Contacts {
                     state.relax(settings, h_sub);
                 }
                 state.restitution(settings);
-                state.finalize_bodies(bodies);
+                state.finalize_bodies(bodies)?;
             }
         }
         state.store_impulses(graph, joints);
@@ -335,7 +335,7 @@ impl StepState {
         h: f64,
         movers: &mut dyn Movers,
     ) -> Result<(), StepError> {
-        self.finalize_bodies(bodies);
+        self.finalize_bodies(bodies)?;
         for (i, body) in bodies.iter_mut().enumerate() {
             if self.awake[i] {
                 if movers.moves(i) {
@@ -387,14 +387,29 @@ impl StepState {
     }
 
     /// Finalize bodies: hands the awake bodies their solved velocities (in the soft
-    /// step, those that relax and restitution left after the last integration).
-    pub fn finalize_bodies(&self, bodies: &mut [Body]) {
+    /// step, those that relax and restitution left after the last integration). If any
+    /// body's new state would not be finite (the rows overflowed), no body is changed
+    /// and the step fails: a failed step leaves the states as they were.
+    pub fn finalize_bodies(&self, bodies: &mut [Body]) -> Result<(), StepError> {
+        let solved = |i: usize, body: &Body| {
+            let mut state = body.state;
+            state.velocity = self.bodies[i].v;
+            state.set_world_omega(&body.props, self.bodies[i].w);
+            state
+        };
+        let overflowed = bodies
+            .iter()
+            .enumerate()
+            .any(|(i, body)| self.awake[i] && !solved(i, body).is_finite());
+        if overflowed {
+            return Err(StepError::NonFinite);
+        }
         for (i, body) in bodies.iter_mut().enumerate() {
             if self.awake[i] {
-                body.state.velocity = self.bodies[i].v;
-                body.state.set_world_omega(&body.props, self.bodies[i].w);
+                body.state = solved(i, body);
             }
         }
+        Ok(())
     }
 
     /// Store impulses: keeps the accumulated impulses in the contacts and joints for

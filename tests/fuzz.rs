@@ -1,0 +1,381 @@
+//! Hostile input, as a careless or hostile user would try it: every built-in scene file
+//! mutated (hostile numbers, wrong types, missing and misspelt fields, truncated and
+//! binary files, duplicated list elements, a byte-order mark) and hostile command lines,
+//! each run through the real binary under a time and a memory limit. Every run must keep
+//! the README's promise: exit 0 with a silent stderr and finite output, or exit 2 with one
+//! line on stderr that, for a scene-file error, starts with `FILE:LINE:COLUMN:`; no panic,
+//! no signal, `--out` untouched on failure and nothing left beside it.
+//!
+//! `cargo test` runs a modest number of cases; `PROPTEST_CASES=5000 cargo test --release
+//! --test fuzz` a long run that stops at the first failure, and the ignored `census` test
+//! counts every outcome over `GYROLAB_FUZZ_CASES` cases without stopping (see README).
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+
+use common::mutate::{self, Mutation, OutTarget, SceneArg};
+use common::verdict::{self, Class, Expect, Sandbox};
+
+/// The built-in scenes as files, `(name, text)`, from `assets/scenes/`.
+fn scenes() -> &'static [(String, String)] {
+    static SCENES: OnceLock<Vec<(String, String)>> = OnceLock::new();
+    SCENES.get_or_init(|| {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/scenes");
+        let mut all: Vec<(String, String)> = std::fs::read_dir(dir)
+            .expect("assets/scenes")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+            .map(|p| {
+                let name = p.file_stem().unwrap().to_str().unwrap().to_owned();
+                (name, std::fs::read_to_string(&p).expect("scene text"))
+            })
+            .collect();
+        all.sort();
+        all
+    })
+}
+
+/// Cases per property in `cargo test` unless `PROPTEST_CASES` says otherwise; few
+/// shrink steps, since each one is a run of the binary.
+fn config(cases: u32) -> Config {
+    let mut config = Config::default();
+    if std::env::var_os("PROPTEST_CASES").is_none() {
+        config.cases = cases;
+    }
+    config.max_shrink_iters = 24;
+    config.failure_persistence = None;
+    config
+}
+
+#[derive(Clone, Debug)]
+enum FileCommand {
+    Simulate { steps: u8, jsonl: bool },
+    Compare { csv: bool },
+}
+
+#[derive(Clone, Debug)]
+enum Case {
+    /// A mutated scene file, run by path.
+    File {
+        scene: usize,
+        mutation: Mutation,
+        command: FileCommand,
+    },
+    /// A scene argument with hostile flags.
+    Args {
+        scene: SceneArg,
+        compare: bool,
+        flags: Vec<Vec<String>>,
+        out: OutTarget,
+    },
+}
+
+fn file_case() -> impl Strategy<Value = Case> {
+    let command = prop_oneof![
+        // A few steps, or enough for a slow step to show as a hang.
+        3 => (prop_oneof![3 => 1u8..=4, 1 => Just(100u8)], any::<bool>())
+            .prop_map(|(steps, jsonl)| FileCommand::Simulate { steps, jsonl }),
+        1 => any::<bool>().prop_map(|csv| FileCommand::Compare { csv }),
+    ];
+    (0..scenes().len(), mutate::mutation(), command).prop_map(|(scene, mutation, command)| {
+        Case::File {
+            scene,
+            mutation,
+            command,
+        }
+    })
+}
+
+fn args_case() -> impl Strategy<Value = Case> {
+    (
+        mutate::scene_arg(scenes().len()),
+        any::<bool>(),
+        prop::collection::vec(mutate::flag(), 1..=3),
+        mutate::out_target(),
+    )
+        .prop_map(|(scene, compare, flags, out)| Case::Args {
+            scene,
+            compare,
+            flags,
+            out,
+        })
+}
+
+/// A judged run: its class, what shows it, a line that reproduces it, a key that groups
+/// like failures, and the sandbox (kept until the census has copied the scene file).
+struct Judged {
+    class: Class,
+    why: String,
+    report: String,
+    key: String,
+    sandbox: Sandbox,
+}
+
+/// Whether the library refuses the file (then the binary must refuse it, pointing);
+/// a panic in the library counts as a refusal, and the binary's run shows the panic.
+fn library_refuses(path: &str) -> bool {
+    std::panic::catch_unwind(|| gyrolab::scene::Scene::load(path).is_err()).unwrap_or(true)
+}
+
+fn execute(case: &Case) -> Judged {
+    let sandbox = Sandbox::new();
+    let mut expect = Expect::default();
+    let (args, what, key): (Vec<String>, String, String) = match case {
+        Case::File {
+            scene,
+            mutation,
+            command,
+        } => {
+            let (name, text) = &scenes()[*scene];
+            let (bytes, what) = mutate::apply(text, mutation);
+            let path = sandbox.scene(&bytes);
+            expect.scene_file = Some((path.clone(), library_refuses(&path)));
+            // Names must be unique; a byte-order mark changes nothing.
+            expect.must_refuse = mutate::duplicates_a_name(text, mutation);
+            expect.must_run = matches!(mutation, Mutation::Bom | Mutation::Keep);
+            let args = match command {
+                FileCommand::Simulate { steps, jsonl } => {
+                    expect.jsonl = *jsonl;
+                    expect.csv = !jsonl;
+                    let ext = if *jsonl { "jsonl" } else { "csv" };
+                    let out = sandbox.out(ext);
+                    expect.out = Some(out.clone());
+                    let mut a = vec!["simulate".into(), path, "--steps".into()];
+                    a.extend([steps.to_string(), "--out".into(), out]);
+                    if *jsonl {
+                        a.extend(["--format".into(), "jsonl".into()]);
+                    }
+                    a
+                }
+                FileCommand::Compare { csv } => {
+                    expect.csv = *csv;
+                    let mut a = vec!["compare".into(), path, "--duration".into(), "0.05".into()];
+                    if *csv {
+                        a.extend(["--format".into(), "csv".into()]);
+                    }
+                    a
+                }
+            };
+            let kind = format!("{mutation:?}");
+            let kind = kind.split([' ', '{', '(']).next().unwrap_or("?").to_owned();
+            let field = what
+                .split_once(": ")
+                .map_or("", |(_, r)| r.split([':', ' ']).next().unwrap_or(""));
+            let key = match mutation {
+                Mutation::Number { value, .. } => format!("{kind} {field}={value}"),
+                Mutation::Truncate { .. } | Mutation::Insert { .. } | Mutation::Garbage { .. } => {
+                    kind
+                }
+                _ => format!("{kind} {field}"),
+            };
+            (args, format!("{name}.ron, {what}"), key)
+        }
+        Case::Args {
+            scene,
+            compare,
+            flags,
+            out,
+        } => {
+            let command = if *compare { "compare" } else { "simulate" };
+            let dir = sandbox.dir.to_str().expect("UTF-8 temp path");
+            let word = match scene {
+                SceneArg::Builtin(k) => scenes()[*k].0.clone(),
+                SceneArg::Misspelt(k) => format!("{}x", scenes()[*k].0),
+                SceneArg::Missing => format!("{dir}/missing.ron"),
+                SceneArg::Directory => {
+                    let path = format!("{dir}/folder.ron");
+                    std::fs::create_dir(&path).expect("directory");
+                    path
+                }
+                SceneArg::Empty => String::new(),
+            };
+            let mut args = vec![command.to_owned(), word];
+            args.extend(flags.iter().flatten().cloned());
+            let has = |f: &str| flags.iter().any(|w| w[0].starts_with(f));
+            // A short run unless the case itself sets the length.
+            if !has("--steps") && !has("--duration") {
+                args.extend(if *compare {
+                    ["--duration".into(), "0.05".into()]
+                } else {
+                    ["--steps".into(), "3".into()]
+                });
+            }
+            let format = |f: &str| flags.iter().any(|w| w.join(" ") == format!("--format {f}"));
+            expect.jsonl = format("jsonl");
+            expect.csv = if *compare {
+                format("csv") || has("--sweep")
+            } else {
+                !expect.jsonl
+            };
+            if !compare {
+                let target = match out {
+                    OutTarget::Stdout => None,
+                    OutTarget::Sentinel => {
+                        let path = sandbox.out("out");
+                        expect.out = Some(path.clone());
+                        Some(path)
+                    }
+                    OutTarget::MissingDirectory => Some(format!("{dir}/no/such/out.csv")),
+                    OutTarget::Directory => Some(dir.to_owned()),
+                };
+                expect.must_refuse = !matches!(out, OutTarget::Stdout | OutTarget::Sentinel);
+                args.extend(target.into_iter().flat_map(|t| ["--out".to_owned(), t]));
+            }
+            expect.must_refuse |= !matches!(scene, SceneArg::Builtin(_));
+            let mut words: Vec<String> = flags.iter().map(|w| w.join(" ")).collect();
+            words.sort();
+            let scene = match scene {
+                SceneArg::Builtin(_) => String::new(),
+                other => format!("{other:?} "),
+            };
+            let key = format!("{command} {scene}{out:?} {}", words.join(" "));
+            (args, String::new(), key)
+        }
+    };
+    let outcome = sandbox.run(&args);
+    let (class, why) = verdict::classify(&outcome, &expect);
+    let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
+    let report = format!("{what}\n  gyrolab {}", quoted.join(" "));
+    Judged {
+        class,
+        why,
+        report,
+        key,
+        sandbox,
+    }
+}
+
+proptest! {
+    #![proptest_config(config(160))]
+    #[test]
+    fn mutated_scene_files_keep_the_promise(case in file_case()) {
+        let j = execute(&case);
+        prop_assert!(j.class.kept(), "{:?}: {}\n{}", j.class, j.why, j.report);
+    }
+}
+
+proptest! {
+    #![proptest_config(config(96))]
+    #[test]
+    fn hostile_command_lines_keep_the_promise(case in args_case()) {
+        let j = execute(&case);
+        prop_assert!(j.class.kept(), "{:?}: {}\n{}", j.class, j.why, j.report);
+    }
+}
+
+/// The harness itself: every built-in scene file, unchanged, runs cleanly through it (so
+/// the failures above are the binary's, not the harness's), and the assets are exactly
+/// the built-in scenes, so a new scene is fuzzed as soon as it exists.
+#[test]
+fn pristine_scene_files_run_cleanly_through_the_harness() {
+    let mut names: Vec<&str> = scenes().iter().map(|(n, _)| n.as_str()).collect();
+    let mut builtin = gyrolab::scene::scene_names();
+    names.sort();
+    builtin.sort();
+    assert_eq!(names, builtin);
+    for scene in 0..scenes().len() {
+        let odd = scene % 2 == 1;
+        for command in [
+            FileCommand::Simulate {
+                steps: 2,
+                jsonl: odd,
+            },
+            FileCommand::Compare { csv: odd },
+        ] {
+            let j = execute(&Case::File {
+                scene,
+                mutation: Mutation::Keep,
+                command,
+            });
+            assert_eq!(j.class, Class::Ran, "{}\n{}", j.why, j.report);
+        }
+    }
+}
+
+/// The long run's census: `GYROLAB_FUZZ_CASES` cases (default 2,000; three scene-file
+/// cases to one command line) on `GYROLAB_FUZZ_JOBS` threads (default 2), every outcome
+/// counted instead of stopping at the first failure. Prints the counts per outcome and
+/// one reproducer per kind of failure, keeps the reproducers' scene files in
+/// `target/tmp/fuzz-census/`, and fails if any run broke the promise.
+#[test]
+#[ignore = "long run: cargo test --release --test fuzz -- --ignored census --nocapture"]
+fn census() {
+    let number = |name: &str, default: u32| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let (cases, jobs) = (
+        number("GYROLAB_FUZZ_CASES", 2000),
+        number("GYROLAB_FUZZ_JOBS", 2),
+    );
+    let keep = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz-census");
+    let _ = std::fs::remove_dir_all(&keep);
+    std::fs::create_dir_all(&keep).unwrap();
+    type Tally = BTreeMap<Class, usize>;
+    // Per failure class and key: the count and the first reproducer.
+    type Kinds = BTreeMap<(Class, String), (usize, String)>;
+    let results = std::sync::Mutex::new((Tally::new(), Kinds::new()));
+    std::thread::scope(|s| {
+        for job in 0..jobs {
+            let (results, keep) = (&results, &keep);
+            let share = cases / jobs + u32::from(job < cases % jobs);
+            s.spawn(move || {
+                let mut runner = TestRunner::new(Config {
+                    cases: share,
+                    failure_persistence: None,
+                    ..Config::default()
+                });
+                let strategy = prop_oneof![3 => file_case(), 1 => args_case()];
+                let _ = runner.run(&strategy, |case| {
+                    let j = execute(&case);
+                    let mut r = results.lock().unwrap();
+                    *r.0.entry(j.class).or_default() += 1;
+                    if !j.class.kept() {
+                        let n = r.1.len();
+                        // Whether an error points does not depend on the bad value.
+                        let key = match j.class {
+                            Class::NotPointing => j.key.split('=').next().unwrap_or("").into(),
+                            _ => j.key.clone(),
+                        };
+                        let entry = r.1.entry((j.class, key)).or_insert_with(|| {
+                            let saved = keep.join(format!("{n:04}-{:?}.ron", j.class));
+                            let _ = std::fs::copy(j.sandbox.dir.join("scene.ron"), &saved);
+                            (0, format!("{}\n  => {}", j.report, j.why))
+                        });
+                        entry.0 += 1;
+                    }
+                    Ok(())
+                });
+            });
+        }
+    });
+    let (tally, kinds) = results.into_inner().unwrap();
+    let mut summary = format!("{cases} cases\n");
+    for (class, count) in &tally {
+        summary += &format!("{count:>7}  {class:?}\n");
+    }
+    summary += "\nFailures by kind (count, first reproducer):\n";
+    for ((class, key), (count, example)) in &kinds {
+        summary += &format!("\n[{class:?}] {key}: {count}\n  {example}\n");
+    }
+    std::fs::write(keep.join("summary.txt"), &summary).unwrap();
+    println!("{summary}");
+    let broken: usize = tally
+        .iter()
+        .filter(|(c, _)| !c.kept())
+        .map(|(_, n)| n)
+        .sum();
+    assert_eq!(
+        broken,
+        0,
+        "{broken} runs broke the promise; see {}",
+        keep.display()
+    );
+}
