@@ -266,57 +266,56 @@ fn an_unwritable_out_directory_is_one_line() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Overflowing input stops with the body, the step, the time and the cause, before a
-/// single non-finite number is written, and leaves `--out` alone.
+/// A run that overflows stops with the body, the step, the time and the cause, before a
+/// single non-finite number is written, and leaves `--out` alone. Input within the
+/// accepted ranges can still blow up: explicit Euler at the largest spin and a one-second
+/// step squares ω's error every step.
 #[test]
 fn overflowing_states_stop_before_a_non_finite_value_is_written() {
     let dir = scratch("overflow");
     let out = dir.join("run.jsonl");
     std::fs::write(&out, "precious\n").unwrap();
-    let o = gyrolab(&[
+    let unstable = [
         "simulate",
         "--omega",
-        "1e160,0,0",
+        "1e4,100,0",
+        "--dt",
+        "1",
+        "--integrator",
+        "explicit-euler",
+        "--steps",
+        "100",
         "--format",
         "jsonl",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    ];
+    let o = gyrolab(&[&unstable[..], &["--out", out.to_str().unwrap()]].concat());
+    assert_one_line_error(&o, "body 't-handle' at step ");
     assert_one_line_error(
         &o,
-        "body 't-handle' at step 0 (t = 0.000 s): energy overflowed (E = inf J): the input is too large: |ω| = 1.00e160 rad/s",
+        "the time step is too large: |ω| = 1.00e4 rad/s at the start needs a time step below",
     );
     assert_eq!(std::fs::read(&out).unwrap(), b"precious\n");
-    // A velocity of 1e160 m/s (the state is finite, its energy is not), to stdout.
-    let fast = free_body_with(
-        &dir,
-        &[(
-            "omega: (0.4, 0.3, 6.0),",
-            "omega: (0.4, 0.3, 6.0), velocity: (1e160, 0.0, 0.0),",
-        )],
+    // To stdout: the rows before the failure, every one finite.
+    let o = gyrolab(&unstable);
+    assert_one_line_error(&o, "overflowed");
+    let stdout = text(&o.stdout);
+    assert!(stdout.lines().count() > 1, "{stdout}");
+    assert!(
+        !stdout.contains("inf") && !stdout.contains("NaN"),
+        "{stdout}"
     );
-    for format in ["csv", "jsonl"] {
-        let o = gyrolab(&["simulate", fast.to_str().unwrap(), "--format", format]);
-        assert_one_line_error(&o, "body 'box' at step 0 (t = 0.000 s): energy overflowed");
-        assert_one_line_error(&o, "|v| = 1.00e160 m/s at the start");
-        let stdout = text(&o.stdout);
-        assert!(
-            !stdout.contains("inf") && !stdout.contains("NaN"),
-            "{stdout}"
-        );
-    }
-    assert_eq!(entries(&dir), ["run.jsonl", "scene.ron"]);
+    assert_eq!(entries(&dir), ["run.jsonl"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Moments of 1e200: `L²` overflows, the energy ½ω·L = 5.00025e201 J does not, and it is
-/// written as a number that stays put under a conserving step.
+/// The heaviest accepted body, moments up to 1e14 kg·m², keeps an exact energy: ½ω·L in body
+/// axes is written as a number that stays put under a conserving step.
 #[test]
 fn the_energy_of_a_heavy_body_is_finite() {
     let o = gyrolab(&[
         "simulate",
         "--inertia",
-        "1e200,2e200,2.5e200",
+        "4e13,8e13,1e14",
         "--integrator",
         "rk4",
         "--steps",
@@ -330,8 +329,8 @@ fn the_energy_of_a_heavy_body_is_finite() {
         .map(|l| serde_json::from_str(l).expect("valid JSON"))
         .collect();
     assert_eq!(rows.len(), 11);
-    // dzhanibekov's ω_b = (10, 0.05, 0): E = ½(1e200·100 + 2e200·0.0025).
-    let exact = 5.00025e201;
+    // dzhanibekov's ω_b = (10, 0.05, 0): E = ½(4e13·100 + 8e13·0.0025).
+    let exact = 2.0001e15;
     for r in &rows {
         let e = r["energy"].as_f64().unwrap();
         assert!((e / exact - 1.0).abs() < 1e-9, "{e}");
@@ -339,8 +338,8 @@ fn the_energy_of_a_heavy_body_is_finite() {
 }
 
 /// `compare` never prints NaN: with no energy at the start the relative energy error
-/// does not exist and is printed as `-` (table) or an empty field (CSV); with moments
-/// of 1e200 it is a number.
+/// does not exist and is printed as `-` (table) or an empty field (CSV); with the
+/// heaviest accepted moments it is a number.
 #[test]
 fn compare_prints_no_nan() {
     let o = gyrolab(&[
@@ -379,7 +378,7 @@ fn compare_prints_no_nan() {
     let o = gyrolab(&[
         "compare",
         "--inertia",
-        "1e200,2e200,2.5e200",
+        "4e13,8e13,1e14",
         "--duration",
         "0.5",
         "--integrators",

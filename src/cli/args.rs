@@ -82,7 +82,7 @@ mod tests {
         assert!(
             dt("NaN")
                 .unwrap_err()
-                .contains("time step must be positive")
+                .contains("outside the accepted time step range")
         );
         assert!(dt("x").unwrap_err().contains("not a number"));
         assert!(

@@ -208,6 +208,22 @@ fn euler_deg(v: DVec3) -> DQuat {
     )
 }
 
+/// A scene file's text, or where its first byte that is not UTF-8 is.
+fn utf8(file: &str, bytes: Vec<u8>) -> Result<String, SceneError> {
+    String::from_utf8(bytes).map_err(|e| {
+        let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+        let line_start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let column = String::from_utf8_lossy(&good[line_start..]).chars().count() + 1;
+        SceneError::At {
+            file: file.into(),
+            line,
+            column,
+            problem: Invalid::new("", "the file is not UTF-8 text from here on"),
+        }
+    })
+}
+
 impl Scene {
     /// A built-in scene by name, or a `.ron` file by path.
     pub fn load(name_or_path: &str) -> Result<Self, SceneError> {
@@ -215,10 +231,11 @@ impl Scene {
             return Self::parse(&format!("assets/scenes/{name}.ron"), text);
         }
         if name_or_path.ends_with(".ron") {
-            let text = std::fs::read_to_string(name_or_path).map_err(|e| SceneError::Io {
+            let bytes = std::fs::read(name_or_path).map_err(|e| SceneError::Io {
                 file: name_or_path.into(),
                 message: e.to_string(),
             })?;
+            let text = utf8(name_or_path, bytes)?;
             return Self::parse(name_or_path, &text);
         }
         Err(SceneError::Unknown(name_or_path.into()))
@@ -413,6 +430,15 @@ impl PartDesc {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A byte that is not UTF-8 is reported where it is, like any other error.
+    #[test]
+    fn a_file_that_is_not_utf8_points_at_its_first_bad_byte() {
+        let bytes = b"(\n  name: \"a\xf4b\",\n".to_vec();
+        let e = utf8("x.ron", bytes).unwrap_err().to_string();
+        assert!(e.starts_with("x.ron:2:11: "), "{e}");
+        assert_eq!(utf8("x.ron", b"(\n)".to_vec()).unwrap(), "(\n)");
+    }
 
     #[test]
     fn every_builtin_scene_parses_and_builds() {
