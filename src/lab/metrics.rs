@@ -16,7 +16,7 @@ pub fn separatrix_ratio(props: &MassProps, state: &BodyState) -> Option<f64> {
 }
 
 /// Worst and final relative drift of energy and angular momentum against the start.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Drift {
     e0: f64,
     l0: DVec3,
@@ -69,7 +69,7 @@ impl Drift {
 
 /// How fast a horizontal direction turns (rad/s, counter-clockwise seen from above): the
 /// angle between successive samples, summed, over the time since the first.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct TurnRate {
     first: Option<f64>,
     last: Option<(f64, DVec3)>,
@@ -94,7 +94,7 @@ impl TurnRate {
 }
 
 /// Counts sign changes of one signal and times them by linear interpolation.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct FlipCounter {
     last: Option<(f64, f64)>,
     crossings: Vec<f64>,

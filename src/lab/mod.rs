@@ -79,7 +79,7 @@ pub struct Lab {
 /// A ball rolling on a turning frame: how fast its world velocity turns, and the rate
 /// theory gives for a solid sphere rolling without slipping, 2/7 of the frame's spin about
 /// the vertical.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Circling {
     pub body: usize,
     pub frame: usize,

@@ -9,7 +9,7 @@ use crate::integrators::{Integrator, StepError};
 use crate::lab::metrics::{Drift, FlipCounter};
 use crate::world::{Stage, World};
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Run {
     pub world: World,
     /// States one step back, for interpolated rendering.

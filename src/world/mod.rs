@@ -29,6 +29,7 @@ use rayon::prelude::*;
 
 pub mod grab;
 pub mod riders;
+mod snapshot;
 
 use crate::body::Body;
 use crate::contact::{Contacts, Kinematic, Pose};
@@ -70,7 +71,7 @@ impl Stage {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct World {
     pub bodies: Vec<Body>,
     /// Where each body's motion is described, one per body: the world, a frame it rides
@@ -88,8 +89,10 @@ pub struct World {
     /// Loads on the bodies besides gravity in the step being taken, in world axes,
     /// indexed by body (shorter: no load): empty after the forces stage, for code between
     /// stages to add to with [`World::add_load`].
+    #[serde(skip)]
     pub loads: Vec<Loads>,
     /// What the stages of the step being taken hand each other.
+    #[serde(skip)]
     pass: Pass,
 }
 
