@@ -113,6 +113,11 @@ impl FlipCounter {
         }
     }
 
+    /// The bytes the crossing times hold.
+    pub fn heap_bytes(&self) -> usize {
+        crate::heap::vec_bytes(&self.crossings)
+    }
+
     pub fn flips(&self) -> usize {
         self.crossings.len()
     }
