@@ -7,12 +7,22 @@ use super::{CliError, Format, Row, SimulateArgs, parse_integrator, prepare, step
 const PROGRESS_EVERY: u64 = 1024;
 
 pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
-    let (scene, mut world, dt) = prepare(&args.scene)?;
-    if let Some(name) = &args.integrator {
-        world.integrator = parse_integrator(name, &world)?;
-    } else {
-        world.integrator = parse_integrator(&scene.integrator, &world)?;
-    }
+    let (scene, mut world, dt, first_step) = match &args.state {
+        Some(path) => {
+            let l = super::state::load(path, &args.scene)?;
+            (l.scene, l.world, l.dt, l.step)
+        }
+        None => {
+            let (scene, world, dt) = prepare(&args.scene)?;
+            (scene, world, dt, 0)
+        }
+    };
+    // A saved moment goes on with the integrator it was running.
+    let default = match args.state {
+        Some(_) => world.integrator.name().to_owned(),
+        None => scene.integrator.clone(),
+    };
+    world.integrator = parse_integrator(args.integrator.as_deref().unwrap_or(&default), &world)?;
     let steps = match args.steps {
         Some(0) => return Err(CliError("--steps must be at least 1".into())),
         Some(n) => n,
@@ -49,7 +59,11 @@ pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
     drop(progress);
     match &args.out {
         Some(path) => std::fs::write(path, out)
-            .map_err(|e| CliError(format!("cannot write {}: {e}", path.display()))),
-        None => super::emit(&out),
+            .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?,
+        None => super::emit(&out)?,
+    }
+    match &args.save_state {
+        Some(path) => super::state::save(path, &scene, &world, dt, first_step + steps),
+        None => Ok(()),
     }
 }

@@ -187,16 +187,7 @@ impl Lab {
             let integrator = self.lanes.first().map_or(world.integrator, Run::integrator);
             (vec![Run::new(world, integrator)], None)
         };
-        self.radius = lanes[0]
-            .world
-            .bodies
-            .iter()
-            .map(|b| b.state.position.length() + b.radius())
-            .chain(lanes[0].world.frames.iter().flat_map(|f| {
-                let center = f.global.transform.translation.length();
-                f.parts.iter().map(move |p| center + p.radius_from_centre())
-            }))
-            .fold(0.1, f64::max);
+        self.radius = radius_of(&lanes[0].world);
         self.lanes = lanes;
         self.ghost = ghost;
         self.history = vec![Series::default(); self.lanes.len()];
@@ -657,6 +648,19 @@ impl Lab {
     pub fn csv(&self) -> String {
         self.recording.csv(self.lanes.iter().map(|r| &r.world))
     }
+}
+
+/// Radius of a sphere about the origin holding a world's bodies and frames' parts.
+fn radius_of(world: &crate::world::World) -> f64 {
+    world
+        .bodies
+        .iter()
+        .map(|b| b.state.position.length() + b.radius())
+        .chain(world.frames.iter().flat_map(|f| {
+            let center = f.global.transform.translation.length();
+            f.parts.iter().map(move |p| center + p.radius_from_centre())
+        }))
+        .fold(0.1, f64::max)
 }
 
 fn sample(run: &Run) -> Sample {

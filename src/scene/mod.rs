@@ -109,6 +109,13 @@ pub struct Scene {
     /// A measurement the app shows beside the view.
     #[serde(default)]
     pub readout: Option<Readout>,
+    /// What [`Scene::load`] takes to load this scene again: a built-in name or a path.
+    #[serde(skip)]
+    pub origin: String,
+    /// A hash of the scene's source text (XXH3-64): a state file saved from it names it,
+    /// so a file saved from another version of the scene is refused.
+    #[serde(skip)]
+    pub source_hash: u64,
 }
 
 /// A scene's own measurement, against its analytic answer.
@@ -250,7 +257,9 @@ impl Scene {
     /// A built-in scene by name, or a `.ron` file by path.
     pub fn load(name_or_path: &str) -> Result<Self, SceneError> {
         if let Some((name, text)) = BUILTIN.iter().find(|(n, _)| *n == name_or_path) {
-            return Self::parse(&format!("assets/scenes/{name}.ron"), text);
+            let mut scene = Self::parse(&format!("assets/scenes/{name}.ron"), text)?;
+            scene.origin = name_or_path.into();
+            return Ok(scene);
         }
         if name_or_path.ends_with(".ron") {
             let text = std::fs::read_to_string(name_or_path).map_err(|e| SceneError::Io {
@@ -264,10 +273,12 @@ impl Scene {
 
     /// Parses and validates scene text; `file` names it in errors.
     pub fn parse(file: &str, text: &str) -> Result<Self, SceneError> {
-        let scene: Scene = ron::from_str(text).map_err(|e| SceneError::Parse {
+        let mut scene: Scene = ron::from_str(text).map_err(|e| SceneError::Parse {
             file: file.into(),
             message: e.to_string(),
         })?;
+        scene.origin = file.into();
+        scene.source_hash = twox_hash::XxHash3_64::oneshot(text.as_bytes());
         scene.validate().map_err(|message| SceneError::Invalid {
             file: match line_of(text, &message) {
                 Some(line) => format!("{file}:{line}"),
