@@ -126,7 +126,9 @@ impl Moment {
         let file = path.display();
         // JSON has no NaN or infinity: a state holding one would not read back.
         if let Err(e) = Self::parse(path, &text, Some(scene)) {
-            return Err(format!("cannot save {file}: the state does not read back ({e})"));
+            return Err(format!(
+                "cannot save {file}: the state does not read back ({e})"
+            ));
         }
         let dir = match path.parent() {
             Some(p) if !p.as_os_str().is_empty() => p,
@@ -178,10 +180,12 @@ impl Moment {
                 tag.version
             )));
         }
-        let header: Header = serde_json::from_str(head)
-            .map_err(|e| fail(format!("corrupted header ({e})")))?;
+        let header: Header =
+            serde_json::from_str(head).map_err(|e| fail(format!("corrupted header ({e})")))?;
         let Some(body) = rest.strip_suffix('\n').filter(|b| !b.is_empty()) else {
-            return Err(fail("truncated: the state line is missing or incomplete".into()));
+            return Err(fail(
+                "truncated: the state line is missing or incomplete".into(),
+            ));
         };
         let sum = hex(XxHash3_64::oneshot(body.as_bytes()));
         if body.contains('\n') || sum != header.checksum {
@@ -192,8 +196,12 @@ impl Moment {
         }
         let scene = match scene {
             Some(s) => s.clone(),
-            None => Scene::load(&header.scene)
-                .map_err(|e| fail(format!("its scene '{}' cannot be loaded: {e}", header.scene)))?,
+            None => Scene::load(&header.scene).map_err(|e| {
+                fail(format!(
+                    "its scene '{}' cannot be loaded: {e}",
+                    header.scene
+                ))
+            })?,
         };
         if scene.name != header.scene_name {
             return Err(fail(format!(
@@ -222,8 +230,7 @@ impl Moment {
     fn validate(&self) -> Result<(), String> {
         let s = &self.state;
         check_step(s.dt).map_err(|e| format!("dt: {e}"))?;
-        if !(1..=MAX_STEPS_PER_DT).contains(&s.steps_per_dt) || s.steps_taken >= s.steps_per_dt
-        {
+        if !(1..=MAX_STEPS_PER_DT).contains(&s.steps_per_dt) || s.steps_taken >= s.steps_per_dt {
             return Err(format!(
                 "steps_per_dt must be between 1 and {MAX_STEPS_PER_DT} and more than steps_taken"
             ));
@@ -242,7 +249,9 @@ impl Moment {
         }
         let bodies = s.lanes[0].world.bodies.len();
         if let Some((lane, grab)) = s.grab
-            && s.lanes.get(lane).is_none_or(|r| grab.body >= r.world.bodies.len())
+            && s.lanes
+                .get(lane)
+                .is_none_or(|r| grab.body >= r.world.bodies.len())
         {
             return Err("the grab holds a body that does not exist".into());
         }
@@ -265,7 +274,8 @@ impl Lab {
     /// with a new recording. Refused with one line, the lab unchanged.
     pub fn load_moment(&mut self, path: &Path) -> Result<(), String> {
         let (scene, moment) = Moment::read(path, None)?;
-        let new_scene = scene.source_hash != self.scene.source_hash || scene.name != self.scene.name;
+        let new_scene =
+            scene.source_hash != self.scene.source_hash || scene.name != self.scene.name;
         let generation = self.generation + 1;
         let scene_generation = self.scene_generation + u64::from(new_scene);
         *self = Lab::from_moment(scene, moment, generation, scene_generation);
@@ -273,7 +283,12 @@ impl Lab {
     }
 
     /// A lab that goes on from `moment` of `scene`, its recording starting there.
-    pub fn from_moment(scene: Scene, moment: Moment, generation: u64, scene_generation: u64) -> Lab {
+    pub fn from_moment(
+        scene: Scene,
+        moment: Moment,
+        generation: u64,
+        scene_generation: u64,
+    ) -> Lab {
         let mut lab = Lab::build(scene, moment.compared, generation, scene_generation);
         let circling = lab.circling;
         lab.start = moment.start;
