@@ -294,12 +294,24 @@ impl World {
                     .step(&body.props, &mut body.state, loads, h)
                     .map(|_| ())
             };
-            if self.bodies.len() >= PARALLEL_THRESHOLD {
-                self.bodies.par_iter_mut().try_for_each(advance)?;
+            // Every body is advanced and the first failure in body order is returned: a
+            // short-circuit would leave a failed step's world depending on how the threads
+            // ran, and re-simulating it could not reproduce it.
+            let failed = |(i, body): (usize, &mut Body)| advance(body).err().map(|e| (i, e));
+            let first = if self.bodies.len() >= PARALLEL_THRESHOLD {
+                self.bodies
+                    .par_iter_mut()
+                    .enumerate()
+                    .filter_map(failed)
+                    .min_by_key(|&(i, _)| i)
             } else {
-                self.bodies.iter_mut().try_for_each(advance)?;
-            }
-            return Ok(());
+                self.bodies
+                    .iter_mut()
+                    .enumerate()
+                    .filter_map(failed)
+                    .min_by_key(|&(i, _)| i)
+            };
+            return first.map_or(Ok(()), |(_, e)| Err(e));
         }
         let contacts = self.contacts.as_deref();
         let asleep = |i: usize| contacts.is_some_and(|c| c.is_asleep(i));
