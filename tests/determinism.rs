@@ -27,10 +27,20 @@ fn a_failed_parallel_step_advances_every_other_body() {
         let bodies = (0..n)
             .map(|i| body(i, if i == 0 { 1e300 } else { 1.0 }))
             .collect();
-        let mut world = World::new(bodies, DVec3::new(0.0, -9.81, 0.0), Integrator::ExplicitEuler);
+        let mut world = World::new(
+            bodies,
+            DVec3::new(0.0, -9.81, 0.0),
+            Integrator::ExplicitEuler,
+        );
         let before = world.bodies.clone();
-        assert!(world.step(0.01).is_err(), "{n} bodies: the first body overflows");
-        assert_eq!(world.bodies[0].state, before[0].state, "the failed body is untouched");
+        assert!(
+            world.step(0.01).is_err(),
+            "{n} bodies: the first body overflows"
+        );
+        assert_eq!(
+            world.bodies[0].state, before[0].state,
+            "the failed body is untouched"
+        );
         let moved = world.bodies[1..]
             .iter()
             .zip(&before[1..])

@@ -38,7 +38,12 @@ fn held_by<T>(f: impl FnOnce() -> T) -> (T, usize) {
 /// byte (one test thread, so nothing else allocates meanwhile).
 #[test]
 fn heap_bytes_is_what_a_snapshot_holds() {
-    for (name, steps) in [("pile", 100), ("tank", 200), ("dzhanibekov", 10), ("turntable", 10)] {
+    for (name, steps) in [
+        ("pile", 100),
+        ("tank", 200),
+        ("dzhanibekov", 10),
+        ("turntable", 10),
+    ] {
         let mut lab = Lab::new(Scene::load(name).unwrap());
         for _ in 0..steps {
             lab.step();

@@ -421,21 +421,22 @@ impl Lab {
             c.meter
                 .record(world.time, world.bodies[c.body].state.velocity);
         }
-        self.last_fingerprint =
-            fingerprint::fingerprint(self.lanes.iter().chain(&self.ghost).map(|r| &r.world));
+        if self.mode == Mode::Again || self.timeline.enabled() {
+            self.last_fingerprint =
+                fingerprint::fingerprint(self.lanes.iter().chain(&self.ghost).map(|r| &r.world));
+        }
         if self.mode == Mode::Again {
             return;
         }
-        let keyframe = self
-            .timeline
-            .wants_keyframe(self.step_index)
-            .then(|| self.snapshot());
-        self.timeline.push(
-            self.step_index,
-            self.time(),
-            self.last_fingerprint,
-            keyframe,
-        );
+        if self.timeline.enabled() {
+            let keyframe = self
+                .timeline
+                .wants_keyframe(self.step_index)
+                .then(|| self.snapshot());
+            let (step, time) = (self.step_index, self.time());
+            self.timeline
+                .push(step, time, self.last_fingerprint, keyframe);
+        }
         for (lane, run) in self.lanes.iter().enumerate() {
             if run.error.is_none() {
                 self.history[lane].record(sample(run));

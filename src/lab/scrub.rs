@@ -36,6 +36,13 @@ impl Lab {
         self.timeline.set_budget(bytes);
     }
 
+    /// Records history (the default) or not. Turned off, the moment shown becomes the
+    /// present and the recording goes; turned on, it starts at the next step.
+    pub fn set_history(&mut self, on: bool) {
+        self.branch();
+        self.timeline.set_enabled(on);
+    }
+
     /// The recorded steps and their times.
     pub fn recorded(&self) -> Recorded {
         let (first, last) = (self.timeline.first(), self.timeline.head());

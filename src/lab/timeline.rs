@@ -18,12 +18,13 @@ use crate::heap::vec_bytes;
 /// 256 MB.
 pub const DEFAULT_BUDGET: usize = 256 << 20;
 
-/// Steps between keyframes. Measured in `benches/timeline.rs` on `pile` (1,000 boxes):
-/// a keyframe costs about a twentieth of a step to take, so one every 8 steps keeps
-/// recording under 1% of the step even with the per-step fingerprint; a seek restores
-/// the keyframe before and simulates at most 7 steps again, about 7 steps' time, far
-/// under 50 ms; and a keyframe of `pile` (about 1.5 MB) every 8 steps fills 256 MB in
-/// about 1,400 steps (23 s at 60 Hz) before the oldest history thins.
+/// Steps between keyframes, chosen from `benches/timeline.rs` on `pile` (1,000 boxes
+/// awake, 2 s into the fall; one run on the shared 2-core machine): a step takes
+/// 3.45 ms, a keyframe 63 µs to take and 0.8 MB to keep, a fingerprint 12 µs. Time alone
+/// would allow a keyframe every step (2%); memory would not (256 MB would hold 5 s of the
+/// pile). The seek's worst case restores a keyframe and takes `K - 1` steps again, 23 ms
+/// at `K = 8` (47 ms would be `K = 14`), so 8 is about half the 50 ms target, records at
+/// under 1% of a step, and keeps 40 s of the pile in 256 MB before the history thins.
 pub const KEYFRAME_INTERVAL: u64 = 8;
 
 /// The widest gap between keyframes that thinning makes: a seek into thinned history
@@ -38,6 +39,8 @@ struct Keyframe {
 
 #[derive(Clone, Debug)]
 pub struct Timeline {
+    /// Off, nothing is recorded (and there is nothing to go back to).
+    enabled: bool,
     budget: usize,
     keyframes: VecDeque<Keyframe>,
     keyframe_bytes: usize,
@@ -65,6 +68,7 @@ impl Default for Timeline {
 impl Timeline {
     pub fn new(budget: usize) -> Self {
         Self {
+            enabled: true,
             budget,
             keyframes: VecDeque::new(),
             keyframe_bytes: 0,
@@ -76,9 +80,22 @@ impl Timeline {
         }
     }
 
-    /// Forgets the recording; the budget stays.
+    /// Forgets the recording; the budget and whether it records stay.
     pub fn clear(&mut self) {
-        *self = Self::new(self.budget);
+        *self = Self {
+            enabled: self.enabled,
+            ..Self::new(self.budget)
+        };
+    }
+
+    pub fn enabled(&self) -> bool {
+        self.enabled
+    }
+
+    /// Turns recording on (from the next step recorded) or off (the recording goes).
+    pub fn set_enabled(&mut self, on: bool) {
+        self.clear();
+        self.enabled = on;
     }
 
     pub fn budget(&self) -> usize {
