@@ -1,6 +1,6 @@
 //! What the timeline costs on `pile` (1,000 boxes, kept awake so every step does the
 //! whole solve): a physics step with the history recorded and without it (the target:
-//! recording adds at most 5%), taking one keyframe, and the worst seek, to a step just
+//! recording adds at most 5%; the same for the default scene), taking one keyframe, and the worst seek, to a step just
 //! before the next keyframe (restore, then `KEYFRAME_INTERVAL - 1` steps again; the
 //! target: under 50 ms). `KEYFRAME_INTERVAL` is chosen from these figures (see
 //! src/lab/timeline.rs).
@@ -23,28 +23,31 @@ fn awake_pile() -> Lab {
 fn timeline(c: &mut Criterion) {
     let mut group = c.benchmark_group("timeline");
     group.sample_size(30);
-    for on in [false, true] {
-        let fresh = {
-            let mut lab = awake_pile();
-            lab.set_history(on);
+    // The pile, and the app's default scene (four lanes and the ghost, one body each).
+    for (scene, fresh) in [
+        ("pile", awake_pile()),
+        ("dzhanibekov", Lab::new(Scene::load("dzhanibekov").unwrap())),
+    ] {
+        for on in [false, true] {
+            let mut fresh = fresh.clone();
+            fresh.set_history(on);
             for _ in 0..30 {
-                lab.step();
+                fresh.step();
             }
-            lab
-        };
-        let mut lab = fresh.clone();
-        let mut steps = 0;
-        let name = if on { "history" } else { "no-history" };
-        group.bench_function(format!("pile-step/{name}"), |b| {
-            b.iter(|| {
-                steps += 1;
-                // Back to the same stretch of the fall every 200 steps.
-                if steps % 200 == 0 {
-                    lab = fresh.clone();
-                }
-                lab.step()
-            })
-        });
+            let mut lab = fresh.clone();
+            let mut steps = 0;
+            let name = if on { "history" } else { "no-history" };
+            group.bench_function(format!("{scene}-step/{name}"), |b| {
+                b.iter(|| {
+                    steps += 1;
+                    // Back to the same stretch of the run every 200 steps.
+                    if steps % 200 == 0 {
+                        lab = fresh.clone();
+                    }
+                    lab.step()
+                })
+            });
+        }
     }
     // Two seconds in: every box rests on the ground or another, awake.
     let mut lab = awake_pile();

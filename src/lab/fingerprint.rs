@@ -1,4 +1,4 @@
-//! A cheap 64-bit fingerprint of a moment: XXH3 over the bits of the time and of every
+//! A cheap 64-bit fingerprint of a moment: XXH3 [Collet, XXH3] over the bits of the time and of every
 //! body's state (position, velocity, orientation, angular momentum) in every lane. The
 //! timeline keeps one per recorded step, so a step simulated again can be checked against
 //! the recording without keeping every state.

@@ -3,7 +3,7 @@
 //! the integrator steps they were applied at; stepping back is a seek one step back;
 //! replaying simulates the recording forward and checks each step's fingerprint,
 //! flagging the first that does not match (Box2D's samples flag a run that diverges
-//! from its recording [Catto 2024]); a branch makes the moment shown the present and
+//! from its recording [Box2D samples]); a branch makes the moment shown the present and
 //! discards the old future.
 
 use super::input::Logged;

@@ -2,7 +2,7 @@
 //! [`KEYFRAME_INTERVAL`] steps, and between them what simulating again needs: the inputs
 //! applied, with the integrator step each was applied at, and a fingerprint of every
 //! recorded step to check the new run against, as Box2D's samples check a replay
-//! against its recording [Catto 2024].
+//! against its recording [Box2D samples].
 //!
 //! It stays within a memory budget counted from the snapshots' real heap sizes: past it
 //! the older half of the keyframes thins out (every other one goes, while the gaps stay
