@@ -198,13 +198,16 @@ fn a_branch_keeps_the_edits_made_under_a_replay() {
 /// it, the oldest history goes, and every moment left can still be shown.
 #[test]
 fn the_history_stays_within_its_memory_budget() {
-    let mut scene = Scene::load("pile").unwrap();
-    scene.set_generated_size(200).unwrap();
-    let mut lab = Lab::new(scene);
+    let mut lab = lab("pile");
     let budget = 4 << 20;
     lab.set_history_budget(budget);
     let mut seen = std::collections::BTreeMap::new();
-    for i in 1..=1500u64 {
+    for i in 1..=3000u64 {
+        if i == 1000 {
+            // Wakes the pile: keyframes of moving boxes are the largest.
+            lab.spawn(Shape::Sphere { radius: 0.5 }, DVec3::new(-15.0, 0.0, 0.0))
+                .unwrap();
+        }
         lab.step();
         assert!(
             lab.timeline().heap_bytes() <= budget,
@@ -217,8 +220,20 @@ fn the_history_stays_within_its_memory_budget() {
     }
     let r = lab.recorded();
     assert!(r.first > 0, "the oldest history went");
-    let asleep = lab.lanes[0].world.contacts.as_ref().unwrap();
-    assert!((0..200).any(|b| asleep.is_asleep(b)), "the pile sleeps");
+    let keyframes: Vec<u64> = lab.timeline().keyframe_steps().collect();
+    assert!(keyframes.len() >= 2, "{keyframes:?}");
+    assert!(
+        keyframes
+            .windows(2)
+            .all(|w| w[1] - w[0] <= gyrolab::lab::timeline::MAX_GAP),
+        "thinned within the widest gap: {keyframes:?}"
+    );
+    assert!(
+        keyframes
+            .windows(2)
+            .any(|w| w[1] - w[0] > gyrolab::lab::timeline::KEYFRAME_INTERVAL),
+        "the older history thinned: {keyframes:?}"
+    );
     for (&step, expected) in seen.range(r.first..) {
         assert!(lab.seek(step));
         assert_eq!(&bits(&lab), expected, "step {step}");
