@@ -239,3 +239,53 @@ fn the_history_stays_within_its_memory_budget() {
         assert_eq!(&bits(&lab), expected, "step {step}");
     }
 }
+
+/// The app's timeline drags by time: the nearest recorded step is shown, times outside
+/// the range go to its ends, and the trail points ahead of the moment are counted.
+#[test]
+fn seeking_by_time_shows_the_nearest_recorded_step() {
+    let mut lab = lab("dzhanibekov");
+    for _ in 0..50 {
+        lab.step();
+    }
+    let r = lab.recorded();
+    assert_eq!((r.first_time, r.last_time), (0.0, lab.time()));
+    let dt = lab.dt;
+    assert!(lab.seek_time(37.0 * dt + 0.4 * dt));
+    assert_eq!(lab.step_index(), 37);
+    assert_eq!(lab.steps_ahead(), 13);
+    lab.seek_time(12.0 * dt - 0.3 * dt);
+    assert_eq!(lab.step_index(), 12);
+    lab.seek_time(-5.0);
+    assert_eq!(lab.step_index(), 0);
+    lab.seek_time(1e9);
+    assert_eq!((lab.step_index(), lab.steps_ahead()), (50, 0));
+}
+
+/// With the history off nothing is recorded and there is nowhere to go back to; turned
+/// on again, it starts at the next step.
+#[test]
+fn the_history_can_be_turned_off_and_on() {
+    let mut lab = lab("stack");
+    for _ in 0..20 {
+        lab.step();
+    }
+    lab.seek(10);
+    lab.set_history(false);
+    assert_eq!(lab.step_index(), 10, "the moment shown became the present");
+    for _ in 0..20 {
+        lab.step();
+    }
+    assert!(lab.timeline().is_empty());
+    assert_eq!(lab.timeline().heap_bytes(), 0);
+    let here = bits(&lab);
+    assert!(lab.step_back());
+    assert_eq!(bits(&lab), here, "nothing to go back to");
+    lab.set_history(true);
+    for _ in 0..5 {
+        lab.step();
+    }
+    let r = lab.recorded();
+    assert_eq!((r.first, r.last), (31, 35));
+    assert!(lab.seek(31));
+}
