@@ -125,12 +125,17 @@ fn tank_with_frames_riders_the_turret_and_the_gun() {
         "one shot before the save"
     );
     assert!(!world.frames.is_empty());
+    let riding = |name: &str| {
+        let i = world.bodies.iter().position(|b| b.name == name).unwrap();
+        matches!(world.mounts[i], gyrolab::hierarchy::rig::Mount::Riding(_))
+    };
+    assert!(riding("turret"), "the turret rides the hull");
+    let joints = &world.contacts.as_ref().unwrap().joints;
     assert!(
-        world
-            .mounts
+        joints
             .iter()
-            .any(|m| matches!(m, gyrolab::hierarchy::rig::Mount::Riding(_)))
-            || !world.contacts.as_ref().unwrap().joints.is_empty()
+            .any(|j| j.frame.is_some() && j.impulses != [0.0; 8]),
+        "the turret's hinge, with its warm-start impulses"
     );
 }
 

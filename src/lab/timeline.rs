@@ -7,7 +7,8 @@
 //! It stays within a memory budget counted from the snapshots' real heap sizes: past it
 //! the older half of the keyframes thins out (every other one goes, while the gaps stay
 //! within [`MAX_GAP`] steps), and then the oldest keyframe goes with the steps before the
-//! next, so the recorded range starts later. It never grows without bound.
+//! next, so the recorded range starts later. It never grows without bound; the newest
+//! keyframe always stays, so a budget smaller than one keyframe holds that one.
 
 use std::collections::VecDeque;
 
