@@ -25,7 +25,8 @@ pub const DEFAULT_BUDGET: usize = 256 << 20;
 /// would allow a keyframe every step (2%); memory would not (256 MB would hold 5 s of the
 /// pile). The seek's worst case restores a keyframe and takes `K - 1` steps again, 23 ms
 /// at `K = 8` (47 ms would be `K = 14`), so 8 is about half the 50 ms target, records at
-/// under 1% of a step, and keeps 40 s of the pile in 256 MB before the history thins.
+/// 20 µs a step (0.6%; measured against steps without history, under 2.5% in three
+/// runs), and keeps 40 s of the pile in 256 MB before the history thins.
 pub const KEYFRAME_INTERVAL: u64 = 8;
 
 /// The widest gap between keyframes that thinning makes: a seek into thinned history
