@@ -2,7 +2,10 @@
 //!
 //! The layers run one way, each using only those before it:
 //! `math` ← `body` ← `integrators` ← {`hierarchy`, `contact`} ← `world` ← `scene` ← `lab`
-//! ← {`cli`, `app`}. See README.md for what each holds.
+//! ← {`cli`, `app`}; `heap` (the memory a value owns) serves them all. See README.md for
+//! what each holds.
+
+pub mod heap;
 
 pub mod math;
 

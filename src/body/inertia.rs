@@ -6,8 +6,10 @@ use std::fmt;
 use glam::{DMat3, DQuat, DVec3};
 use serde::{Deserialize, Serialize};
 
-/// A validated diagonal inertia in the body's principal frame.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// A validated diagonal inertia in the body's principal frame. Stored as its principal
+/// moments, validated again when read.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "DVec3", into = "DVec3")]
 pub struct Inertia {
     principal: DVec3,
     inverse: DVec3,
@@ -44,6 +46,19 @@ impl fmt::Display for InertiaError {
 }
 
 impl std::error::Error for InertiaError {}
+
+impl TryFrom<DVec3> for Inertia {
+    type Error = InertiaError;
+    fn try_from(principal: DVec3) -> Result<Self, InertiaError> {
+        Self::new(principal)
+    }
+}
+
+impl From<Inertia> for DVec3 {
+    fn from(inertia: Inertia) -> DVec3 {
+        inertia.principal
+    }
+}
 
 impl Inertia {
     pub fn new(principal: DVec3) -> Result<Self, InertiaError> {
@@ -151,7 +166,7 @@ impl Shape {
 }
 
 /// One part of a compound body.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Part {
     pub shape: Shape,
     pub mass: f64,

@@ -1,7 +1,7 @@
 //! What a body's surface is made of, for contacts: friction and restitution.
 
 /// Friction and restitution of a body or a plane.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Material {
     pub friction: f64,
     pub restitution: f64,

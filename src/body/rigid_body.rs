@@ -5,7 +5,7 @@ use glam::DVec3;
 use super::inertia::Part;
 use super::{BodyState, MassProps, Material};
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Body {
     pub name: String,
     pub props: MassProps,

@@ -11,7 +11,7 @@ use glam::{DQuat, DVec3};
 use super::inertia::Inertia;
 
 /// Constant properties of a body.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct MassProps {
     pub mass: f64,
     pub inertia: Inertia,
@@ -19,7 +19,7 @@ pub struct MassProps {
 
 /// Position of the centre of mass, linear velocity, orientation (principal body frame →
 /// world) and world angular momentum about the centre of mass.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct BodyState {
     pub position: DVec3,
     pub velocity: DVec3,

@@ -5,6 +5,7 @@ pub mod compare;
 mod output;
 mod progress;
 mod simulate;
+mod state;
 mod sweep;
 
 use std::fmt;
@@ -56,9 +57,9 @@ pub enum Command {
 /// Changes to a scene shared by `simulate` and `compare`.
 #[derive(Debug, Args)]
 pub struct SceneArgs {
-    /// Built-in scene name or path to a .ron file.
-    #[arg(default_value = DEFAULT_SCENE)]
-    pub scene: String,
+    /// Built-in scene name or path to a .ron file (default: dzhanibekov, or with
+    /// `simulate --state` the file's scene).
+    pub scene: Option<String>,
     /// Time step in seconds (default: the scene's).
     #[arg(long, allow_hyphen_values = true, value_parser = args::dt)]
     pub dt: Option<f64>,
@@ -99,6 +100,13 @@ pub struct SimulateArgs {
     /// Output file (default: standard output). Written only if the run succeeds.
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
+    /// Go on from a state file (written by --save-state or the app's "Save moment"); the
+    /// scene comes from the file.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["inertia", "omega", "rows", "solver"])]
+    pub state: Option<std::path::PathBuf>,
+    /// Write the full state at the end of the run to FILE, if the run succeeds.
+    #[arg(long, value_name = "FILE")]
+    pub save_state: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -169,7 +177,7 @@ impl<E: std::error::Error> From<E> for CliError {
 
 /// The scene with the command line's overrides applied, and its time step.
 pub(crate) fn prepare(args: &SceneArgs) -> Result<(Scene, World, f64), CliError> {
-    let mut scene = Scene::load(&args.scene)?;
+    let mut scene = Scene::load(args.scene.as_deref().unwrap_or(DEFAULT_SCENE))?;
     if let Some(n) = args.rows {
         scene
             .set_generated_size(n)

@@ -13,12 +13,22 @@ use super::{CliError, Format, Row, SimulateArgs, parse_integrator, prepare, step
 const PROGRESS_EVERY: u64 = 1024;
 
 pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
-    let (scene, mut world, dt) = prepare(&args.scene)?;
-    if let Some(name) = &args.integrator {
-        world.integrator = parse_integrator(name, &world)?;
-    } else {
-        world.integrator = parse_integrator(&scene.integrator, &world)?;
-    }
+    let (scene, mut world, dt, first_step) = match &args.state {
+        Some(path) => {
+            let l = super::state::load(path, &args.scene)?;
+            (l.scene, l.world, l.dt, l.step)
+        }
+        None => {
+            let (scene, world, dt) = prepare(&args.scene)?;
+            (scene, world, dt, 0)
+        }
+    };
+    // A saved moment goes on with the integrator it was running.
+    let default = match args.state {
+        Some(_) => world.integrator.name().to_owned(),
+        None => scene.integrator.clone(),
+    };
+    world.integrator = parse_integrator(args.integrator.as_deref().unwrap_or(&default), &world)?;
     let steps = match args.steps {
         Some(n) => n,
         None => step_count(args.duration.unwrap_or(scene.duration), dt)?,
@@ -70,8 +80,12 @@ pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
                 return rows.get_ref().failed(e);
             }
             match rows.finish() {
-                Ok(output) => output.commit(),
-                Err(e) => Err(CliError(format!("cannot write the output: {e}"))),
+                Ok(output) => output.commit()?,
+                Err(e) => return Err(CliError(format!("cannot write the output: {e}"))),
+            }
+            match &args.save_state {
+                Some(path) => super::state::save(path, &scene, &world, dt, first_step + steps),
+                None => Ok(()),
             }
         }
     }

@@ -5,12 +5,17 @@
 
 use super::geometry::Aabb;
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct SweepAndPrune {
     order: Vec<u32>,
 }
 
 impl SweepAndPrune {
+    /// The bytes the kept order holds.
+    pub fn heap_bytes(&self) -> usize {
+        crate::heap::vec_bytes(&self.order)
+    }
+
     /// Every distinct pair `(i, j)`, `i < j`, of overlapping boxes that `keep` accepts,
     /// into `out` (cleared first).
     pub fn pairs(

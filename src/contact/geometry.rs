@@ -35,7 +35,7 @@ pub enum Geom {
 }
 
 /// The static half-space `normal · x ≤ offset` (`normal` unit, pointing out of the solid).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Plane {
     pub normal: DVec3,
     pub offset: f64,

@@ -8,7 +8,7 @@
 /// No link / a static body.
 pub const NONE: u32 = u32::MAX;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 struct Link {
     prev: u32,
     next: u32,
@@ -17,7 +17,7 @@ struct Link {
     other: u32,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct ContactGraph<V> {
     /// First contact end of each body's list.
     heads: Vec<u32>,
@@ -60,6 +60,15 @@ impl<V> ContactGraph<V> {
         self.links.clear();
         self.bodies.clear();
         self.values.clear();
+    }
+
+    /// The bytes the graph's arrays hold (the values' own heap, if any, not included).
+    pub fn heap_bytes(&self) -> usize {
+        use crate::heap::vec_bytes;
+        vec_bytes(&self.heads)
+            + vec_bytes(&self.links)
+            + vec_bytes(&self.bodies)
+            + vec_bytes(&self.values)
     }
 
     pub fn values(&self) -> &[V] {

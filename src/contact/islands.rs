@@ -6,7 +6,7 @@ use super::graph::{ContactGraph, NONE};
 use super::joint::Joint;
 use super::settings::SolverSettings;
 
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Sleep {
     /// How long the body has been slower than the sleep speed.
     pub timer: f64,

@@ -8,7 +8,7 @@ use super::geometry::tangents;
 use super::settings::Softness;
 use super::solver::{PointBlock, Pose, Row, SolverBody};
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Motor {
     /// Target angular speed of the first body relative to the second (or the world)
     /// about the hinge axis, right-handed (rad/s).
@@ -17,7 +17,7 @@ pub struct Motor {
     pub max_torque: f64,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum JointKind {
     Ball,
     Hinge {
@@ -32,7 +32,7 @@ pub enum JointKind {
 /// accumulated impulses are kept per slot for warm starting.
 const SLOTS: usize = 8;
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Joint {
     pub kind: JointKind,
     pub a: usize,

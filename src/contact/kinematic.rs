@@ -9,7 +9,7 @@ use super::Material;
 use super::solver::{Pose, SolverBody};
 use crate::body::inertia::Part;
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Kinematic {
     /// Where the collider is at the start of the step.
     pub pose: Pose,

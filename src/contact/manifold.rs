@@ -6,7 +6,7 @@ use glam::DVec3;
 /// The greatest number of points a manifold keeps: four span a face contact.
 pub const MAX_POINTS: usize = 4;
 
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ContactPoint {
     /// Midway between the two surfaces, world coordinates.
     pub position: DVec3,
@@ -21,7 +21,7 @@ pub struct ContactPoint {
 
 /// A set of points between two shapes; `normal` points from the first shape to the
 /// second.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Manifold {
     pub normal: DVec3,
     pub points: [ContactPoint; MAX_POINTS],

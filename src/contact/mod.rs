@@ -29,6 +29,7 @@ pub mod manifold;
 pub mod narrow_phase;
 mod ray;
 pub mod settings;
+mod snapshot;
 pub mod solver;
 pub mod step;
 
@@ -48,7 +49,7 @@ pub use step::{FreeFlight, Movers, StepState};
 
 /// One contact of the graph: a manifold between a part of one body and a part of
 /// another, or, with `NONE` as the second body, a plane or a kinematic collider's part.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Contact {
     pub part_a: u32,
     /// The second body's part, the plane's index, or the kinematic collider's part.
@@ -62,7 +63,7 @@ pub struct Contact {
 }
 
 /// What the last step found, for the app's readout.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Stats {
     pub pairs: usize,
     pub contacts: usize,
@@ -82,7 +83,7 @@ struct Proxy {
 }
 
 /// The contact and joint state of a world.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Contacts {
     pub settings: SolverSettings,
     pub planes: Vec<Plane>,
@@ -97,11 +98,17 @@ pub struct Contacts {
     pub stats: Stats,
     broad: broad_phase::SweepAndPrune,
     stamp: u64,
+    // What one detection hands the next stages; rebuilt every step, so not a state.
+    #[serde(skip)]
     proxies: Vec<Proxy>,
+    #[serde(skip)]
     boxes: Vec<Aabb>,
+    #[serde(skip)]
     pairs: Vec<(u32, u32)>,
     /// What the solver's stages hand each other, kept from step to step: a pile's rows
-    /// are megabytes, and allocating them anew each step costs page faults.
+    /// are megabytes, and allocating them anew each step costs page faults. Rebuilt by
+    /// each step's prepare stage, so not a state.
+    #[serde(skip)]
     pub state: StepState,
 }
 

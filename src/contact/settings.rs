@@ -6,7 +6,7 @@ use std::str::FromStr;
 use serde::Deserialize;
 
 /// How constraints are solved; selectable like the integrators, to compare them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
 pub enum SolverKind {
     /// Sequential impulses (projected Gauss-Seidel) once per step, Baumgarte position
     /// correction through the ERP: Bullet's and Havok's classic solver [Havok solver].
@@ -44,7 +44,7 @@ impl FromStr for SolverKind {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SolverSettings {
     pub solver: SolverKind,

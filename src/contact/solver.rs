@@ -221,7 +221,7 @@ pub struct ContactRows {
 }
 
 /// What the rows need to know about a body's pose when they are prepared.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Pose {
     pub position: DVec3,
     pub orientation: glam::DQuat,

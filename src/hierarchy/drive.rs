@@ -6,7 +6,7 @@ use serde::Deserialize;
 
 use super::{Delta, DynamicTransform};
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Deserialize, serde::Serialize)]
 pub enum Drive {
     /// Rigidly attached: no motion relative to the parent.
     #[default]

@@ -14,7 +14,7 @@ use glam::DVec3;
 use super::transform::Transform;
 use crate::math::quat;
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct DynamicTransform {
     pub transform: Transform,
     pub velocity: DVec3,

@@ -95,7 +95,7 @@ pub fn step_in_frame(
 }
 
 /// A massless rigid rod from `anchor` (frame coordinates) to the body's centre of mass.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Tether {
     pub anchor: DVec3,

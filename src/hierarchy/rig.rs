@@ -15,7 +15,7 @@ use crate::body::inertia::Part;
 use crate::body::{Body, Material};
 
 /// A driven, massless frame: a tank's hull, its turret, a carousel's platform.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Frame {
     pub name: String,
     /// Index of the parent frame, always smaller than this frame's own index.
@@ -32,7 +32,7 @@ pub struct Frame {
 }
 
 /// Where a body's motion is described.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Mount {
     /// In the world: the integrator moves it under world gravity.
     #[default]
@@ -46,7 +46,7 @@ pub enum Mount {
 }
 
 /// A body that uses a frame as its reference.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Rider {
     pub frame: usize,
     /// The body's translational motion relative to the frame: translation (its centre of
@@ -71,7 +71,7 @@ impl Rider {
 }
 
 /// What carries a gun and its shells: a driven frame, or a body (a turret on a hinge).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Carrier {
     Frame(usize),
     Body(usize),
@@ -99,7 +99,7 @@ impl Carrier {
 
 /// A barrel that fires its held shells one by one, each leaving with the muzzle's world
 /// velocity plus `speed` along the barrel.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Gun {
     pub carrier: Carrier,
     /// The muzzle, and the barrel's direction, in the carrier's coordinates.

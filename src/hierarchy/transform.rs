@@ -7,7 +7,7 @@ use std::ops::Mul;
 
 use glam::{DQuat, DVec3};
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Transform {
     pub translation: DVec3,
     pub rotation: DQuat,

@@ -17,6 +17,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use glam::{DQuat, DVec3};
+use serde::{Deserialize, Serialize};
 
 use crate::body::{BodyState, MassProps};
 use crate::integrators::analytic::TorqueFreeTop;
@@ -39,7 +40,7 @@ pub struct StepInfo {
     pub safe_substeps: u32,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum StepError {
     /// `analytic` only knows the torque-free body.
     AnalyticNeedsTorqueFree,
@@ -89,7 +90,9 @@ impl fmt::Display for StepError {
 
 impl std::error::Error for StepError {}
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// Written and read by its command-line name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "&'static str")]
 pub enum Integrator {
     ExplicitEuler,
     SymplecticEuler,
@@ -330,6 +333,19 @@ impl fmt::Display for UnknownIntegrator {
 }
 
 impl std::error::Error for UnknownIntegrator {}
+
+impl TryFrom<String> for Integrator {
+    type Error = UnknownIntegrator;
+    fn try_from(name: String) -> Result<Self, UnknownIntegrator> {
+        name.parse()
+    }
+}
+
+impl From<Integrator> for &'static str {
+    fn from(integrator: Integrator) -> &'static str {
+        integrator.name()
+    }
+}
 
 impl FromStr for Integrator {
     type Err = UnknownIntegrator;

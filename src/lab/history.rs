@@ -48,6 +48,12 @@ impl Series {
         }
     }
 
+    /// Forgets the samples after time `t` (a branch discards the old future).
+    pub fn truncate_after(&mut self, t: f64) {
+        self.samples.retain(|s| s.t <= t);
+        self.skipped = 0;
+    }
+
     pub fn last(&self) -> Option<&Sample> {
         self.samples.last()
     }

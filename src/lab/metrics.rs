@@ -20,7 +20,7 @@ pub fn separatrix_ratio(props: &MassProps, state: &BodyState) -> Option<f64> {
 }
 
 /// Worst and final relative drift of energy and angular momentum against the start.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Drift {
     e0: f64,
     l0: DVec3,
@@ -80,7 +80,7 @@ impl Drift {
 
 /// How fast a horizontal direction turns (rad/s, counter-clockwise seen from above): the
 /// angle between successive samples, summed, over the time since the first.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct TurnRate {
     first: Option<f64>,
     last: Option<(f64, DVec3)>,
@@ -105,7 +105,7 @@ impl TurnRate {
 }
 
 /// Counts sign changes of one signal and times them by linear interpolation.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct FlipCounter {
     last: Option<(f64, f64)>,
     crossings: Vec<f64>,
@@ -122,6 +122,11 @@ impl FlipCounter {
         if value != 0.0 || self.last.is_none() {
             self.last = Some((t, value));
         }
+    }
+
+    /// The bytes the crossing times hold.
+    pub fn heap_bytes(&self) -> usize {
+        crate::heap::vec_bytes(&self.crossings)
     }
 
     pub fn flips(&self) -> usize {

@@ -8,13 +8,19 @@ use glam::DVec3;
 
 pub mod convergence_map;
 pub mod diagnosis;
+pub mod fingerprint;
 pub mod history;
+pub mod input;
 pub mod metrics;
+pub mod moment;
 pub mod presets;
 pub mod recording;
 pub mod rows;
 pub mod run;
+mod scrub;
+pub mod snapshot;
 pub mod sweep;
+pub mod timeline;
 
 use crate::body::inertia::{Inertia, Part, Shape};
 use crate::body::{Body, BodyState, MassProps};
@@ -25,10 +31,12 @@ use crate::scene::{Scene, check_step};
 use crate::world::Stage;
 use crate::world::grab::Grab;
 use history::{Sample, Series, Trail};
+use input::{Input, Logged};
 use metrics::TurnRate;
 use presets::Start;
 use recording::Recording;
 use run::Run;
+use timeline::Timeline;
 
 /// Compared by default: wrong motion, no flip, drift, and the method that gets it right.
 pub const DEFAULT_COMPARED: [Integrator; 4] = [
@@ -75,12 +83,28 @@ pub struct Lab {
     pub circling: Option<Circling>,
     /// Integrator steps taken since the last physics step was recorded.
     steps_taken: u32,
+    /// Physics steps since the start: the step the lab shows.
+    step_index: u64,
+    /// The recorded history, to scrub, step back and replay.
+    timeline: Timeline,
+    mode: Mode,
+    /// The fingerprint of the last step taken.
+    last_fingerprint: u64,
+}
+
+/// Whether steps taken are recorded or simulated again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// Steps go into the plots, the export and the timeline; inputs are logged.
+    Live,
+    /// Steps recorded earlier are simulated again from a keyframe and checked.
+    Again,
 }
 
 /// A ball rolling on a turning frame: how fast its world velocity turns, and the rate
 /// theory gives for a solid sphere rolling without slipping, 2/7 of the frame's spin about
 /// the vertical.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Circling {
     pub body: usize,
     pub frame: usize,
@@ -137,6 +161,10 @@ impl Lab {
             grab: None,
             circling: None,
             steps_taken: 0,
+            step_index: 0,
+            timeline: Timeline::default(),
+            mode: Mode::Live,
+            last_fingerprint: 0,
             scene,
         };
         lab.restart()
@@ -168,16 +196,7 @@ impl Lab {
             let integrator = self.lanes.first().map_or(world.integrator, Run::integrator);
             (vec![Run::new(world, integrator)], None)
         };
-        self.radius = lanes[0]
-            .world
-            .bodies
-            .iter()
-            .map(|b| b.state.position.length() + b.radius())
-            .chain(lanes[0].world.frames.iter().flat_map(|f| {
-                let center = f.global.transform.translation.length();
-                f.parts.iter().map(move |p| center + p.radius_from_centre())
-            }))
-            .fold(0.1, f64::max);
+        self.radius = radius_of(&lanes[0].world);
         self.lanes = lanes;
         self.ghost = ghost;
         self.history = vec![Series::default(); self.lanes.len()];
@@ -191,6 +210,9 @@ impl Lab {
         self.switches.clear();
         self.grab = None;
         self.steps_taken = 0;
+        self.step_index = 0;
+        self.timeline.clear();
+        self.mode = Mode::Live;
         self.circling = self.scene.readout.as_ref().and_then(|r| match r {
             crate::scene::Readout::Circling { body, frame } => Some(Circling {
                 body: self.lanes[0]
@@ -248,6 +270,58 @@ impl Lab {
     /// Switches the integrator of a single-lane scene mid-motion: the bodies keep their
     /// state, nothing restarts.
     pub fn switch_integrator(&mut self, integrator: Integrator) -> Result<(), String> {
+        self.input(Input::SwitchIntegrator(integrator))
+    }
+
+    /// Applies an input to the lab and logs it in the timeline where it was applied
+    /// (away from the recording's head, as an edit a branch keeps).
+    fn input(&mut self, input: Input) -> Result<(), String> {
+        self.apply(input)?;
+        let logged = Logged {
+            step: self.step_index,
+            sub: self.steps_taken,
+            input,
+        };
+        if self.in_past() {
+            self.timeline.edits.push(logged);
+        } else {
+            self.timeline.log(logged);
+        }
+        Ok(())
+    }
+
+    /// What an input does; simulating again applies logged inputs through it.
+    fn apply(&mut self, input: Input) -> Result<(), String> {
+        match input {
+            Input::Hold { lane, grab } => {
+                self.grab = (lane < self.lanes.len()).then_some((lane, grab));
+                Ok(())
+            }
+            Input::DragTo(target) => {
+                if let Some((_, grab)) = &mut self.grab {
+                    grab.target = target;
+                }
+                Ok(())
+            }
+            Input::Release => {
+                self.grab = None;
+                Ok(())
+            }
+            Input::SwitchIntegrator(i) => self.apply_switch(i),
+            Input::SetDt(dt) => {
+                check_step(dt)?;
+                self.dt = dt;
+                Ok(())
+            }
+            Input::SetStepsPerDt(steps) => self.apply_steps_per_dt(steps),
+            Input::SetMotor { joint, motor } => self.apply_motor(joint, motor),
+            Input::SetFriction(friction) => self.apply_friction(friction),
+            Input::SetSolverSettings(settings) => self.apply_solver_settings(settings),
+            Input::Spawn { shape, velocity } => self.apply_spawn(shape, velocity),
+        }
+    }
+
+    fn apply_switch(&mut self, integrator: Integrator) -> Result<(), String> {
         if self.side_by_side() {
             return Err("this scene compares integrators side by side".into());
         }
@@ -257,18 +331,23 @@ impl Lab {
         }
         if run.world.integrator != integrator {
             run.world.integrator = integrator;
-            self.switches.push((run.world.time, integrator));
+            // The plots mark the switch once, when it is first made.
+            if self.mode == Mode::Live {
+                self.switches.push((run.world.time, integrator));
+            }
         }
         Ok(())
     }
 
     pub fn set_dt(&mut self, dt: f64) -> Result<(), String> {
-        check_step(dt)?;
-        self.dt = dt;
-        Ok(())
+        self.input(Input::SetDt(dt))
     }
 
     pub fn set_steps_per_dt(&mut self, steps: u32) -> Result<(), String> {
+        self.input(Input::SetStepsPerDt(steps))
+    }
+
+    fn apply_steps_per_dt(&mut self, steps: u32) -> Result<(), String> {
         if !(1..=MAX_STEPS_PER_DT).contains(&steps) {
             return Err(format!(
                 "integrator steps per dt must be between 1 and {MAX_STEPS_PER_DT}, got {steps}"
@@ -284,7 +363,8 @@ impl Lab {
     }
 
     /// One physics step of every lane and the ghost. A lane whose step fails stops and
-    /// keeps its error for the panel; the others go on.
+    /// keeps its error for the panel; the others go on. Taken from a moment scrubbed back
+    /// to, it branches: the old future is discarded.
     pub fn step(&mut self) {
         for _ in 0..self.steps_per_dt {
             self.begin_step();
@@ -296,8 +376,17 @@ impl Lab {
     }
 
     /// Before one integrator step of every lane and the ghost: the mouse spring's pull.
-    /// The app's first physics system.
+    /// The app's first physics system. From a moment scrubbed back to, it first branches
+    /// (see [`Lab::branch`]).
     pub fn begin_step(&mut self) {
+        if self.in_past() {
+            self.branch();
+        }
+        self.begin_tick();
+    }
+
+    /// [`Lab::begin_step`] without the branch: simulating again calls it.
+    fn begin_tick(&mut self) {
         let h = self.h();
         if let Some((lane, grab)) = self.grab
             && let Some(run) = self.lanes.get_mut(lane)
@@ -328,11 +417,35 @@ impl Lab {
         self.steps_taken += 1;
         if self.steps_taken >= self.steps_per_dt {
             self.steps_taken = 0;
+            self.step_index += 1;
             self.record();
         }
     }
 
+    /// After a physics step (or at the start): the circling readout and the step's
+    /// fingerprint; live, the plots, trails, export and the timeline too.
     fn record(&mut self) {
+        if let Some(c) = &mut self.circling {
+            let world = &self.lanes[0].world;
+            c.meter
+                .record(world.time, world.bodies[c.body].state.velocity);
+        }
+        if self.mode == Mode::Again || self.timeline.enabled() {
+            self.last_fingerprint =
+                fingerprint::fingerprint(self.lanes.iter().chain(&self.ghost).map(|r| &r.world));
+        }
+        if self.mode == Mode::Again {
+            return;
+        }
+        if self.timeline.enabled() {
+            let keyframe = self
+                .timeline
+                .wants_keyframe(self.step_index)
+                .then(|| self.snapshot());
+            let (step, time) = (self.step_index, self.time());
+            self.timeline
+                .push(step, time, self.last_fingerprint, keyframe);
+        }
         for (lane, run) in self.lanes.iter().enumerate() {
             if run.error.is_none() {
                 self.history[lane].record(sample(run));
@@ -342,11 +455,6 @@ impl Lab {
                 }
                 self.recording.record(lane, &run.world);
             }
-        }
-        if let Some(c) = &mut self.circling {
-            let world = &self.lanes[0].world;
-            c.meter
-                .record(world.time, world.bodies[c.body].state.velocity);
         }
         if let Some(ghost) = self.ghost.as_ref().filter(|g| g.error.is_none()) {
             self.ghost_history.record(sample(ghost));
@@ -395,6 +503,10 @@ impl Lab {
     /// Sets a hinge's motor in every lane and wakes its body. Refused for a joint without
     /// a motor, or a speed or torque outside the scene files' ranges.
     pub fn set_motor(&mut self, joint: usize, motor: Motor) -> Result<(), String> {
+        self.input(Input::SetMotor { joint, motor })
+    }
+
+    fn apply_motor(&mut self, joint: usize, motor: Motor) -> Result<(), String> {
         crate::scene::ranges::SPIN.check("motor speed", motor.speed)?;
         crate::scene::ranges::TORQUE.check("motor torque", motor.max_torque)?;
         if !self.motors().iter().any(|&(k, _)| k == joint) {
@@ -413,21 +525,19 @@ impl Lab {
         Ok(())
     }
 
-    /// Holds a body of a lane with the mouse spring (see [`Grab`]).
+    /// Holds a body of a lane with the mouse spring (see [`Grab`]); no lane, no hold.
     pub fn hold(&mut self, lane: usize, grab: Grab) {
-        self.grab = (lane < self.lanes.len()).then_some((lane, grab));
+        let _ = self.input(Input::Hold { lane, grab });
     }
 
     /// Moves the point the held body is pulled to.
     pub fn drag_to(&mut self, target: DVec3) {
-        if let Some((_, grab)) = &mut self.grab {
-            grab.target = target;
-        }
+        let _ = self.input(Input::DragTo(target));
     }
 
     /// Lets go: the body keeps the velocity the spring gave it.
     pub fn release(&mut self) {
-        self.grab = None;
+        let _ = self.input(Input::Release);
     }
 
     /// The friction of the first lane's first body that has parts: the value the Solver
@@ -446,6 +556,10 @@ impl Lab {
     /// and wakes every body; contacts take it at their next detection. Refused when not
     /// finite or negative.
     pub fn set_friction(&mut self, friction: f64) -> Result<(), String> {
+        self.input(Input::SetFriction(friction))
+    }
+
+    fn apply_friction(&mut self, friction: f64) -> Result<(), String> {
         crate::scene::ranges::FRICTION.check("friction", friction)?;
         for run in &mut self.lanes {
             let world = &mut run.world;
@@ -469,6 +583,10 @@ impl Lab {
     /// Applies contact-solver settings to every lane and wakes every body, so that the
     /// change shows at once. Settings out of range are refused with the reason.
     pub fn set_solver_settings(&mut self, settings: SolverSettings) -> Result<(), String> {
+        self.input(Input::SetSolverSettings(settings))
+    }
+
+    fn apply_solver_settings(&mut self, settings: SolverSettings) -> Result<(), String> {
         crate::scene::validate_solver(&settings).map_err(|e| e.under("solver"))?;
         for run in &mut self.lanes {
             if let Some(c) = &mut run.world.contacts {
@@ -483,6 +601,10 @@ impl Lab {
     /// is not zero) to every lane, so lanes stay comparable. Only scenes with contacts
     /// take new bodies: elsewhere nothing would stop them falling.
     pub fn spawn(&mut self, shape: Shape, velocity: DVec3) -> Result<(), String> {
+        self.input(Input::Spawn { shape, velocity })
+    }
+
+    fn apply_spawn(&mut self, shape: Shape, velocity: DVec3) -> Result<(), String> {
         if self.lanes.iter().any(|r| r.world.contacts.is_none()) {
             return Err("bodies can be added to scenes with contacts only".into());
         }
@@ -520,7 +642,10 @@ impl Lab {
             if let Some(contacts) = &mut world.contacts {
                 (0..=added).for_each(|b| contacts.wake(b));
             }
-            self.trails[lane].push(Trail::default());
+            // Simulated again, the lane keeps the trail it had.
+            if self.trails[lane].len() < world.bodies.len() {
+                self.trails[lane].push(Trail::default());
+            }
         }
         self.generation += 1;
         Ok(())
@@ -530,6 +655,19 @@ impl Lab {
     pub fn csv(&self) -> String {
         self.recording.csv(self.lanes.iter().map(|r| &r.world))
     }
+}
+
+/// Radius of a sphere about the origin holding a world's bodies and frames' parts.
+fn radius_of(world: &crate::world::World) -> f64 {
+    world
+        .bodies
+        .iter()
+        .map(|b| b.state.position.length() + b.radius())
+        .chain(world.frames.iter().flat_map(|f| {
+            let center = f.global.transform.translation.length();
+            f.parts.iter().map(move |p| center + p.radius_from_centre())
+        }))
+        .fold(0.1, f64::max)
 }
 
 fn sample(run: &Run) -> Sample {

@@ -9,7 +9,7 @@ use crate::scene::{BodyDesc, PartDesc, Scene};
 use crate::world::World;
 
 /// Bodies a course uses to show which spins are stable.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum InertiaPreset {
     /// The scene's own body, as authored.
     Scene,
@@ -138,7 +138,7 @@ pub fn equivalent_box(mass: f64, moments: DVec3) -> Result<DVec3, String> {
 }
 
 /// Principal axes named by the size of their moment.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum SpinAxis {
     Minor,
     Intermediate,
@@ -178,7 +178,7 @@ fn rank_of(moments: DVec3, axis: usize) -> usize {
 
 /// What the app's start panel sets. `apply` turns it into a world; a scene with several
 /// bodies takes only the gravity.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Start {
     pub preset: InertiaPreset,
     /// Principal moments for [`InertiaPreset::Custom`], kg·m².

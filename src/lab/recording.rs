@@ -44,6 +44,18 @@ impl Recording {
         self.rows += world.bodies.len();
     }
 
+    /// Forgets the steps after time `t` (a branch discards the old future).
+    pub fn truncate_after(&mut self, t: f64) {
+        for (steps, states) in self.steps.iter_mut().zip(&mut self.states) {
+            let keep = steps.partition_point(|&(time, _, _)| time <= t);
+            let rows: usize = steps[..keep].iter().map(|&(_, _, n)| n).sum();
+            self.rows -= states.len() - rows;
+            steps.truncate(keep);
+            states.truncate(rows);
+        }
+        self.full = self.rows >= MAX_STATES;
+    }
+
     pub fn rows(&self) -> usize {
         self.rows
     }

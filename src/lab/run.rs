@@ -3,6 +3,8 @@
 //! the axis it was spun about, which is the body turning over. The command line's
 //! `compare` and the app's lanes share it.
 
+use std::sync::Arc;
+
 use crate::body::BodyState;
 use crate::integrators::analytic::TorqueFreeTop;
 use crate::integrators::{Integrator, StepError};
@@ -10,7 +12,7 @@ use crate::lab::diagnosis::diagnose;
 use crate::lab::metrics::{Drift, FlipCounter};
 use crate::world::{Stage, World};
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Run {
     pub world: World,
     /// States one step back, for interpolated rendering.
@@ -27,12 +29,15 @@ pub struct Run {
     pub error: Option<StepError>,
     /// That failure explained: the body, the step, the time and the likely cause.
     pub failure: Option<String>,
-    /// The world at the start, which the explanation compares with.
-    start: World,
+    /// The world at the start, which the explanation compares with; shared, so the
+    /// timeline's keyframes do not copy it. A state file leaves it out: a run loaded from
+    /// one starts at the loaded moment.
+    #[serde(skip)]
+    pub(super) start: Option<Arc<World>>,
     /// Steps completed.
-    steps: u64,
+    pub(super) steps: u64,
     /// The step being taken.
-    h: f64,
+    pub(super) h: f64,
 }
 
 impl Run {
@@ -57,7 +62,7 @@ impl Run {
             analytic_flip_period,
             error: None,
             failure: None,
-            start: world.clone(),
+            start: Some(Arc::new(world.clone())),
             steps: 0,
             h: 0.0,
             world,
@@ -95,7 +100,8 @@ impl Run {
     }
 
     fn fail(&mut self, e: StepError, dt: f64) {
-        let why = diagnose(&self.world, &self.start, dt, Some(&e));
+        let start = self.start.as_deref().unwrap_or(&self.world);
+        let why = diagnose(&self.world, start, dt, Some(&e));
         self.failure = Some(why.message(self.steps + 1, self.world.time));
         self.error = Some(e);
     }

@@ -114,6 +114,13 @@ pub struct Scene {
     /// A measurement the app shows beside the view.
     #[serde(default)]
     pub readout: Option<Readout>,
+    /// What [`Scene::load`] takes to load this scene again: a built-in name or a path.
+    #[serde(skip)]
+    pub origin: String,
+    /// A hash of the scene's source text (XXH3-64): a state file saved from it names it,
+    /// so a file saved from another version of the scene is refused.
+    #[serde(skip)]
+    pub source_hash: u64,
 }
 
 /// A scene's own measurement, against its analytic answer.
@@ -228,7 +235,9 @@ impl Scene {
     /// A built-in scene by name, or a `.ron` file by path.
     pub fn load(name_or_path: &str) -> Result<Self, SceneError> {
         if let Some((name, text)) = BUILTIN.iter().find(|(n, _)| *n == name_or_path) {
-            return Self::parse(&format!("assets/scenes/{name}.ron"), text);
+            let mut scene = Self::parse(&format!("assets/scenes/{name}.ron"), text)?;
+            scene.origin = name_or_path.into();
+            return Ok(scene);
         }
         if name_or_path.ends_with(".ron") {
             let bytes = std::fs::read(name_or_path).map_err(|e| SceneError::Io {
@@ -252,7 +261,7 @@ impl Scene {
             column,
             problem,
         };
-        let scene: Scene = ron::from_str(text).map_err(|e| {
+        let mut scene: Scene = ron::from_str(text).map_err(|e| {
             let (line, column) = (e.span.start.line, e.span.start.col);
             // One line: RON's messages may quote text with line breaks.
             let message = e
@@ -267,6 +276,8 @@ impl Scene {
                 Invalid::new(locate::path_at(text, line, column), message),
             )
         })?;
+        scene.origin = file.into();
+        scene.source_hash = twox_hash::XxHash3_64::oneshot(text.as_bytes());
         scene.validate().map_err(|problem| {
             let (line, column) = locate::locate(text, &problem.path);
             at(line, column, problem)

@@ -19,7 +19,7 @@ const DAMPING_RATIO: f64 = 0.9;
 const MAX_PULL_G: f64 = 40.0;
 const STANDARD_G: f64 = 9.81;
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Grab {
     pub body: usize,
     /// The held point in the body's own frame.

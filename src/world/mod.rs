@@ -29,6 +29,7 @@ use rayon::prelude::*;
 
 pub mod grab;
 pub mod riders;
+mod snapshot;
 
 use crate::body::Body;
 use crate::contact::{Contacts, Kinematic, Pose};
@@ -70,7 +71,7 @@ impl Stage {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct World {
     pub bodies: Vec<Body>,
     /// Where each body's motion is described, one per body: the world, a frame it rides
@@ -88,8 +89,10 @@ pub struct World {
     /// Loads on the bodies besides gravity in the step being taken, in world axes,
     /// indexed by body (shorter: no load): empty after the forces stage, for code between
     /// stages to add to with [`World::add_load`].
+    #[serde(skip)]
     pub loads: Vec<Loads>,
     /// What the stages of the step being taken hand each other.
+    #[serde(skip)]
     pass: Pass,
 }
 
@@ -291,12 +294,24 @@ impl World {
                     .step(&body.props, &mut body.state, loads, h)
                     .map(|_| ())
             };
-            if self.bodies.len() >= PARALLEL_THRESHOLD {
-                self.bodies.par_iter_mut().try_for_each(advance)?;
+            // Every body is advanced and the first failure in body order is returned: a
+            // short-circuit would leave a failed step's world depending on how the threads
+            // ran, and re-simulating it could not reproduce it.
+            let failed = |(i, body): (usize, &mut Body)| advance(body).err().map(|e| (i, e));
+            let first = if self.bodies.len() >= PARALLEL_THRESHOLD {
+                self.bodies
+                    .par_iter_mut()
+                    .enumerate()
+                    .filter_map(failed)
+                    .min_by_key(|&(i, _)| i)
             } else {
-                self.bodies.iter_mut().try_for_each(advance)?;
-            }
-            return Ok(());
+                self.bodies
+                    .iter_mut()
+                    .enumerate()
+                    .filter_map(failed)
+                    .min_by_key(|&(i, _)| i)
+            };
+            return first.map_or(Ok(()), |(_, e)| Err(e));
         }
         let contacts = self.contacts.as_deref();
         let asleep = |i: usize| contacts.is_some_and(|c| c.is_asleep(i));

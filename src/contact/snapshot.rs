@@ -1,0 +1,97 @@
+//! A copy of the contact state that the next step reads (the graph with its manifolds and
+//! warm-start impulses, the joints' impulses, sleep, the broad phase's order), without the
+//! buffers each step rebuilds: the lab's history keeps many, so they stay small.
+//!
+//! Every field is named here, in both directions, so a field added to [`Contacts`] does
+//! not compile until it is sorted into state or scratch.
+
+use super::Contacts;
+use super::step::StepState;
+use crate::heap::vec_bytes;
+
+impl Contacts {
+    /// The state without the scratch buffers (left empty).
+    pub fn snapshot(&self) -> Contacts {
+        let Contacts {
+            settings,
+            planes,
+            kinematic,
+            passive,
+            joints,
+            graph,
+            sleep,
+            stats,
+            broad,
+            stamp,
+            proxies: _,
+            boxes: _,
+            pairs: _,
+            state: _,
+        } = self;
+        Contacts {
+            settings: *settings,
+            planes: planes.clone(),
+            kinematic: kinematic.clone(),
+            passive: passive.clone(),
+            joints: joints.clone(),
+            graph: graph.clone(),
+            sleep: sleep.clone(),
+            stats: *stats,
+            broad: broad.clone(),
+            stamp: *stamp,
+            proxies: Vec::new(),
+            boxes: Vec::new(),
+            pairs: Vec::new(),
+            state: StepState::default(),
+        }
+    }
+
+    /// Takes the state of `from` (a snapshot), keeping this one's scratch buffers, whose
+    /// memory the next step reuses.
+    pub fn restore(&mut self, from: &Contacts) {
+        let Contacts {
+            settings,
+            planes,
+            kinematic,
+            passive,
+            joints,
+            graph,
+            sleep,
+            stats,
+            broad,
+            stamp,
+            proxies: _,
+            boxes: _,
+            pairs: _,
+            state: _,
+        } = from;
+        self.settings = *settings;
+        self.planes.clone_from(planes);
+        self.kinematic.clone_from(kinematic);
+        self.passive.clone_from(passive);
+        self.joints.clone_from(joints);
+        self.graph.clone_from(graph);
+        self.sleep.clone_from(sleep);
+        self.stats = *stats;
+        self.broad.clone_from(broad);
+        self.stamp = *stamp;
+    }
+
+    /// The bytes the state owns on the heap, this box included (scratch buffers not
+    /// counted: a snapshot has none).
+    pub fn heap_bytes(&self) -> usize {
+        std::mem::size_of::<Contacts>()
+            + vec_bytes(&self.planes)
+            + vec_bytes(&self.kinematic)
+            + self
+                .kinematic
+                .iter()
+                .map(|k| vec_bytes(&k.parts))
+                .sum::<usize>()
+            + vec_bytes(&self.passive)
+            + vec_bytes(&self.joints)
+            + self.graph.heap_bytes()
+            + vec_bytes(&self.sleep)
+            + self.broad.heap_bytes()
+    }
+}

@@ -1,0 +1,63 @@
+//! The history's memory budget rests on `heap_bytes`: here it is checked against what
+//! the allocator really hands out when a snapshot is taken, counted by a global
+//! allocator that this test binary alone installs.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use gyrolab::lab::Lab;
+use gyrolab::scene::Scene;
+
+struct Counting;
+
+static ALLOCATED: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATED.fetch_add(layout.size(), Ordering::SeqCst);
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        ALLOCATED.fetch_sub(layout.size(), Ordering::SeqCst);
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Bytes allocated and still held after `f`, which returns what holds them.
+fn held_by<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let before = ALLOCATED.load(Ordering::SeqCst);
+    let value = f();
+    (value, ALLOCATED.load(Ordering::SeqCst) - before)
+}
+
+/// Snapshots of scenes of every kind: `heap_bytes` is what the snapshot holds, to the
+/// byte (one test thread, so nothing else allocates meanwhile).
+#[test]
+fn heap_bytes_is_what_a_snapshot_holds() {
+    for (name, steps) in [
+        ("pile", 100),
+        ("tank", 200),
+        ("dzhanibekov", 10),
+        ("turntable", 10),
+    ] {
+        let mut lab = Lab::new(Scene::load(name).unwrap());
+        for _ in 0..steps {
+            lab.step();
+        }
+        let (snapshot, held) = held_by(|| lab.snapshot());
+        assert_eq!(snapshot.heap_bytes(), held, "{name}");
+        assert!(held > 0);
+    }
+    // A known case: the pile's 1,000 boxes hold at least their bodies and contacts.
+    let mut pile = Lab::new(Scene::load("pile").unwrap());
+    pile.step();
+    let world = &pile.lanes[0].world;
+    let floor = world.bodies.len() * std::mem::size_of::<gyrolab::body::Body>()
+        + world.contacts.as_ref().unwrap().graph.len()
+            * std::mem::size_of::<gyrolab::contact::Contact>();
+    assert!(pile.snapshot().heap_bytes() > floor);
+}

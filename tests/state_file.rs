@@ -1,0 +1,319 @@
+//! `simulate --save-state` and `--state`: the command line goes on from a saved moment
+//! exactly where one longer run would be, and refuses corrupted, truncated and
+//! mismatched files with one line on stderr and exit code 2.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_gyrolab");
+
+fn gyrolab(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().expect("binary runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+/// A fresh directory for one test's files.
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("gyrolab-state-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn ok(args: &[&str]) -> Output {
+    let o = gyrolab(args);
+    assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+    o
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// The second line of a state file: the whole state.
+fn state_line(p: &Path) -> String {
+    std::fs::read_to_string(p)
+        .unwrap()
+        .lines()
+        .nth(1)
+        .unwrap()
+        .to_owned()
+}
+
+/// The CSV rows of the last time written.
+fn last_rows(csv: &[u8]) -> Vec<String> {
+    let text = String::from_utf8(csv.to_vec()).unwrap();
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    let t = rows.last().unwrap().split(',').next().unwrap();
+    rows.iter()
+        .filter(|r| r.split(',').next() == Some(t))
+        .map(|r| r.to_string())
+        .collect()
+}
+
+/// 2N steps in one run, against N, save, load, N more: the same rows at the end and the
+/// same state, bitwise (the files' state lines are equal text, and JSON keeps every bit).
+fn continues(scene: &str, n: u64) -> PathBuf {
+    let d = dir(scene);
+    let (half, whole, on) = (d.join("half.json"), d.join("whole.json"), d.join("on.json"));
+    let n_s = n.to_string();
+    let two_n = (2 * n).to_string();
+    ok(&[
+        "simulate",
+        scene,
+        "--steps",
+        &n_s,
+        "--every",
+        "1000000",
+        "--save-state",
+        s(&half),
+    ]);
+    let straight = ok(&[
+        "simulate",
+        scene,
+        "--steps",
+        &two_n,
+        "--save-state",
+        s(&whole),
+    ]);
+    let resumed = ok(&[
+        "simulate",
+        "--state",
+        s(&half),
+        "--steps",
+        &n_s,
+        "--save-state",
+        s(&on),
+    ]);
+    assert_eq!(
+        last_rows(&resumed.stdout),
+        last_rows(&straight.stdout),
+        "{scene}"
+    );
+    assert_eq!(
+        state_line(&on),
+        state_line(&whole),
+        "{scene}: the whole state"
+    );
+    half
+}
+
+#[test]
+fn dzhanibekov_goes_on_bitwise() {
+    continues("dzhanibekov", 200);
+}
+
+#[test]
+fn tumbling_crowd_goes_on_bitwise() {
+    continues("tumbling-crowd", 100);
+}
+
+#[test]
+fn newtons_cradle_goes_on_bitwise() {
+    continues("newtons-cradle", 300);
+}
+
+/// The gun fires at 0.75 s and 2.25 s: one shot before the save, one after.
+#[test]
+fn tank_goes_on_bitwise() {
+    let half = continues("tank", 200);
+    assert!(state_line(&half).contains("\"fired\":1"));
+}
+
+/// Saved asleep: the file says so, and the boxes sleep on.
+#[test]
+fn pile_goes_on_bitwise() {
+    let half = continues("pile", 100);
+    assert!(state_line(&half).contains("\"asleep\":true"));
+}
+
+/// Going on with another integrator: a switch at the save point.
+#[test]
+fn a_moment_goes_on_with_another_integrator() {
+    let d = dir("switch");
+    let (half, on) = (d.join("half.json"), d.join("on.json"));
+    ok(&[
+        "simulate",
+        "tumbling-crowd",
+        "--steps",
+        "50",
+        "--save-state",
+        s(&half),
+    ]);
+    let o = ok(&[
+        "simulate",
+        "--state",
+        s(&half),
+        "--integrator",
+        "rk4",
+        "--steps",
+        "50",
+        "--save-state",
+        s(&on),
+    ]);
+    let rows = last_rows(&o.stdout);
+    assert!(rows.iter().all(|r| r.contains(",rk4,")), "{rows:?}");
+    let header = std::fs::read_to_string(&on).unwrap();
+    assert!(
+        header
+            .lines()
+            .next()
+            .unwrap()
+            .contains("\"integrators\":[\"rk4\"]")
+    );
+    // And from there on with the integrator it was saved with.
+    let o = ok(&["simulate", "--state", s(&on), "--steps", "3"]);
+    assert!(last_rows(&o.stdout).iter().all(|r| r.contains(",rk4,")));
+}
+
+/// Exit 2, one line naming the file, no panic, nothing on stdout.
+fn refused(args: &[&str], file: &Path, needle: &str) {
+    let o = gyrolab(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    assert!(err.contains(s(file)), "{args:?}: names the file: {err}");
+    assert!(err.contains(needle), "{args:?}: '{needle}' not in {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn bad_state_files_are_refused_with_one_line() {
+    let d = dir("bad");
+    let good = d.join("good.json");
+    ok(&[
+        "simulate",
+        "tank",
+        "--steps",
+        "20",
+        "--save-state",
+        s(&good),
+    ]);
+    let text = std::fs::read_to_string(&good).unwrap();
+    let write = |name: &str, content: &str| {
+        let p = d.join(name);
+        std::fs::write(&p, content).unwrap();
+        p
+    };
+    // Truncated in the state, and in the header.
+    let p = write("cut.json", &text[..text.len() * 2 / 3]);
+    refused(&["simulate", "--state", s(&p)], &p, "truncated");
+    let p = write("cut-header.json", &text[..40]);
+    refused(&["simulate", "--state", s(&p)], &p, "truncated");
+    // A digit changed in the state; bytes that are not text.
+    let at = text.rfind("0.5").unwrap();
+    let p = write(
+        "digit.json",
+        &format!("{}0.6{}", &text[..at], &text[at + 3..]),
+    );
+    refused(&["simulate", "--state", s(&p)], &p, "corrupted");
+    let p = d.join("binary.json");
+    std::fs::write(&p, [0xff, 0xfe, 0x00, 0x41]).unwrap();
+    refused(&["simulate", "--state", s(&p)], &p, "cannot read");
+    let p = write("empty.json", "");
+    refused(
+        &["simulate", "--state", s(&p)],
+        &p,
+        "not a gyrolab state file",
+    );
+    // Another version of the format; another scene asked for; another version of the
+    // scene.
+    let p = write(
+        "v2.json",
+        &text.replacen("\"version\":1", "\"version\":2", 1),
+    );
+    refused(&["simulate", "--state", s(&p)], &p, "version 2");
+    refused(
+        &["simulate", "pile", "--state", s(&good)],
+        &good,
+        "a moment of scene 'tank'",
+    );
+    let header = text.lines().next().unwrap();
+    let hash = header.split("\"scene_hash\":\"").nth(1).unwrap()[..16].to_owned();
+    let p = write(
+        "edited-scene.json",
+        &text.replacen(&hash, "0123456789abcdef", 1),
+    );
+    refused(
+        &["simulate", "--state", s(&p)],
+        &p,
+        "another version of scene 'tank'",
+    );
+    let p = write(
+        "other.json",
+        &text.replacen("gyrolab-state", "other-format", 1),
+    );
+    refused(
+        &["simulate", "--state", s(&p)],
+        &p,
+        "not a gyrolab state file",
+    );
+    // A missing file.
+    let p = d.join("missing.json");
+    refused(&["simulate", "--state", s(&p)], &p, "cannot read");
+}
+
+/// `--save-state` replaces a file only when the run succeeds, and never leaves a
+/// partial one.
+#[test]
+fn save_state_is_written_only_by_a_run_that_succeeds() {
+    let d = dir("atomic");
+    let target = d.join("keep.json");
+    std::fs::write(&target, "precious").unwrap();
+    let o = gyrolab(&[
+        "simulate",
+        "dzhanibekov",
+        "--dt",
+        "0.9",
+        "--integrator",
+        "explicit-euler",
+        "--steps",
+        "200",
+        "--save-state",
+        s(&target),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious");
+    ok(&[
+        "simulate",
+        "dzhanibekov",
+        "--steps",
+        "5",
+        "--save-state",
+        s(&target),
+    ]);
+    assert!(
+        std::fs::read_to_string(&target)
+            .unwrap()
+            .starts_with("{\"format\":\"gyrolab-state\"")
+    );
+    assert_eq!(
+        std::fs::read_dir(&d).unwrap().count(),
+        1,
+        "no temporary file left"
+    );
+    let o = gyrolab(&[
+        "simulate",
+        "--steps",
+        "5",
+        "--save-state",
+        "/nonexistent-dir/x.json",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o).trim_end().lines().count(), 1);
+}
+
+/// A moment of several lanes side by side (the app's) is refused by the command line,
+/// which steps one world.
+#[test]
+fn a_moment_of_several_lanes_is_refused() {
+    let d = dir("lanes");
+    let p = d.join("lanes.json");
+    let lab = gyrolab::lab::Lab::new(gyrolab::scene::Scene::load("dzhanibekov").unwrap());
+    lab.save_moment(&p).unwrap();
+    refused(&["simulate", "--state", s(&p)], &p, "4 lanes side by side");
+}
