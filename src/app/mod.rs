@@ -14,6 +14,7 @@ mod timing;
 mod camera;
 mod contacts;
 mod controls;
+mod dock;
 mod frames;
 mod labels;
 mod newton_map;

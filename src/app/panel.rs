@@ -64,7 +64,7 @@ pub fn controls(
         .show(ui, |ui| start(ui, sim, message));
     egui::CollapsingHeader::new("Show")
         .default_open(false)
-        .show(ui, |ui| show(ui, view));
+        .show(ui, |ui| show(ui, view, sim.ghost.is_some()));
     egui::CollapsingHeader::new("Readouts")
         .default_open(true)
         .show(ui, |ui| readouts(ui, sim));
@@ -86,6 +86,7 @@ pub fn load_scene(sim: &mut Sim, view: &mut View, name: &str) -> Result<(), Stri
     let scene = Scene::load(name).map_err(|e| e.to_string())?;
     sim.load_scene(scene);
     view.omega_lane = omega_lane(sim);
+    view.rider = None;
     Ok(())
 }
 
@@ -133,8 +134,11 @@ fn integrators(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: &mut 
                 message.set(Err(e));
             }
         }
-        ui.checkbox(&mut view.ghost, "ghost: the exact solution (analytic)")
-            .on_hover_ui(|ui| integrator_tooltip(ui, Integrator::Analytic));
+        // Only where the exact solution exists: one torque-free body.
+        if sim.ghost.is_some() {
+            ui.checkbox(&mut view.ghost, "ghost: the exact solution (analytic)")
+                .on_hover_ui(|ui| integrator_tooltip(ui, Integrator::Analytic));
+        }
     } else {
         ui.weak("Switch live: the bodies carry on from where they are.");
         let current = sim.lanes[0].integrator();
@@ -268,7 +272,8 @@ fn start(ui: &mut egui::Ui, sim: &mut Sim, message: &mut Message) {
     }
 }
 
-fn show(ui: &mut egui::Ui, view: &mut View) {
+/// What is drawn; the ghost only where the exact solution exists.
+fn show(ui: &mut egui::Ui, view: &mut View, exact: bool) {
     let swatch = |c: Color, text: &str| RichText::new(text).color(egui_color(c));
     ui.checkbox(&mut view.omega, swatch(OMEGA_COLOR, "ω  angular velocity"));
     ui.checkbox(
@@ -284,7 +289,9 @@ fn show(ui: &mut egui::Ui, view: &mut View) {
         &mut view.polhode,
         swatch(POLHODE_COLOR, "polhode: ω's tip on the body"),
     );
-    ui.checkbox(&mut view.ghost, "ghost (exact solution)");
+    if exact {
+        ui.checkbox(&mut view.ghost, "ghost (exact solution)");
+    }
     ui.checkbox(&mut view.labels, "labels");
     ui.checkbox(
         &mut view.inertial,
