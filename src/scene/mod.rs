@@ -127,11 +127,22 @@ pub enum Readout {
     },
 }
 
-#[derive(Clone, Copy, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CameraDesc {
+    /// Where the camera looks: in the world, or in the followed frame's coordinates.
     pub focus: DVec3,
     pub distance: f64,
+    /// How far the camera looks down, in degrees (default 24).
+    #[serde(default = "default_pitch")]
+    pub pitch_deg: f64,
+    /// A frame the camera rides with: focus and view stay fixed in its coordinates.
+    #[serde(default)]
+    pub follow: Option<String>,
+}
+
+fn default_pitch() -> f64 {
+    24.0
 }
 
 fn default_integrator() -> String {
@@ -317,10 +328,21 @@ impl Scene {
                 return Err(format!("readout: unknown frame '{frame}'"));
             }
         }
-        if let Some(c) = self.camera
-            && !(c.focus.is_finite() && c.distance.is_finite() && c.distance > 0.0)
-        {
-            return Err("camera: needs a finite focus and a positive distance".into());
+        if let Some(c) = &self.camera {
+            if !(c.focus.is_finite() && c.distance.is_finite() && c.distance > 0.0) {
+                return Err("camera: needs a finite focus and a positive distance".into());
+            }
+            if !(c.pitch_deg.abs() < 89.0) {
+                return Err(format!(
+                    "camera: pitch_deg must be between -89 and 89, got {}",
+                    c.pitch_deg
+                ));
+            }
+            if let Some(f) = &c.follow
+                && !self.frames.iter().any(|g| &g.name == f)
+            {
+                return Err(format!("camera: unknown frame '{f}' to follow"));
+            }
         }
         for b in bodies.iter() {
             let at = |m: String| format!("body '{}': {m}", b.name);
@@ -587,6 +609,40 @@ mod tests {
             .to_string();
         assert!(err.starts_with("typo.ron:"), "{err}");
         assert!(err.contains("omgea"), "{err}");
+    }
+
+    /// A camera that follows a frame the scene does not have, or looks past straight
+    /// down, is refused with the field and the line.
+    #[test]
+    fn a_camera_must_follow_a_frame_of_the_scene() {
+        let base = include_str!("../../assets/scenes/crash.ron");
+        let err = Scene::parse(
+            "cam.ron",
+            &base.replace("follow: Some(\"van\")", "follow: Some(\"bus\")"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("camera: unknown frame 'bus'"), "{err}");
+        let line = base
+            .lines()
+            .position(|l| l.contains("follow: Some"))
+            .unwrap()
+            + 1;
+        assert!(err.starts_with(&format!("cam.ron:{line}:")), "{err}");
+        let err = Scene::parse(
+            "cam.ron",
+            &base.replace("pitch_deg: 32.0", "pitch_deg: 95.0"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("pitch_deg must be between -89 and 89, got 95"),
+            "{err}"
+        );
+        let camera = Scene::load("crash").unwrap().camera.unwrap();
+        assert_eq!(camera.follow.as_deref(), Some("van"));
+        let default = Scene::load("pyramid").unwrap().camera.unwrap();
+        assert_eq!((default.pitch_deg, default.follow), (24.0, None));
     }
 
     #[test]
