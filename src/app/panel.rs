@@ -368,3 +368,52 @@ fn export(ui: &mut egui::Ui, sim: &Sim, message: &mut Message) {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use bevy_egui::egui::epaint::Shape;
+
+    use super::*;
+    use crate::lab::Lab;
+
+    /// The text a panel draws in one egui frame.
+    fn text(scene: &str, draw: impl Fn(&mut egui::Ui, &mut Sim, &mut View)) -> String {
+        let mut sim = Sim(Lab::new(Scene::load(scene).unwrap()));
+        let mut view = View::default();
+        let output = egui::Context::default().run_ui(egui::RawInput::default(), |ui| {
+            draw(ui, &mut sim, &mut view)
+        });
+        output
+            .shapes
+            .iter()
+            .filter_map(|s| match &s.shape {
+                Shape::Text(t) => Some(t.galley.text().to_string()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The ghost checkboxes appear where the exact solution exists (one free body), not
+    /// on `dancing-pole`, whose lanes are side by side too but stand on the floor.
+    #[test]
+    fn the_ghost_checkbox_shows_only_where_an_exact_solution_applies() {
+        let integrators = |ui: &mut egui::Ui, sim: &mut Sim, view: &mut View| {
+            integrators(ui, sim, view, &mut Message::default())
+        };
+        let shown =
+            |ui: &mut egui::Ui, sim: &mut Sim, view: &mut View| show(ui, view, sim.ghost.is_some());
+        for draw in [
+            &integrators as &dyn Fn(&mut egui::Ui, &mut Sim, &mut View),
+            &shown,
+        ] {
+            assert!(text("dzhanibekov", draw).contains("ghost"));
+            let pole = text("dancing-pole", draw);
+            assert!(
+                pole.contains("ω  angular velocity") || pole.contains("midpoint"),
+                "{pole}"
+            );
+            assert!(!pole.contains("ghost"), "{pole}");
+        }
+    }
+}
