@@ -332,7 +332,7 @@ impl Scene {
             if !(c.focus.is_finite() && c.distance.is_finite() && c.distance > 0.0) {
                 return Err("camera: needs a finite focus and a positive distance".into());
             }
-            if !(c.pitch_deg.abs() < 89.0) {
+            if !(-89.0..=89.0).contains(&c.pitch_deg) {
                 return Err(format!(
                     "camera: pitch_deg must be between -89 and 89, got {}",
                     c.pitch_deg
