@@ -323,18 +323,31 @@ mod tests {
 
     #[test]
     fn each_kind_of_scene_gets_its_dock() {
-        for (name, kind) in [
+        // Every built-in scene, as the README lists them.
+        let kinds = [
             ("dzhanibekov", DockKind::FreeBody),
+            ("free-body", DockKind::FreeBody),
+            ("tennis-racket", DockKind::FreeBody),
+            ("clamp-drift", DockKind::FreeBody),
             ("tumbling-crowd", DockKind::FreeBody),
+            ("stack", DockKind::Contacts),
             ("pyramid", DockKind::Contacts),
+            ("pile", DockKind::Contacts),
+            ("dominoes", DockKind::Contacts),
+            ("bounce", DockKind::Contacts),
+            ("incline", DockKind::Contacts),
+            ("newtons-cradle", DockKind::Contacts),
             ("dancing-pole", DockKind::Contacts),
+            ("spinning-top", DockKind::Contacts),
             ("crash", DockKind::Contacts),
             ("top-on-turntable", DockKind::Contacts),
             ("tank", DockKind::Frames),
             ("carousel", DockKind::Frames),
             ("foucault", DockKind::Frames),
             ("turntable", DockKind::Frames),
-        ] {
+        ];
+        assert_eq!(kinds.len(), crate::scene::scene_names().len());
+        for (name, kind) in kinds {
             assert_eq!(lab(name).dock.kind, kind, "{name}");
         }
     }
