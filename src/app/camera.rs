@@ -1,6 +1,7 @@
 //! The 3D camera: it orbits, pans and zooms with the mouse, frames every lane when a scene
-//! loads, and draws only in the part of the window the panels leave free. The panels are
-//! drawn by a second camera over the whole window.
+//! loads (or what the scene's `camera` names, following a moving frame if it says so),
+//! and draws only in the part of the window the panels leave free. The panels are drawn
+//! by a second camera over the whole window.
 
 use bevy::camera::{CameraOutputMode, Viewport, visibility::RenderLayers};
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit};
@@ -36,13 +37,15 @@ impl Plugin for CameraPlugin {
     }
 }
 
-/// Where the camera looks from: yaw and pitch about a focus point, at a distance.
+/// Where the camera looks from: yaw and pitch about a focus point, at a distance; in a
+/// followed frame's coordinates, if any, so the camera rides with it.
 #[derive(Component, Clone, Copy, Debug)]
 pub struct Orbit {
     focus: Vec3,
     yaw: f32,
     pitch: f32,
     distance: f32,
+    follow: Option<usize>,
 }
 
 /// The part of the window, in logical pixels, that the panels leave for the 3D view.
@@ -60,6 +63,7 @@ fn setup(mut commands: Commands, mut egui: ResMut<EguiGlobalSettings>) {
             yaw: 0.0,
             pitch: -0.42,
             distance: 3.0,
+            follow: None,
         },
         Transform::default(),
     ));
@@ -106,15 +110,27 @@ fn frame_scene(
     *framed = Some(key);
     let r = sim.radius as f32;
     let width = lane_spacing(&sim) * sim.lanes.len() as f32;
-    let (focus, distance) = match sim.scene.camera {
-        Some(c) => (c.focus.as_vec3(), c.distance as f32),
-        None => (Vec3::new(0.0, -0.1 * r, 0.0), (2.8 * r).max(0.75 * width)),
-    };
-    **orbit = Orbit {
-        focus,
-        yaw: 0.0,
-        pitch: -0.42,
-        distance,
+    **orbit = match &sim.scene.camera {
+        Some(c) => Orbit {
+            focus: c.focus.as_vec3(),
+            yaw: 0.0,
+            pitch: -(c.pitch_deg as f32).to_radians(),
+            distance: c.distance as f32,
+            follow: c.follow.as_ref().and_then(|name| {
+                sim.lanes[0]
+                    .world
+                    .frames
+                    .iter()
+                    .position(|f| &f.name == name)
+            }),
+        },
+        None => Orbit {
+            focus: Vec3::new(0.0, -0.1 * r, 0.0),
+            yaw: 0.0,
+            pitch: -0.42,
+            distance: (2.8 * r).max(0.75 * width),
+            follow: None,
+        },
     };
 }
 
@@ -147,12 +163,20 @@ fn orbit_with_mouse(
     }
 }
 
-fn place(mut camera: Single<(&Orbit, &mut Transform)>) {
+fn place(sim: Res<Sim>, mut camera: Single<(&Orbit, &mut Transform)>) {
     let _timed = Timed::start();
     let (orbit, transform) = &mut *camera;
     let rotation = Quat::from_euler(EulerRot::YXZ, orbit.yaw, orbit.pitch, 0.0);
-    transform.rotation = rotation;
-    transform.translation = orbit.focus + rotation * Vec3::Z * orbit.distance;
+    // Riding in a followed frame: the orbit is in the frame's coordinates.
+    let (origin, turn) = orbit
+        .follow
+        .and_then(|f| sim.lanes[0].world.frames.get(f))
+        .map_or((Vec3::ZERO, Quat::IDENTITY), |f| {
+            let t = &f.global.transform;
+            (t.translation.as_vec3(), t.rotation.as_quat())
+        });
+    transform.rotation = turn * rotation;
+    transform.translation = origin + turn * (orbit.focus + rotation * Vec3::Z * orbit.distance);
 }
 
 fn fit_viewport(

@@ -55,6 +55,15 @@ pub const FORCE_COLORS: [Color; 4] = [
     Color::srgb(1.0, 0.55, 0.2),
     Color::srgb(0.3, 0.9, 0.95),
 ];
+/// The world step's stages, in [`crate::world::Stage::ALL`] order.
+pub const STAGE_COLORS: [Color; 6] = [
+    Color::srgb(0.6, 0.6, 0.65),
+    Color::srgb(0.95, 0.6, 0.2),
+    Color::srgb(0.35, 0.7, 1.0),
+    Color::srgb(0.95, 0.35, 0.35),
+    Color::srgb(0.4, 0.85, 0.45),
+    Color::srgb(0.8, 0.55, 0.95),
+];
 pub const WORLD_PATH_COLOR: Color = Color::srgb(0.95, 0.95, 0.95);
 pub const FRAME_PATH_COLOR: Color = Color::srgb(1.0, 0.4, 0.7);
 pub const FRAME_PARTS: Color = Color::srgb(0.42, 0.46, 0.42);

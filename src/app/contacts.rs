@@ -28,6 +28,8 @@ fn draw(sim: Res<Sim>, view: Res<View>, mut gizmos: Gizmos) {
             continue;
         };
         let offset = lane_offset(&sim, lane);
+        // 1 m squares, enough to reach past the scene.
+        let cells = (2.0 * sim.radius).ceil().max(24.0) as u32;
         for plane in &contacts.planes {
             let center = plane.normal * plane.offset;
             let (u, v) = tangents(plane.normal);
@@ -38,7 +40,7 @@ fn draw(sim: Res<Sim>, view: Res<View>, mut gizmos: Gizmos) {
             ));
             gizmos.grid(
                 Isometry3d::new(center.as_vec3() + offset, rotation),
-                UVec2::splat(24),
+                UVec2::splat(cells),
                 Vec2::splat(1.0),
                 GROUND_COLOR,
             );

@@ -2,20 +2,18 @@
 //! alone (the core propagates them once per step); here each driven frame is an entity
 //! placed at the core's global transform, with its parts' meshes as children. The
 //! riders' inertial-force arrows, their paths and the Foucault window read the core's
-//! frames too.
+//! frames too, and the window the lab's meter of the swing plane.
 
 use std::collections::VecDeque;
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use glam::{DVec2, DVec3};
 
-use crate::hierarchy::PrecessionMeter;
-use crate::hierarchy::precession::FoucaultSite;
 use crate::hierarchy::rig::Mount;
-use crate::scene::Readout;
 
-use super::colors::{FORCE_COLORS, FRAME_PARTS, FRAME_PATH_COLOR, WORLD_PATH_COLOR, egui_color};
+use super::colors::{
+    FORCE_COLORS, FRAME_PARTS, FRAME_PATH_COLOR, GROUND_COLOR, WORLD_PATH_COLOR, egui_color,
+};
 use super::labels::label_at;
 use super::physics::Sim;
 use super::render_sync::mesh_of;
@@ -28,13 +26,12 @@ pub struct FramesPlugin;
 impl Plugin for FramesPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Paths>()
-            .init_resource::<Precession>()
             .add_systems(FixedPostUpdate, record)
             .add_systems(
                 PostUpdate,
                 (respawn, place).chain().before(TransformSystems::Propagate),
             )
-            .add_systems(Update, (draw_inertial_forces, draw_paths))
+            .add_systems(Update, (draw_inertial_forces, draw_paths, draw_decks))
             .add_systems(
                 EguiPrimaryContextPass,
                 (label_forces, foucault, circling).after(Panels),
@@ -100,6 +97,48 @@ fn place(sim: Res<Sim>, mut frames: Query<(&ShowsFrame, &mut Transform)>) {
         transform.translation = t.translation.as_vec3();
         transform.rotation = t.rotation.as_quat();
         transform.scale = Vec3::splat(t.scale as f32);
+    }
+}
+
+/// A scene of frames without a ground plane (Foucault's turning planet) gets its riders'
+/// ground drawn: a grid on each of their frames' decks, the frame's own horizontal plane
+/// (y = 0 in its coordinates), turning with it.
+fn draw_decks(sim: Res<Sim>, mut gizmos: Gizmos) {
+    let _timed = Timed::start();
+    let world = &sim.lanes[0].world;
+    if world
+        .contacts
+        .as_ref()
+        .is_some_and(|c| !c.planes.is_empty())
+    {
+        return;
+    }
+    let mut decks: Vec<usize> = world
+        .mounts
+        .iter()
+        .filter_map(|m| match m {
+            Mount::Riding(r) => Some(r.frame),
+            _ => None,
+        })
+        .collect();
+    decks.sort_unstable();
+    decks.dedup();
+    for f in decks {
+        let frame = &world.frames[f];
+        let size = frame
+            .parts
+            .iter()
+            .map(|p| p.radius_from_centre())
+            .fold(2.0, f64::max);
+        let t = frame.global.transform;
+        // The grid lies in its XY plane: turned so its normal is the frame's y.
+        let rotation = t.rotation.as_quat() * Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2);
+        gizmos.grid(
+            Isometry3d::new(t.translation.as_vec3(), rotation),
+            UVec2::splat((4.0 * size).ceil() as u32),
+            Vec2::splat(0.5),
+            GROUND_COLOR,
+        );
     }
 }
 
@@ -182,28 +221,7 @@ struct Paths {
     local: Vec<VecDeque<glam::DVec3>>,
 }
 
-/// Foucault's pendulum: the swing plane's measured turning rate.
-#[derive(Resource, Default)]
-struct Precession {
-    meter: PrecessionMeter,
-}
-
-/// A pendulum of the first lane: its bob, its frame and its pivot in the frame's
-/// coordinates; from the scene's Foucault readout (a bob on a joint), or a tethered rider.
-fn pendulum(sim: &Sim) -> Option<(usize, usize, DVec3)> {
-    let world = &sim.lanes[0].world;
-    if let Some(Readout::Foucault { body, frame, pivot }) = &sim.scene.readout {
-        let b = world.bodies.iter().position(|x| &x.name == body)?;
-        let f = world.frames.iter().position(|x| &x.name == frame)?;
-        return Some((b, f, *pivot));
-    }
-    world.mounts.iter().enumerate().find_map(|(b, m)| match m {
-        Mount::Riding(r) => r.tether.map(|rod| (b, r.frame, rod.anchor)),
-        _ => None,
-    })
-}
-
-fn record(sim: Res<Sim>, mut paths: ResMut<Paths>, mut precession: ResMut<Precession>) {
+fn record(sim: Res<Sim>, mut paths: ResMut<Paths>) {
     let _timed = Timed::start();
     let world = &sim.lanes[0].world;
     if paths.generation != sim.generation || paths.world.len() != world.bodies.len() {
@@ -212,7 +230,6 @@ fn record(sim: Res<Sim>, mut paths: ResMut<Paths>, mut precession: ResMut<Preces
             world: vec![VecDeque::new(); world.bodies.len()],
             local: vec![VecDeque::new(); world.bodies.len()],
         };
-        *precession = Precession::default();
     }
     if world.frames.is_empty() {
         return;
@@ -232,14 +249,6 @@ fn record(sim: Res<Sim>, mut paths: ResMut<Paths>, mut precession: ResMut<Preces
             path.push_back(p);
         }
     }
-    if let Some((b, f, pivot)) = pendulum(&sim) {
-        let frame = world.frames[f].global.transform;
-        let x = frame
-            .inverse()
-            .transform_point(world.bodies[b].state.position)
-            - pivot;
-        precession.meter.record(world.time, DVec2::new(x.x, -x.z));
-    }
 }
 
 fn draw_paths(sim: Res<Sim>, view: Res<View>, paths: Res<Paths>, mut gizmos: Gizmos) {
@@ -253,10 +262,13 @@ fn draw_paths(sim: Res<Sim>, view: Res<View>, paths: Res<Paths>, mut gizmos: Giz
         gizmos.linestrip(paths.world[i].iter().map(|p| p.as_vec3()), WORLD_PATH_COLOR);
         // Drawn on the frame as it is now: the curve turns with the platform.
         let t = world.frames[r.frame].global.transform;
-        if let Some((pb, pf, pivot)) = pendulum(&sim)
-            && pb == i
+        if let Some(p) = &sim.dock.pendulum
+            && p.body == i
         {
-            let rod = world.frames[pf].global.transform.transform_point(pivot);
+            let rod = world.frames[p.frame]
+                .global
+                .transform
+                .transform_point(p.pivot);
             gizmos.line(rod.as_vec3(), b.state.position.as_vec3(), WORLD_PATH_COLOR);
         }
         gizmos.linestrip(
@@ -268,14 +280,13 @@ fn draw_paths(sim: Res<Sim>, view: Res<View>, paths: Res<Paths>, mut gizmos: Giz
     }
 }
 
-fn foucault(mut contexts: EguiContexts, sim: Res<Sim>, precession: Res<Precession>) -> Result {
+fn foucault(mut contexts: EguiContexts, sim: Res<Sim>) -> Result {
     let _timed = Timed::start();
     let world = &sim.lanes[0].world;
-    let Some((_, f, _)) = pendulum(&sim) else {
+    let Some(pendulum) = &sim.dock.pendulum else {
         return Ok(());
     };
-    let frame = &world.frames[f];
-    let site = FoucaultSite::of(&frame.global);
+    let site = pendulum.site(world);
     let ctx = contexts.ctx_mut()?;
     egui::Window::new("Foucault's pendulum")
         .anchor(egui::Align2::RIGHT_TOP, [-10.0, 10.0])
@@ -293,7 +304,7 @@ fn foucault(mut contexts: EguiContexts, sim: Res<Sim>, precession: Res<Precessio
                     std::f64::consts::TAU / site.rate.abs()
                 ));
             }
-            match precession.meter.rate() {
+            match pendulum.meter.rate() {
                 Some(rate) => ui.label(format!(
                     "measured: the swing plane turns {} once every {:.1} s ({} swings)",
                     if rate < 0.0 {
@@ -302,7 +313,7 @@ fn foucault(mut contexts: EguiContexts, sim: Res<Sim>, precession: Res<Precessio
                         "anticlockwise"
                     },
                     std::f64::consts::TAU / rate.abs(),
-                    precession.meter.turns.len()
+                    pendulum.meter.turns.len()
                 )),
                 None => ui.label("measured: waiting for three swings"),
             };

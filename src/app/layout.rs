@@ -7,9 +7,11 @@ use crate::body::Body;
 use crate::integrators::Integrator;
 use crate::lab::Lab;
 
-/// Distance between lanes: the scene's size plus room.
+/// Distance between lanes: room for a lane's bodies to fall over in any direction (a 2 m
+/// pole standing in `dancing-pole`), and no less than half the scene's size, so a ball
+/// dropped from high up keeps its label and arrows apart from its neighbours'.
 pub fn lane_spacing(lab: &Lab) -> f32 {
-    2.6 * lab.radius as f32
+    2.6 * lab.reach.max(0.5 * lab.radius) as f32
 }
 
 /// World offset of lane `i`, the lanes centred on the origin along x.

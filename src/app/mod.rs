@@ -14,6 +14,7 @@ mod timing;
 mod camera;
 mod contacts;
 mod controls;
+mod dock;
 pub mod environment;
 mod frames;
 mod labels;

@@ -64,7 +64,7 @@ pub fn controls(
         .show(ui, |ui| start(ui, sim, message));
     egui::CollapsingHeader::new("Show")
         .default_open(false)
-        .show(ui, |ui| show(ui, view));
+        .show(ui, |ui| show(ui, view, sim.ghost.is_some()));
     egui::CollapsingHeader::new("Readouts")
         .default_open(true)
         .show(ui, |ui| readouts(ui, sim));
@@ -86,6 +86,7 @@ pub fn controls(
 pub fn load_scene(sim: &mut Sim, view: &mut View, name: &str) -> Result<(), String> {
     sim.open(name)?;
     view.omega_lane = omega_lane(sim);
+    view.rider = None;
     Ok(())
 }
 
@@ -147,8 +148,11 @@ fn integrators(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: &mut 
                 message.set(Err(e));
             }
         }
-        ui.checkbox(&mut view.ghost, "ghost: the exact solution (analytic)")
-            .on_hover_ui(|ui| integrator_tooltip(ui, Integrator::Analytic));
+        // Only where the exact solution exists: one torque-free body.
+        if sim.ghost.is_some() {
+            ui.checkbox(&mut view.ghost, "ghost: the exact solution (analytic)")
+                .on_hover_ui(|ui| integrator_tooltip(ui, Integrator::Analytic));
+        }
     } else {
         ui.weak("Switch live: the bodies carry on from where they are.");
         let current = sim.lanes[0].integrator();
@@ -282,7 +286,8 @@ fn start(ui: &mut egui::Ui, sim: &mut Sim, message: &mut Message) {
     }
 }
 
-fn show(ui: &mut egui::Ui, view: &mut View) {
+/// What is drawn; the ghost only where the exact solution exists.
+fn show(ui: &mut egui::Ui, view: &mut View, exact: bool) {
     let swatch = |c: Color, text: &str| RichText::new(text).color(egui_color(c));
     ui.checkbox(&mut view.omega, swatch(OMEGA_COLOR, "ω  angular velocity"));
     ui.checkbox(
@@ -298,7 +303,9 @@ fn show(ui: &mut egui::Ui, view: &mut View) {
         &mut view.polhode,
         swatch(POLHODE_COLOR, "polhode: ω's tip on the body"),
     );
-    ui.checkbox(&mut view.ghost, "ghost (exact solution)");
+    if exact {
+        ui.checkbox(&mut view.ghost, "ghost (exact solution)");
+    }
     ui.checkbox(&mut view.labels, "labels");
     ui.checkbox(
         &mut view.inertial,
@@ -373,5 +380,54 @@ fn export(ui: &mut egui::Ui, sim: &Sim, message: &mut Message) {
                 .map(|()| format!("wrote {path}"))
                 .map_err(|e| format!("cannot write {path}: {e}")),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bevy_egui::egui::epaint::Shape;
+
+    use super::*;
+    use crate::lab::Lab;
+
+    /// The text a panel draws in one egui frame.
+    fn text(scene: &str, draw: impl Fn(&mut egui::Ui, &mut Sim, &mut View)) -> String {
+        let mut sim = Sim(Lab::new(Scene::load(scene).unwrap()));
+        let mut view = View::default();
+        let output = egui::Context::default().run_ui(egui::RawInput::default(), |ui| {
+            draw(ui, &mut sim, &mut view)
+        });
+        output
+            .shapes
+            .iter()
+            .filter_map(|s| match &s.shape {
+                Shape::Text(t) => Some(t.galley.text().to_string()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The ghost checkboxes appear where the exact solution exists (one free body), not
+    /// on `dancing-pole`, whose lanes are side by side too but stand on the floor.
+    #[test]
+    fn the_ghost_checkbox_shows_only_where_an_exact_solution_applies() {
+        let integrators = |ui: &mut egui::Ui, sim: &mut Sim, view: &mut View| {
+            integrators(ui, sim, view, &mut Message::default())
+        };
+        let shown =
+            |ui: &mut egui::Ui, sim: &mut Sim, view: &mut View| show(ui, view, sim.ghost.is_some());
+        for draw in [
+            &integrators as &dyn Fn(&mut egui::Ui, &mut Sim, &mut View),
+            &shown,
+        ] {
+            assert!(text("dzhanibekov", draw).contains("ghost"));
+            let pole = text("dancing-pole", draw);
+            assert!(
+                pole.contains("ω  angular velocity") || pole.contains("midpoint"),
+                "{pole}"
+            );
+            assert!(!pole.contains("ghost"), "{pole}");
+        }
     }
 }

@@ -1,13 +1,14 @@
 //! Steps the lab in `FixedUpdate`, at the rate the user sets: each stage of the world's
 //! step is a system of its own, in [`PhysicsSet`] order, calling the same stage function
-//! the command line's `World::step` calls, so the two cannot drift apart. Each stage is
-//! timed, as the Box2D and rapier profilers time theirs.
+//! the command line's `World::step` calls, so the two cannot drift apart. The lab times
+//! each stage (`lab::stage_time`); the whole step is timed here.
 
 use std::time::Instant;
 
 use bevy::prelude::*;
 
 use crate::lab::Lab;
+use crate::lab::stage_time::smooth;
 use crate::scene::Scene;
 use crate::world::Stage;
 
@@ -28,23 +29,12 @@ pub enum PhysicsSet {
     End,
 }
 
-/// Wall time of one physics step (every lane and the ghost) and of each stage in it,
-/// smoothed over recent steps.
+/// Wall time of one physics step (every lane and the ghost), smoothed over recent
+/// steps; the lab keeps each stage's.
 #[derive(Resource, Default)]
 pub struct StepTiming {
     pub micros: f64,
-    /// Per stage, in [`Stage::ALL`] order.
-    pub stages: [f64; 6],
     started: Option<Instant>,
-}
-
-/// Mixes a new measurement into a smoothed one.
-fn smooth(old: &mut f64, new: f64) {
-    *old = if *old == 0.0 {
-        new
-    } else {
-        0.95 * *old + 0.05 * new
-    };
 }
 
 pub struct PhysicsPlugin {
@@ -72,14 +62,12 @@ impl Plugin for PhysicsPlugin {
         for pair in order.windows(2) {
             app.configure_sets(FixedUpdate, pair[0].before(pair[1]));
         }
-        for (k, stage) in Stage::ALL.into_iter().enumerate() {
+        for stage in Stage::ALL {
             app.add_systems(
                 FixedUpdate,
-                (move |mut sim: ResMut<Sim>, mut timing: ResMut<StepTiming>| {
+                (move |mut sim: ResMut<Sim>| {
                     let _timed = Timed::start();
-                    let start = Instant::now();
                     sim.run_stage(stage);
-                    smooth(&mut timing.stages[k], start.elapsed().as_secs_f64() * 1e6);
                 })
                 .in_set(PhysicsSet::Stage(stage)),
             );

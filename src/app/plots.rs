@@ -1,6 +1,7 @@
-//! The plots under the 3D view: relative energy error, relative |ΔL| and the body-frame
-//! angular velocity over time, one colour per integrator (the ghost dashed), on a linear
-//! or logarithmic scale, optionally scrolling with the run; and the Newton map beside them.
+//! The free-body dock under the 3D view: relative energy error, relative |ΔL| and the
+//! body-frame angular velocity over time, one colour per integrator (the ghost dashed), on
+//! a linear or logarithmic scale, optionally scrolling with the run; and the Newton map
+//! beside them. The plot helpers here serve the other docks too.
 
 use bevy_egui::egui;
 use egui_plot::{Corner, Legend, Line, LineStyle, Plot, PlotPoints, VLine, uniform_grid_spacer};
@@ -15,7 +16,7 @@ use super::view::View;
 use super::work_precision::{self, WorkPrecision};
 
 /// Seconds shown when the plots scroll with the run.
-const WINDOW: f64 = 10.0;
+pub const WINDOW: f64 = 10.0;
 /// Errors below this are drawn at it on the log scale (exact zero has no logarithm).
 const FLOOR: f64 = 1e-17;
 
@@ -46,20 +47,22 @@ pub fn show(
     let diagram = view.work_precision && sim.side_by_side();
     let plots = if diagram { 4.0 } else { 3.0 };
     let width = ((ui.available_width() - map_side) / plots - 8.0).max(60.0);
-    let from = if view.autoscroll {
-        sim.time() - WINDOW
-    } else {
-        f64::NEG_INFINITY
-    };
+    let from = from(sim, view.autoscroll);
     let layout = Layout {
         width,
         height,
         log: view.log_plots,
         scroll: view.autoscroll,
+        legend: true,
     };
     ui.horizontal(|ui| {
-        let error = |ui: &mut egui::Ui, id: &str, label: &str, pick: fn(&Sample) -> f64| {
-            plot(ui, id, label, layout, sim, |p| {
+        let error = |ui: &mut egui::Ui, id, label, tip, pick: fn(&Sample) -> f64| {
+            // The momentum plot has the same lines as the energy plot: one legend.
+            let layout = Layout {
+                legend: id != "momentum",
+                ..layout
+            };
+            plot(ui, id, label, tip, layout, sim, |p| {
                 for (run, series) in sim.lanes.iter().zip(&sim.history) {
                     p.line(series_line(
                         run.integrator().name(),
@@ -85,13 +88,26 @@ pub fn show(
                 }
             });
         };
-        error(ui, "energy", "ΔE/E", |s| s.energy);
-        error(ui, "momentum", "|ΔL|/|L|", |s| s.momentum);
+        error(
+            ui,
+            "energy",
+            "ΔE/E",
+            "(E − E₀)/|E₀|: E is the lane's kinetic plus gravitational potential energy",
+            |s| s.energy,
+        );
+        error(
+            ui,
+            "momentum",
+            "|ΔL|/|L|",
+            "|L − L₀|/|L₀|: the first body's angular momentum vector against its start",
+            |s| s.momentum,
+        );
         let lane = view.omega_lane.min(sim.lanes.len() - 1);
         plot(
             ui,
             "omega",
             "body ω (rad/s)",
+            "the chosen lane's first body's angular velocity in its principal axes",
             Layout {
                 log: false,
                 ..layout
@@ -144,31 +160,55 @@ fn series_line<'a>(
     pick: impl Fn(&Sample) -> f64,
     color: egui::Color32,
 ) -> Line<'a> {
-    let points: PlotPoints = series
-        .samples
+    line(name, &series.samples, from, log, |s| [s.t, pick(s)], color)
+}
+
+/// Samples as a plot line of `point(sample) = [t, y]`: only from `from` on, optionally as
+/// log10|y|.
+pub fn line<'a, S>(
+    name: &str,
+    samples: &[S],
+    from: f64,
+    log: bool,
+    point: impl Fn(&S) -> [f64; 2],
+    color: egui::Color32,
+) -> Line<'a> {
+    let points: PlotPoints = samples
         .iter()
-        .filter(|s| s.t >= from)
-        .map(|s| {
-            let y = pick(s);
-            [s.t, if log { y.abs().max(FLOOR).log10() } else { y }]
-        })
+        .map(point)
+        .filter(|[t, _]| *t >= from)
+        .map(|[t, y]| [t, if log { y.abs().max(FLOOR).log10() } else { y }])
         .collect();
     Line::new(name.to_string(), points).color(color)
 }
 
-/// Size and axes of one plot.
-#[derive(Clone, Copy)]
-struct Layout {
-    width: f32,
-    height: f32,
-    log: bool,
-    scroll: bool,
+/// The first time the plots show: the last [`WINDOW`] seconds when they scroll.
+pub fn from(sim: &Sim, scroll: bool) -> f64 {
+    if scroll {
+        sim.time() - WINDOW
+    } else {
+        f64::NEG_INFINITY
+    }
 }
 
-fn plot(
+/// Size and axes of one plot.
+#[derive(Clone, Copy)]
+pub struct Layout {
+    pub width: f32,
+    pub height: f32,
+    pub log: bool,
+    pub scroll: bool,
+    /// A legend at the top left; plots with the same lines as their neighbour go without.
+    pub legend: bool,
+}
+
+/// One plot with time along x, the live integrator switches marked, and `tip` on hover.
+#[allow(clippy::too_many_arguments)]
+pub fn plot(
     ui: &mut egui::Ui,
     id: &str,
     label: &str,
+    tip: &str,
     layout: Layout,
     sim: &Sim,
     add: impl FnOnce(&mut egui_plot::PlotUi),
@@ -183,8 +223,7 @@ fn plot(
         } else {
             label.to_string()
         });
-    // The momentum plot has the same lines as the energy plot: one legend is enough.
-    if id != "momentum" {
+    if layout.legend {
         plot = plot.legend(Legend::default().position(Corner::LeftTop));
     }
     if log {
@@ -204,7 +243,9 @@ fn plot(
         for &(t, integrator) in &sim.switches {
             p.vline(switch_line(t, integrator));
         }
-    });
+    })
+    .response
+    .on_hover_text(tip);
 }
 
 fn switch_line(t: f64, integrator: Integrator) -> VLine {

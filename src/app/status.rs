@@ -133,7 +133,7 @@ pub fn line(ui: &mut egui::Ui, sim: &Sim, cost: &FrameCost, timing: &StepTiming,
         ui.separator();
         let stages: Vec<String> = Stage::ALL
             .iter()
-            .zip(timing.stages)
+            .zip(sim.stage_times.smoothed)
             .map(|(s, us)| format!("{} {us:.1}", s.name()))
             .collect();
         ui.label(format!(

@@ -1,5 +1,5 @@
 //! Lays out the window: the status line at the bottom, the control panel on the left, the
-//! plots under the 3D view; then tells the camera which rectangle is left for the scene.
+//! dock of plots under the 3D view; then tells the camera which rectangle is left for the scene.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -11,7 +11,7 @@ use super::status::{self, FrameCost};
 use super::timing::Timed;
 use super::view::{Message, View};
 use super::work_precision::WorkPrecision;
-use super::{panel, plots};
+use super::{dock, panel};
 
 pub struct UiPlugin;
 
@@ -68,7 +68,7 @@ fn layout(
         .default_size(0.32 * screen.height())
         .resizable(true)
         .show(&mut root, |ui| {
-            plots::show(ui, &sim, &mut view, &mut map, &wp)
+            dock::show(ui, &sim, &mut view, &mut map, &wp)
         })
         .response
         .rect

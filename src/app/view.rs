@@ -28,6 +28,8 @@ pub struct View {
     pub work_precision: bool,
     /// The lane whose body-frame ω is plotted.
     pub omega_lane: usize,
+    /// The rider whose inertial forces the dock plots, by body; `None`: the lab's choice.
+    pub rider: Option<usize>,
     /// Virtual time per real time: slow motion below 1.
     pub time_scale: f64,
     /// The path typed into the panel's scene-file field, and why it last failed to load
@@ -53,6 +55,7 @@ impl Default for View {
             autoscroll: false,
             work_precision: true,
             omega_lane: 0,
+            rider: None,
             time_scale: 1.0,
             scene_file: String::new(),
             scene_error: String::new(),

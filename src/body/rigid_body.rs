@@ -28,6 +28,11 @@ impl Body {
 
     /// Kinetic plus gravitational potential energy.
     pub fn energy(&self, gravity: DVec3) -> f64 {
-        self.state.kinetic_energy(&self.props) - self.props.mass * gravity.dot(self.state.position)
+        self.state.kinetic_energy(&self.props) + self.potential_energy(gravity)
+    }
+
+    /// Gravitational potential energy, `−m g·x`: zero at the origin's height.
+    pub fn potential_energy(&self, gravity: DVec3) -> f64 {
+        -self.props.mass * gravity.dot(self.state.position)
     }
 }

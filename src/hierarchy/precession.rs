@@ -41,6 +41,13 @@ pub struct PrecessionMeter {
 }
 
 impl PrecessionMeter {
+    /// Forgets the turning points after time `t`; the next swing is measured afresh.
+    pub fn truncate_after(&mut self, t: f64) {
+        self.turns.retain(|&(at, _)| at <= t);
+        self.previous = None;
+        self.rising = false;
+    }
+
     /// `horizontal` is the bob's displacement from below the pivot, in a right-handed
     /// horizontal basis (azimuth counter-clockwise seen from above).
     pub fn record(&mut self, t: f64, horizontal: DVec2) {

@@ -1,6 +1,8 @@
 //! Time series for the app's plots, kept bounded for runs of any length: when a series is
 //! full every other sample is dropped and the sampling stride doubles, so an hour-long run
-//! still plots end to end in fixed memory. Trails keep the recent path of ω's tip.
+//! still plots end to end in fixed memory; any kind of sample thins the same way (the
+//! dock's series are [`Series`] of their own samples). Trails keep the recent path of ω's
+//! tip.
 
 use std::collections::VecDeque;
 
@@ -19,15 +21,36 @@ pub struct Sample {
     pub omega: DVec3,
 }
 
-#[derive(Clone, Debug, Default)]
-pub struct Series {
-    pub samples: Vec<Sample>,
+/// A sample taken at a simulated time, so a series can be cut at a moment.
+pub trait Stamped {
+    fn t(&self) -> f64;
+}
+
+impl Stamped for Sample {
+    fn t(&self) -> f64 {
+        self.t
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Series<S = Sample> {
+    pub samples: Vec<S>,
     stride: usize,
     skipped: usize,
 }
 
-impl Series {
-    pub fn record(&mut self, sample: Sample) {
+impl<S> Default for Series<S> {
+    fn default() -> Self {
+        Self {
+            samples: Vec::new(),
+            stride: 0,
+            skipped: 0,
+        }
+    }
+}
+
+impl<S> Series<S> {
+    pub fn record(&mut self, sample: S) {
         self.stride = self.stride.max(1);
         if self.skipped + 1 < self.stride {
             self.skipped += 1;
@@ -48,14 +71,16 @@ impl Series {
         }
     }
 
+    pub fn last(&self) -> Option<&S> {
+        self.samples.last()
+    }
+}
+
+impl<S: Stamped> Series<S> {
     /// Forgets the samples after time `t` (a branch discards the old future).
     pub fn truncate_after(&mut self, t: f64) {
-        self.samples.retain(|s| s.t <= t);
+        self.samples.retain(|s| s.t() <= t);
         self.skipped = 0;
-    }
-
-    pub fn last(&self) -> Option<&Sample> {
-        self.samples.last()
     }
 }
 

@@ -8,6 +8,7 @@ use glam::DVec3;
 
 pub mod convergence_map;
 pub mod diagnosis;
+pub mod dock;
 pub mod fingerprint;
 pub mod history;
 pub mod input;
@@ -19,6 +20,7 @@ pub mod rows;
 pub mod run;
 mod scrub;
 pub mod snapshot;
+pub mod stage_time;
 pub mod sweep;
 pub mod timeline;
 
@@ -30,12 +32,14 @@ use crate::integrators::Integrator;
 use crate::scene::{Scene, check_step};
 use crate::world::Stage;
 use crate::world::grab::Grab;
+use dock::Dock;
 use history::{Sample, Series, Trail};
 use input::{Input, Logged};
 use metrics::TurnRate;
 use presets::Start;
 use recording::Recording;
 use run::Run;
+use stage_time::StageTimes;
 use timeline::Timeline;
 
 /// Compared by default: wrong motion, no flip, drift, and the method that gets it right.
@@ -75,12 +79,19 @@ pub struct Lab {
     /// Bumped when another scene is loaded, so the camera reframes.
     pub scene_generation: u64,
     /// Radius of a sphere about the origin holding one lane's bodies at the start: the
-    /// scale for lane spacing, camera distance and arrows.
+    /// scale for camera distance and arrows.
     pub radius: f64,
+    /// How far one lane's bodies reach from the vertical axis through the lane's centre
+    /// at the start: room to fall over in any direction, the scale for lane spacing.
+    pub reach: f64,
     /// A body the user holds with the mouse: its lane and the pull.
     pub grab: Option<(usize, Grab)>,
     /// The scene's circling readout, measured on the first lane.
     pub circling: Option<Circling>,
+    /// What the dock under the view plots for this kind of scene.
+    pub dock: Dock,
+    /// Wall time of each stage of the step.
+    pub stage_times: StageTimes,
     /// Integrator steps taken since the last physics step was recorded.
     steps_taken: u32,
     /// Physics steps since the start: the step the lab shows.
@@ -158,8 +169,11 @@ impl Lab {
             generation,
             scene_generation,
             radius: 0.1,
+            reach: 0.1,
             grab: None,
             circling: None,
+            dock: Dock::default(),
+            stage_times: StageTimes::default(),
             steps_taken: 0,
             step_index: 0,
             timeline: Timeline::default(),
@@ -197,6 +211,7 @@ impl Lab {
             (vec![Run::new(world, integrator)], None)
         };
         self.radius = radius_of(&lanes[0].world);
+        self.reach = reach_of(&lanes[0].world);
         self.lanes = lanes;
         self.ghost = ghost;
         self.history = vec![Series::default(); self.lanes.len()];
@@ -231,6 +246,7 @@ impl Lab {
             }),
             crate::scene::Readout::Foucault { .. } => None,
         });
+        self.dock = Dock::new(&self.scene, &self.lanes);
         self.generation += 1;
         self.record();
         Ok(())
@@ -403,9 +419,9 @@ impl Lab {
     /// system of its own.
     pub fn run_stage(&mut self, stage: Stage) {
         let h = self.h();
-        for run in self.lanes.iter_mut().chain(self.ghost.as_mut()) {
-            run.run_stage(stage, h);
-        }
+        let runs = self.lanes.iter_mut().chain(self.ghost.as_mut());
+        self.stage_times
+            .time(stage, || runs.for_each(|run| run.run_stage(stage, h)));
     }
 
     /// After one integrator step: the lanes' measurements, and after the last of a
@@ -414,6 +430,7 @@ impl Lab {
         for run in self.lanes.iter_mut().chain(self.ghost.as_mut()) {
             let _ = run.end_step();
         }
+        self.stage_times.end_step();
         self.steps_taken += 1;
         if self.steps_taken >= self.steps_per_dt {
             self.steps_taken = 0;
@@ -459,6 +476,11 @@ impl Lab {
         if let Some(ghost) = self.ghost.as_ref().filter(|g| g.error.is_none()) {
             self.ghost_history.record(sample(ghost));
         }
+        self.dock.record(
+            &self.lanes,
+            self.circling.as_ref(),
+            &self.stage_times.smoothed,
+        );
     }
 
     pub fn time(&self) -> f64 {
@@ -667,6 +689,15 @@ fn radius_of(world: &crate::world::World) -> f64 {
             let center = f.global.transform.translation.length();
             f.parts.iter().map(move |p| center + p.radius_from_centre())
         }))
+        .fold(0.1, f64::max)
+}
+
+/// How far the bodies reach sideways from the vertical axis, for spacing lanes.
+fn reach_of(world: &crate::world::World) -> f64 {
+    world
+        .bodies
+        .iter()
+        .map(|b| (b.state.position * DVec3::new(1.0, 0.0, 1.0)).length() + b.radius())
         .fold(0.1, f64::max)
 }
 

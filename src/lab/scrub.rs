@@ -175,6 +175,7 @@ impl Lab {
         if let Some(t) = self.timeline.time_of(cut) {
             self.history.iter_mut().for_each(|s| s.truncate_after(t));
             self.ghost_history.truncate_after(t);
+            self.dock.truncate_after(t);
             self.recording.truncate_after(t);
             self.switches.retain(|&(at, _)| at < t);
         }

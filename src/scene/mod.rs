@@ -139,11 +139,22 @@ pub enum Readout {
     },
 }
 
-#[derive(Clone, Copy, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CameraDesc {
+    /// Where the camera looks: in the world, or in the followed frame's coordinates.
     pub focus: DVec3,
     pub distance: f64,
+    /// How far the camera looks down, in degrees (default 24).
+    #[serde(default = "default_pitch")]
+    pub pitch_deg: f64,
+    /// A frame the camera rides with: focus and view stay fixed in its coordinates.
+    #[serde(default)]
+    pub follow: Option<String>,
+}
+
+fn default_pitch() -> f64 {
+    24.0
 }
 
 fn default_integrator() -> String {
@@ -495,6 +506,43 @@ mod tests {
             "{err}"
         );
         assert!(err.contains("omgea"), "{err}");
+    }
+
+    /// A camera that follows a frame the scene does not have, or looks past straight
+    /// down, is refused with the field and the line.
+    #[test]
+    fn a_camera_must_follow_a_frame_of_the_scene() {
+        let base = include_str!("../../assets/scenes/crash.ron");
+        let err = Scene::parse(
+            "cam.ron",
+            &base.replace("follow: Some(\"van\")", "follow: Some(\"bus\")"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("camera.follow: unknown frame 'bus' to follow"),
+            "{err}"
+        );
+        let line = base
+            .lines()
+            .position(|l| l.contains("follow: Some"))
+            .unwrap()
+            + 1;
+        assert!(err.starts_with(&format!("cam.ron:{line}:")), "{err}");
+        let err = Scene::parse(
+            "cam.ron",
+            &base.replace("pitch_deg: 32.0", "pitch_deg: 95.0"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("camera.pitch_deg: 95 is outside the accepted camera pitch range"),
+            "{err}"
+        );
+        let camera = Scene::load("crash").unwrap().camera.unwrap();
+        assert_eq!(camera.follow.as_deref(), Some("van"));
+        let default = Scene::load("pyramid").unwrap().camera.unwrap();
+        assert_eq!((default.pitch_deg, default.follow), (24.0, None));
     }
 
     #[test]

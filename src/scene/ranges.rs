@@ -184,6 +184,13 @@ pub const INERTIA: Range = closed(
     "kg·m²",
     "what masses, sizes and offsets in range give; --inertia 1e200,2e200,2.5e200 overflowed L²",
 );
+pub const PITCH: Range = closed(
+    "camera pitch",
+    "`camera.pitch_deg`",
+    (-89.0, 89.0),
+    "°",
+    "the camera looks from above or below its focus but never straight along the vertical, where its up direction is undefined",
+);
 pub const DISTANCE: Range = closed(
     "camera distance",
     "`camera.distance`",
@@ -282,6 +289,7 @@ pub const ALL: [Range; 29] = [
     FRICTION,
     RESTITUTION,
     TORQUE,
+    PITCH,
     DISTANCE,
     BODIES,
     SOLVER_ITERATIONS,

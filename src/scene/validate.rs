@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use super::error::{Invalid, join};
 use super::ranges::{
     ACCELERATION, ANGLE, BODIES, DISTANCE, DURATION, FRICTION, INERTIA, LENGTH, MASS, OFFSET,
-    POSITION, RESTITUTION, SIZE, SPIN, TIME_STEP, VELOCITY,
+    PITCH, POSITION, RESTITUTION, SIZE, SPIN, TIME_STEP, VELOCITY,
 };
 use super::{BodyDesc, PartDesc, Readout, Scene, contacts, frames};
 use crate::body::inertia::{Inertia, Part, Shape, compound};
@@ -200,9 +200,18 @@ impl Scene {
         if let Some(Readout::Foucault { pivot, .. }) = &self.readout {
             POSITION.check_each("readout.pivot", *pivot)?;
         }
-        if let Some(c) = self.camera {
+        if let Some(c) = &self.camera {
             POSITION.check_each("camera.focus", c.focus)?;
             DISTANCE.check("camera.distance", c.distance)?;
+            PITCH.check("camera.pitch_deg", c.pitch_deg)?;
+            if let Some(f) = &c.follow
+                && !self.frames.iter().any(|g| &g.name == f)
+            {
+                return Err(Invalid::new(
+                    "camera.follow",
+                    format!("unknown frame '{f}' to follow"),
+                ));
+            }
         }
         Ok(())
     }

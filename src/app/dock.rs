@@ -1,0 +1,336 @@
+//! The dock under the 3D view, by the kind of scene the lab says it is
+//! ([`crate::lab::dock::DockKind`]): free bodies get their drift plots and the Newton
+//! map; contact scenes their energies, contact points, deepest penetration and the
+//! solver's time per stage; moving frames the inertial forces on a rider, the scene's
+//! measurement against its textbook value, and their energies.
+
+use bevy_egui::egui;
+use egui_plot::{HLine, LineStyle, PlotPoints, Points};
+
+use crate::hierarchy::InertialForces;
+use crate::lab::dock::DockKind;
+use crate::world::Stage;
+
+use super::colors::{FORCE_COLORS, STAGE_COLORS, egui_color, integrator_color};
+use super::newton_map::NewtonMap;
+use super::physics::Sim;
+use super::plots::{self, Layout, line, plot};
+use super::view::View;
+use super::work_precision::WorkPrecision;
+
+pub fn show(
+    ui: &mut egui::Ui,
+    sim: &Sim,
+    view: &mut View,
+    map: &mut NewtonMap,
+    wp: &WorkPrecision,
+) {
+    match sim.dock.kind {
+        DockKind::FreeBody => plots::show(ui, sim, view, map, wp),
+        DockKind::Contacts => contacts(ui, sim, view),
+        DockKind::Frames => frames(ui, sim, view),
+    }
+}
+
+/// Each plot's share of the dock's width, and its height.
+fn layout(ui: &egui::Ui, plots: usize, scroll: bool) -> Layout {
+    Layout {
+        width: (ui.available_width() / plots as f32 - 8.0).max(60.0),
+        height: ui.available_height().max(60.0),
+        log: false,
+        scroll,
+        legend: true,
+    }
+}
+
+/// A lane's line in the legends: `what` with one lane; where lanes are compared, the
+/// lane's integrator, whose colour the line has (its legend is the energy plot's).
+fn lane_name(sim: &Sim, lane: usize, what: &str) -> String {
+    if sim.lanes.len() > 1 {
+        sim.lanes[lane].integrator().name().to_string()
+    } else {
+        what.to_string()
+    }
+}
+
+fn contacts(ui: &mut egui::Ui, sim: &Sim, view: &mut View) {
+    ui.horizontal(|ui| {
+        ui.checkbox(
+            &mut view.autoscroll,
+            format!("scroll (last {} s)", plots::WINDOW),
+        );
+    });
+    let layout = layout(ui, 4, view.autoscroll);
+    // Compared lanes: the energy plot's legend names them for all four plots.
+    let others = Layout {
+        legend: sim.lanes.len() == 1,
+        ..layout
+    };
+    let from = plots::from(sim, view.autoscroll);
+    ui.horizontal(|ui| {
+        energy(ui, sim, layout, from);
+        plot(
+            ui,
+            "contact points",
+            "contact points",
+            "Contact points the detection found this step, in every manifold: the \
+             speculative ones, not touching yet, included",
+            others,
+            sim,
+            |p| {
+                for (lane, series) in sim.dock.contacts.iter().enumerate() {
+                    p.line(line(
+                        &lane_name(sim, lane, "points"),
+                        &series.samples,
+                        from,
+                        false,
+                        |s| [s.t, s.points as f64],
+                        lane_color(sim, lane),
+                    ));
+                }
+            },
+        );
+        let slop = sim.lanes[0]
+            .world
+            .contacts
+            .as_ref()
+            .map_or(0.0, |c| c.settings.slop);
+        plot(
+            ui,
+            "penetration",
+            "deepest penetration (mm)",
+            "The deepest overlap among this step's contact points, as the detection found \
+             it at the step's start, in millimetres. The dashed line is the slop: the \
+             overlap the solver leaves uncorrected (Solver panel)",
+            others,
+            sim,
+            |p| {
+                for (lane, series) in sim.dock.contacts.iter().enumerate() {
+                    p.line(line(
+                        &lane_name(sim, lane, "deepest"),
+                        &series.samples,
+                        from,
+                        false,
+                        |s| [s.t, 1e3 * s.depth],
+                        lane_color(sim, lane),
+                    ));
+                }
+                p.hline(
+                    HLine::new("slop", 1e3 * slop)
+                        .color(egui::Color32::GRAY)
+                        .style(LineStyle::dashed_loose()),
+                );
+            },
+        );
+        plot(
+            ui,
+            "stages",
+            "time per stage (µs)",
+            "Wall time of each stage of one integrator step, every lane together, \
+             smoothed over about 20 steps: the numbers of the status line",
+            layout,
+            sim,
+            |p| {
+                for (k, stage) in Stage::ALL.into_iter().enumerate() {
+                    p.line(line(
+                        stage.name(),
+                        &sim.dock.stages.samples,
+                        from,
+                        false,
+                        |s| [s.t, s.micros[k]],
+                        egui_color(STAGE_COLORS[k]),
+                    ));
+                }
+            },
+        );
+    });
+}
+
+fn lane_color(sim: &Sim, lane: usize) -> egui::Color32 {
+    egui_color(integrator_color(sim.lanes[lane].integrator()))
+}
+
+/// Each lane's kinetic energy (solid) and gravitational potential energy (dashed).
+fn energy(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
+    plot(
+        ui,
+        "dock energy",
+        if sim.lanes.len() > 1 {
+            "kinetic, potential - - (J)"
+        } else {
+            "energy (J)"
+        },
+        "Kinetic energy (solid: translation and rotation) and gravitational potential \
+         energy (dashed: m g h, zero at height 0) of all bodies; their sum per body is \
+         the energy column of `gyrolab simulate`",
+        layout,
+        sim,
+        |p| {
+            for (lane, series) in sim.dock.energy.iter().enumerate() {
+                let color = lane_color(sim, lane);
+                p.line(line(
+                    &lane_name(sim, lane, "kinetic"),
+                    &series.samples,
+                    from,
+                    false,
+                    |s| [s.t, s.kinetic],
+                    color,
+                ));
+                p.line(
+                    line(
+                        &lane_name(sim, lane, "potential"),
+                        &series.samples,
+                        from,
+                        false,
+                        |s| [s.t, s.potential],
+                        color,
+                    )
+                    .style(LineStyle::dashed_loose()),
+                );
+            }
+        },
+    );
+}
+
+fn frames(ui: &mut egui::Ui, sim: &Sim, view: &mut View) {
+    let dock = &sim.dock;
+    let world = &sim.lanes[0].world;
+    let chosen = view
+        .rider
+        .and_then(|body| dock.riders.iter().position(|r| r.body == body))
+        .unwrap_or(dock.default_rider);
+    ui.horizontal(|ui| {
+        ui.checkbox(
+            &mut view.autoscroll,
+            format!("scroll (last {} s)", plots::WINDOW),
+        );
+        if let Some(rider) = dock.riders.get(chosen) {
+            egui::ComboBox::from_label("inertial forces on")
+                .selected_text(&world.bodies[rider.body].name)
+                .show_ui(ui, |ui| {
+                    for r in &dock.riders {
+                        ui.selectable_value(
+                            &mut view.rider,
+                            Some(r.body),
+                            &world.bodies[r.body].name,
+                        );
+                    }
+                });
+        }
+    });
+    let readout = dock.pendulum.is_some() || sim.circling.is_some();
+    // The energies fill the dock where the forces or the readout leave room; not beside
+    // both: a Foucault pendulum's weight is its frame's gravity, not the world's, which
+    // the potential energy counts.
+    let forces = !dock.riders.is_empty();
+    let energies = !(forces && readout);
+    let count = usize::from(forces) + usize::from(readout) + usize::from(energies);
+    let layout = layout(ui, count, view.autoscroll);
+    let from = plots::from(sim, view.autoscroll);
+    ui.horizontal(|ui| {
+        if let Some(rider) = dock.riders.get(chosen) {
+            let name = &world.bodies[rider.body].name;
+            plot(
+                ui,
+                "inertial forces",
+                "inertial force per kg (m/s²)",
+                &format!(
+                    "The inertial forces on {name} in its frame, per kilogram: the arrows \
+                     in the view. frame: the frame's own acceleration, felt backwards \
+                     (−a); Euler: −α × x; centrifugal: −ω × (ω × x); Coriolis: −2 ω × v; \
+                     with the frame's ω and α, and x and v the rider's place and velocity \
+                     in it"
+                ),
+                layout,
+                sim,
+                |p| {
+                    let names = InertialForces::default().named().map(|(n, _)| n);
+                    for (k, force) in names.into_iter().enumerate() {
+                        p.line(line(
+                            force,
+                            &rider.series.samples,
+                            from,
+                            false,
+                            |s| [s.t, s.magnitudes[k]],
+                            egui_color(FORCE_COLORS[k]),
+                        ));
+                    }
+                },
+            );
+        }
+        if let Some(pendulum) = &dock.pendulum {
+            let expected = pendulum.expected_rate(world);
+            plot(
+                ui,
+                "swing plane",
+                "swing plane angle (°)",
+                "The swing plane's direction at each turning point of the bob, \
+                 counter-clockwise seen from above, from the first one; the dashed line is \
+                 the textbook's −Ω sin φ·t: clockwise in the northern hemisphere",
+                layout,
+                sim,
+                |p| {
+                    let turns = &pendulum.meter.turns;
+                    if let Some(&(t0, a0)) = turns.first() {
+                        let measured: PlotPoints = turns
+                            .iter()
+                            .filter(|(t, _)| *t >= from)
+                            .map(|&(t, a)| [t, (a - a0).to_degrees()])
+                            .collect();
+                        p.points(
+                            Points::new("measured", measured)
+                                .radius(2.5)
+                                .color(egui::Color32::WHITE),
+                        );
+                        let t1 = sim.time();
+                        let textbook: PlotPoints = [t0.max(from), t1]
+                            .into_iter()
+                            .map(|t| [t, (expected * (t - t0)).to_degrees()])
+                            .collect();
+                        p.line(
+                            egui_plot::Line::new("−Ω sin φ·t", textbook)
+                                .color(egui::Color32::LIGHT_BLUE)
+                                .style(LineStyle::dashed_loose()),
+                        );
+                    }
+                },
+            );
+        } else if readout {
+            plot(
+                ui,
+                "circling",
+                "circling rate (rad/s)",
+                "How fast the ball's world velocity has turned, on average since it \
+                 started, against the textbook's 2Ω/7 for a solid sphere rolling without \
+                 slipping on a table turning at Ω",
+                layout,
+                sim,
+                |p| {
+                    let samples = &dock.circling.samples;
+                    p.line(line(
+                        "measured",
+                        samples,
+                        from,
+                        false,
+                        |s| [s.t, s.measured],
+                        egui::Color32::WHITE,
+                    ));
+                    p.line(
+                        line(
+                            "2Ω/7",
+                            samples,
+                            from,
+                            false,
+                            |s| [s.t, s.expected],
+                            egui::Color32::LIGHT_BLUE,
+                        )
+                        .style(LineStyle::dashed_loose()),
+                    );
+                },
+            );
+        }
+        if energies {
+            energy(ui, sim, layout, from);
+        }
+    });
+}
