@@ -163,9 +163,18 @@ impl FromStr for Vec3Arg {
 #[derive(Debug)]
 pub struct CliError(pub String);
 
+/// Shown as one line: a control character in the text (a name in a scene file may hold a
+/// line break) is written escaped, as `\n`.
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str(&self.0)
+        for c in self.0.chars() {
+            if c.is_control() {
+                write!(f, "{}", c.escape_default())?;
+            } else {
+                write!(f, "{c}")?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -309,5 +318,18 @@ pub fn run(command: Command) -> Result<(), CliError> {
         Command::Simulate(args) => simulate::run(&args),
         Command::Compare(args) if args.sweep => sweep::run(&args),
         Command::Compare(args) => compare::run(&args),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CliError;
+
+    /// A name with a line break (or any control character) cannot split the one line.
+    #[test]
+    fn an_error_is_one_line_whatever_it_quotes() {
+        let e = CliError("unknown body 'two\nlines\t\u{7}' (ω)".into()).to_string();
+        assert_eq!(e, "unknown body 'two\\nlines\\t\\u{7}' (ω)");
+        assert_eq!(e.lines().count(), 1);
     }
 }
