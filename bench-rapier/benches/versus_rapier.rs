@@ -1,17 +1,20 @@
 //! Step time of gyrolab's contact scenes against rapier3d 0.36, same scenes, same run.
 //!
 //! Both engines build the same boxes (1 m cubes, 1 kg, friction 0.6, on a half-space),
-//! step at 60 Hz on one thread with sleeping off (a sleeping pyramid costs nothing in
+//! step at 60 Hz with sleeping off (a sleeping pyramid costs nothing in
 //! either engine, which would compare nothing), and iterate equally: gyrolab's soft step
 //! with 4 sub-steps × 2 iterations + 1 relax against rapier's 4 solver iterations × 2
 //! PGS iterations + 1 stabilization iteration. gyrolab runs twice: by default (contact
 //! points follow the bodies through the sub-steps, which conserves momentum) and with
 //! the anchors fixed, as rapier keeps them. The measured steps are a window of the
-//! scene (after the pyramid has settled, or while the pile forms); the world is rebuilt
+//! scene (after the pyramid has settled, or while the pile forms); gyrolab runs on a
+//! pool of one thread and of two (rapier on one: its parallel feature is off); the world
+//! is rebuilt
 //! outside the timing when the window ends. Before timing, each pyramid is run for ten
 //! seconds and the top box's drop is printed: a ratio only counts if the pyramid stands.
 
 use std::hint::black_box;
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -60,16 +63,18 @@ fn rapier_world(gyro: &World) -> PhysicsWorld {
 /// untimed whenever the window is used up.
 struct Window<W> {
     build: Box<dyn Fn() -> W>,
-    step: fn(&mut W),
+    step: Step<W>,
     warm: usize,
     len: usize,
     world: W,
     taken: usize,
 }
 
+type Step<W> = Rc<dyn Fn(&mut W)>;
+
 impl<W> Window<W> {
-    fn new(build: Box<dyn Fn() -> W>, step: fn(&mut W), warm: usize, len: usize) -> Self {
-        let world = Self::warmed(&build, step, warm);
+    fn new(build: Box<dyn Fn() -> W>, step: Step<W>, warm: usize, len: usize) -> Self {
+        let world = Self::warmed(&build, &step, warm);
         Self {
             build,
             step,
@@ -80,7 +85,7 @@ impl<W> Window<W> {
         }
     }
 
-    fn warmed(build: &dyn Fn() -> W, step: fn(&mut W), warm: usize) -> W {
+    fn warmed(build: &dyn Fn() -> W, step: &Step<W>, warm: usize) -> W {
         let mut w = build();
         (0..warm).for_each(|_| step(&mut w));
         w
@@ -90,7 +95,7 @@ impl<W> Window<W> {
         let mut total = Duration::ZERO;
         for _ in 0..iters {
             if self.taken == self.len {
-                self.world = Self::warmed(&self.build, self.step, self.warm);
+                self.world = Self::warmed(&self.build, &self.step, self.warm);
                 self.taken = 0;
             }
             let start = Instant::now();
@@ -140,26 +145,43 @@ fn report_standing(rows: usize) {
     );
 }
 
+/// gyrolab's step on a pool of `threads` threads (its colours' rows, narrow phase and
+/// integration run on them).
+fn on_threads(threads: usize) -> Step<World> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool");
+    Rc::new(move |w: &mut World| pool.install(|| step_gyrolab(w)))
+}
+
 fn versus(c: &mut Criterion) {
-    // (scene, size, warm-up steps, measured window)
+    // (scene, size, warm-up steps, measured window, samples)
     let cases = [
-        ("pyramid", 10, 60, 240),
-        ("pyramid", 20, 60, 240),
-        ("pile", 1000, 90, 150),
+        ("pyramid", 10, 60, 240, 20),
+        ("pyramid", 20, 60, 240, 20),
+        ("pile", 1000, 90, 150, 20),
+        ("pile", 10_000, 90, 150, 10),
     ];
-    for (scene, size, warm, len) in cases {
+    for (scene, size, warm, len, samples) in cases {
         if scene == "pyramid" {
             report_standing(size);
         }
         let mut group = c.benchmark_group(format!("{scene}-{size}"));
-        group.sample_size(20);
-        let mut g = Window::new(
-            Box::new(move || gyrolab_world(scene, size)),
-            step_gyrolab,
-            warm,
-            len,
-        );
-        group.bench_function("gyrolab", |b| b.iter_custom(|n| g.run(n)));
+        group.sample_size(samples);
+        for threads in [1, 2] {
+            let mut g = Window::new(
+                Box::new(move || gyrolab_world(scene, size)),
+                on_threads(threads),
+                warm,
+                len,
+            );
+            let name = format!(
+                "gyrolab, {threads} thread{}",
+                if threads > 1 { "s" } else { "" }
+            );
+            group.bench_function(name, |b| b.iter_custom(|n| g.run(n)));
+        }
         // Fixed anchors through the sub-steps, as rapier and Box2D v3 keep them.
         let mut f = Window::new(
             Box::new(move || {
@@ -171,14 +193,16 @@ fn versus(c: &mut Criterion) {
                     .follow_anchors = false;
                 w
             }),
-            step_gyrolab,
+            on_threads(1),
             warm,
             len,
         );
-        group.bench_function("gyrolab, fixed anchors", |b| b.iter_custom(|n| f.run(n)));
+        group.bench_function("gyrolab, fixed anchors, 1 thread", |b| {
+            b.iter_custom(|n| f.run(n))
+        });
         let mut r = Window::new(
             Box::new(move || rapier_world(&gyrolab_world(scene, size))),
-            step_rapier,
+            Rc::new(step_rapier),
             warm,
             len,
         );

@@ -3,6 +3,8 @@
 //! before it ends. The order is kept between steps, so the sort of an almost sorted list
 //! is nearly linear.
 
+use rayon::prelude::*;
+
 use super::geometry::Aabb;
 
 #[derive(Clone, Debug, Default)]
@@ -16,7 +18,7 @@ impl SweepAndPrune {
     pub fn pairs(
         &mut self,
         boxes: &[Aabb],
-        mut keep: impl FnMut(usize, usize) -> bool,
+        keep: impl Fn(usize, usize) -> bool + Sync,
         out: &mut Vec<(u32, u32)>,
     ) {
         out.clear();
@@ -33,9 +35,12 @@ impl SweepAndPrune {
                 j -= 1;
             }
         }
-        for (n, &i) in self.order.iter().enumerate() {
+        let order = &self.order;
+        // The boxes that start within box `n`'s extent on the axis, after it.
+        let sweep = |n: usize, out: &mut Vec<(u32, u32)>| {
+            let i = order[n];
             let a = &boxes[i as usize];
-            for &j in &self.order[n + 1..] {
+            for &j in &order[n + 1..] {
                 let b = &boxes[j as usize];
                 if b.min[axis] > a.max[axis] {
                     break;
@@ -47,9 +52,29 @@ impl SweepAndPrune {
                     }
                 }
             }
+        };
+        if order.len() >= PARALLEL_BOXES {
+            // Each box's sweep on its own, on rayon's threads; the runs are joined in
+            // the order of the boxes, so the pairs are the same on any number of threads.
+            let runs: Vec<Vec<(u32, u32)>> = (0..order.len())
+                .into_par_iter()
+                .with_min_len(CHUNK)
+                .fold(Vec::new, |mut run, n| {
+                    sweep(n, &mut run);
+                    run
+                })
+                .collect();
+            out.extend(runs.into_iter().flatten());
+        } else {
+            (0..order.len()).for_each(|n| sweep(n, out));
         }
     }
 }
+
+/// Below this many boxes the sweep runs on the calling thread.
+const PARALLEL_BOXES: usize = 1024;
+/// Boxes a thread sweeps at a time.
+const CHUNK: usize = 128;
 
 /// The axis along which the box centres have the largest variance.
 fn sweep_axis(boxes: &[Aabb]) -> usize {

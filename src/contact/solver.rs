@@ -9,6 +9,7 @@ use glam::{DMat3, DVec3};
 
 use super::geometry::tangents;
 use super::manifold::{MAX_POINTS, Manifold};
+use super::parallel::Ends;
 use super::settings::{Softness, SolverKind, SolverSettings};
 use crate::body::{BodyState, MassProps};
 
@@ -220,6 +221,13 @@ pub struct ContactRows {
     pub flip: bool,
 }
 
+impl Ends for ContactRows {
+    #[inline]
+    fn ends(&self) -> (usize, usize) {
+        (self.a, self.b)
+    }
+}
+
 /// What the rows need to know about a body's pose when they are prepared.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Pose {
@@ -390,8 +398,7 @@ impl ContactRows {
     }
 
     /// Applies last step's impulses again: the solve then starts next to its answer.
-    pub fn warm_start(&self, bodies: &mut [SolverBody]) {
-        let (a, b) = pair(bodies, self.a, self.b);
+    pub fn warm_start(&self, a: &mut SolverBody, b: &mut SolverBody) {
         for p in self.points() {
             p.normal.apply(a, b, self.normal, p.normal_impulse);
         }
@@ -423,8 +430,7 @@ impl ContactRows {
     /// One Gauss-Seidel pass over the rows: friction first (bounded by last pass's
     /// normal impulses), then the normal rows, with the bias `bias` (the soft step's at
     /// the separation of the last [`Self::refresh`]).
-    pub fn solve(&mut self, bodies: &mut [SolverBody], bias: NormalBias, sor: f64) {
-        let (a, b) = pair(bodies, self.a, self.b);
+    pub fn solve(&mut self, a: &mut SolverBody, b: &mut SolverBody, bias: NormalBias, sor: f64) {
         let n = self.normal;
         self.solve_friction(a, b, sor);
         // Alternate the points' order from pass to pass: a face's four normal impulses
@@ -492,12 +498,11 @@ impl ContactRows {
 
     /// Soft step's last pass: points that were hit fast and carried load bounce with
     /// `v_n = −e v_n(before)`.
-    pub fn restitution(&mut self, bodies: &mut [SolverBody], threshold: f64) {
+    pub fn restitution(&mut self, a: &mut SolverBody, b: &mut SolverBody, threshold: f64) {
         let e = self.restitution;
         if e == 0.0 {
             return;
         }
-        let (a, b) = pair(bodies, self.a, self.b);
         let n = self.normal;
         for p in &mut self.points[..self.len] {
             if p.approach > -threshold || p.max_normal_impulse == 0.0 {
