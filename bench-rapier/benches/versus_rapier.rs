@@ -169,44 +169,47 @@ fn versus(c: &mut Criterion) {
         }
         let mut group = c.benchmark_group(format!("{scene}-{size}"));
         group.sample_size(samples);
+        // Each window is built on its benchmark's first call (criterion calls it once per
+        // sample), so a filtered run builds only those it measures.
         for threads in [1, 2] {
-            let mut g = Window::new(
-                Box::new(move || gyrolab_world(scene, size)),
-                on_threads(threads),
-                warm,
-                len,
-            );
             let name = format!(
                 "gyrolab, {threads} thread{}",
                 if threads > 1 { "s" } else { "" }
             );
-            group.bench_function(name, |b| b.iter_custom(|n| g.run(n)));
+            let mut g = None;
+            group.bench_function(name, |b| {
+                let g = g.get_or_insert_with(|| {
+                    let build = move || gyrolab_world(scene, size);
+                    Window::new(Box::new(build), on_threads(threads), warm, len)
+                });
+                b.iter_custom(|n| g.run(n))
+            });
         }
         // Fixed anchors through the sub-steps, as rapier and Box2D v3 keep them.
-        let mut f = Window::new(
-            Box::new(move || {
-                let mut w = gyrolab_world(scene, size);
-                w.contacts
-                    .as_mut()
-                    .expect("contacts")
-                    .settings
-                    .follow_anchors = false;
-                w
-            }),
-            on_threads(1),
-            warm,
-            len,
-        );
+        let mut f = None;
         group.bench_function("gyrolab, fixed anchors, 1 thread", |b| {
+            let f = f.get_or_insert_with(|| {
+                let build = move || {
+                    let mut w = gyrolab_world(scene, size);
+                    w.contacts
+                        .as_mut()
+                        .expect("contacts")
+                        .settings
+                        .follow_anchors = false;
+                    w
+                };
+                Window::new(Box::new(build), on_threads(1), warm, len)
+            });
             b.iter_custom(|n| f.run(n))
         });
-        let mut r = Window::new(
-            Box::new(move || rapier_world(&gyrolab_world(scene, size))),
-            Rc::new(step_rapier),
-            warm,
-            len,
-        );
-        group.bench_function("rapier", |b| b.iter_custom(|n| r.run(n)));
+        let mut r = None;
+        group.bench_function("rapier", |b| {
+            let r = r.get_or_insert_with(|| {
+                let build = move || rapier_world(&gyrolab_world(scene, size));
+                Window::new(Box::new(build), Rc::new(step_rapier), warm, len)
+            });
+            b.iter_custom(|n| r.run(n))
+        });
         group.finish();
     }
 }

@@ -124,17 +124,24 @@ where
     }
 }
 
-/// `f` on every item, on rayon's threads when there are enough of them; each item is
-/// updated alone, so the result does not depend on the threads.
-pub fn for_each<T, F>(items: &mut [T], f: F)
+/// `f(i, &mut items[i])` for every item, on rayon's threads when there are enough of
+/// them; each item is updated alone, so the result does not depend on the threads.
+pub fn for_each_indexed<T, F>(items: &mut [T], f: F)
 where
     T: Send,
-    F: Fn(&mut T) + Sync + Send,
+    F: Fn(usize, &mut T) + Sync + Send,
 {
     if items.len() >= PARALLEL_ROWS {
-        items.par_iter_mut().with_min_len(CHUNK).for_each(f);
+        items
+            .par_iter_mut()
+            .enumerate()
+            .with_min_len(CHUNK)
+            .for_each(|(i, item)| f(i, item));
     } else {
-        items.iter_mut().for_each(f);
+        items
+            .iter_mut()
+            .enumerate()
+            .for_each(|(i, item)| f(i, item));
     }
 }
 

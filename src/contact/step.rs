@@ -174,15 +174,14 @@ impl Contacts {
     /// Sleep: finds the islands and advances each body's sleep timer; an island slow
     /// for the sleep time falls asleep, and its bodies stop dead.
     pub fn update_sleep(&mut self, bodies: &mut [Body], h: f64) {
-        let speeds: Vec<f64> = bodies
-            .iter()
-            .map(|b| {
-                b.state
-                    .velocity
-                    .length()
-                    .max(b.state.world_omega(&b.props).length() * b.radius())
-            })
-            .collect();
+        let mut speeds = Vec::new();
+        parallel::collect(bodies.len(), &mut speeds, |i| {
+            let b = &bodies[i];
+            b.state
+                .velocity
+                .length()
+                .max(b.state.world_omega(&b.props).length() * b.radius())
+        });
         let (islands, fell_asleep) = islands::update(
             &self.graph,
             &self.joints,
@@ -217,18 +216,17 @@ impl StepState {
         h: f64,
     ) {
         let n = bodies.len();
-        self.bodies.clear();
         self.awake.clear();
         self.awake
             .extend((0..n).map(|i| !sleep[i].asleep && !passive.get(i).copied().unwrap_or(false)));
-        self.bodies
-            .extend(bodies.iter().zip(&self.awake).map(|(b, &awake)| {
-                if awake {
-                    SolverBody::new(&b.props, &b.state)
-                } else {
-                    SolverBody::STATIC
-                }
-            }));
+        let awake = &self.awake;
+        parallel::collect(n, &mut self.bodies, |i| {
+            if awake[i] {
+                SolverBody::new(&bodies[i].props, &bodies[i].state)
+            } else {
+                SolverBody::STATIC
+            }
+        });
         self.bodies.push(SolverBody::STATIC);
         self.bodies
             .extend(kinematic.iter().map(Kinematic::solver_body));
@@ -405,7 +403,9 @@ impl StepState {
     /// solver sub-step's integration, so the next pass sees the new separations.
     pub fn update_contacts(&mut self, settings: &SolverSettings) {
         let (bodies, poses, follow) = (&self.bodies, &self.poses, settings.follow_anchors);
-        parallel::for_each(&mut self.contact_rows, |r| r.refresh(bodies, poses, follow));
+        parallel::for_each_indexed(&mut self.contact_rows, |_, r| {
+            r.refresh(bodies, poses, follow)
+        });
     }
 
     /// Relax (soft step): one pass of rigid rows without position bias, which takes
@@ -446,12 +446,13 @@ impl StepState {
     /// Finalize bodies: hands the awake bodies their solved velocities (in the soft
     /// step, those that relax and restitution left after the last integration).
     pub fn finalize_bodies(&self, bodies: &mut [Body]) {
-        for (i, body) in bodies.iter_mut().enumerate() {
-            if self.awake[i] {
-                body.state.velocity = self.bodies[i].v;
-                body.state.set_world_omega(&body.props, self.bodies[i].w);
+        let (awake, solved) = (&self.awake, &self.bodies);
+        parallel::for_each_indexed(bodies, |i, body| {
+            if awake[i] {
+                body.state.velocity = solved[i].v;
+                body.state.set_world_omega(&body.props, solved[i].w);
             }
-        }
+        });
     }
 
     /// Store impulses: keeps the accumulated impulses in the contacts and joints for
