@@ -13,6 +13,11 @@ impl Contacts {
     /// pair is inserted, a pair that parted is erased. Pairs of sleeping bodies are
     /// left as they are.
     pub fn detect(&mut self, bodies: &[Body], h: f64) {
+        let big = parallel::worth_threads(bodies.len().max(self.graph.len()));
+        parallel::on_workers(big, || self.detect_pairs(bodies, h));
+    }
+
+    fn detect_pairs(&mut self, bodies: &[Body], h: f64) {
         let spec = 0.5 * self.settings.speculative_distance;
         self.sleep.resize(bodies.len(), Sleep::default());
         self.graph.reserve_bodies(bodies.len());

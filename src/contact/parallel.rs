@@ -18,6 +18,23 @@ pub const PARALLEL_ROWS: usize = 256;
 /// Rows a thread takes at a time: enough to pay for the work stealing.
 const CHUNK: usize = 32;
 
+/// Whether `items` are enough to share among rayon's threads.
+pub fn worth_threads(items: usize) -> bool {
+    items >= PARALLEL_ROWS
+}
+
+/// Runs `f` on one of rayon's threads if `big` (and not there already), so that the
+/// parallel loops inside it fork from a worker: called from outside the pool, each of
+/// them would hand its work over to the pool and block until it is done, a round trip
+/// through the kernel per loop.
+pub fn on_workers<R: Send>(big: bool, f: impl FnOnce() -> R + Send) -> R {
+    if big && rayon::current_thread_index().is_none() {
+        rayon::scope(|_| f())
+    } else {
+        f()
+    }
+}
+
 /// A row of the solver between two bodies.
 pub trait Ends {
     /// The indices of its two bodies in the solver's array.

@@ -22,8 +22,8 @@ use crate::integrators::{Integrator, Loads, StepError};
 
 /// Bodies the world moves itself, in a frame's coordinates (riders): the solver solves
 /// their world velocities like any body's, then hands each to its mover instead of the
-/// integrator.
-pub trait Movers {
+/// integrator. (`Send`: the solve may run on one of rayon's threads.)
+pub trait Movers: Send {
     /// Whether the world moves body `i` itself.
     fn moves(&self, i: usize) -> bool;
     /// Moves body `i` through `h`, from its state with the solved world velocities; leaves
@@ -96,6 +96,21 @@ impl Contacts {
     /// Every stage after detection: sleep, the solver's stages with the integration of
     /// the bodies it moves (the world's `movers` move theirs), store impulses, readout.
     pub fn solve(
+        &mut self,
+        bodies: &mut [Body],
+        gravity: DVec3,
+        loads: &[Loads],
+        integrator: Integrator,
+        h: f64,
+        movers: &mut dyn Movers,
+    ) -> Result<(), StepError> {
+        let big = parallel::worth_threads(bodies.len().max(self.graph.len()));
+        parallel::on_workers(big, || {
+            self.solve_stages(bodies, gravity, loads, integrator, h, movers)
+        })
+    }
+
+    fn solve_stages(
         &mut self,
         bodies: &mut [Body],
         gravity: DVec3,
