@@ -1,16 +1,16 @@
 //! A pass over the contact rows, colour by colour, each colour's rows at once on rayon's
 //! threads (Box2D v3 solves its graph colours the same way [Catto 2024]).
 //!
-//! Every row works on copies of its two bodies and writes back only the moving ones
-//! (static ends are only read). Within a colour no two rows share a moving body, so a
-//! row's update depends on nothing another row of its colour does: the result is bitwise
-//! the same on any number of threads, and the same as the rows one after another in the
-//! colours' order.
+//! On several threads every row works on copies of its two bodies and writes back only
+//! the moving ones (static ends are only read). Within a colour no two rows share a
+//! moving body, so a row's update depends on nothing another row of its colour does: the
+//! result is bitwise the same on any number of threads, and the same as the rows one
+//! after another in the colours' order, which is how one thread runs them.
 
 use rayon::prelude::*;
 
 use super::colouring::Colours;
-use super::solver::SolverBody;
+use super::solver::{SolverBody, pair};
 
 /// Below this many rows a colour is solved on the calling thread: the fork and join
 /// cost more than the rows.
@@ -103,21 +103,28 @@ pub fn for_each_row<R, F>(
     R: Ends + Send,
     F: Fn(&mut R, &mut SolverBody, &mut SolverBody) + Sync,
 {
-    let shared = Shared {
-        bodies: bodies.as_mut_ptr(),
-        len: bodies.len(),
-        moving,
-    };
+    let threads = rayon::current_num_threads() > 1;
     for (k, range) in colours.ranges.iter().enumerate() {
         let rows = &mut rows[range.clone()];
-        if colours.independent(k) && rows.len() >= PARALLEL_ROWS {
+        if threads && colours.independent(k) && rows.len() >= PARALLEL_ROWS {
+            let shared = Shared {
+                bodies: bodies.as_mut_ptr(),
+                len: bodies.len(),
+                moving,
+            };
             // SAFETY: the rows of an independent colour share no moving body.
             rows.par_iter_mut()
                 .with_min_len(CHUNK)
                 .for_each(|r| unsafe { shared.run(r, &f) });
         } else {
-            // SAFETY: one row at a time.
-            rows.iter_mut().for_each(|r| unsafe { shared.run(r, &f) });
+            // One row at a time, on the bodies themselves: a static body's velocity
+            // gains exact zeros (its inverse mass and inertia are zero), so this is
+            // bitwise what the copies above give.
+            for r in rows.iter_mut() {
+                let (a, b) = r.ends();
+                let (body_a, body_b) = pair(bodies, a, b);
+                f(r, body_a, body_b);
+            }
         }
     }
 }

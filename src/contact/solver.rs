@@ -71,7 +71,11 @@ where
 
 /// Borrows the two bodies of a row; `a != b` always holds (a body never touches itself).
 #[inline]
-fn pair(bodies: &mut [SolverBody], a: usize, b: usize) -> (&mut SolverBody, &mut SolverBody) {
+pub(super) fn pair(
+    bodies: &mut [SolverBody],
+    a: usize,
+    b: usize,
+) -> (&mut SolverBody, &mut SolverBody) {
     debug_assert_ne!(a, b);
     if a < b {
         let (lo, hi) = bodies.split_at_mut(b);
