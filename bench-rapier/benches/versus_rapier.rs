@@ -14,7 +14,7 @@
 //! seconds and the top box's drop is printed: a ratio only counts if the pyramid stands.
 
 use std::hint::black_box;
-use std::rc::Rc;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -62,7 +62,7 @@ fn rapier_world(gyro: &World) -> PhysicsWorld {
 /// Steps `iters` times from the scene's window `[warm, warm + len)`, rebuilding the world
 /// untimed whenever the window is used up.
 struct Window<W> {
-    build: Box<dyn Fn() -> W>,
+    build: Box<dyn Fn() -> W + Send>,
     step: Step<W>,
     warm: usize,
     len: usize,
@@ -70,10 +70,10 @@ struct Window<W> {
     taken: usize,
 }
 
-type Step<W> = Rc<dyn Fn(&mut W)>;
+type Step<W> = Arc<dyn Fn(&mut W) + Send + Sync>;
 
 impl<W> Window<W> {
-    fn new(build: Box<dyn Fn() -> W>, step: Step<W>, warm: usize, len: usize) -> Self {
+    fn new(build: Box<dyn Fn() -> W + Send>, step: Step<W>, warm: usize, len: usize) -> Self {
         let world = Self::warmed(&build, &step, warm);
         Self {
             build,
@@ -104,6 +104,16 @@ impl<W> Window<W> {
             self.taken += 1;
         }
         total
+    }
+
+    /// [`Window::run`] on one of `pool`'s threads: the pool's threads are the ones the
+    /// step's parallel loops use, and the step is handed to the pool once per sample,
+    /// not once per step.
+    fn run_on(&mut self, pool: &rayon::ThreadPool, iters: u64) -> Duration
+    where
+        W: Send,
+    {
+        pool.install(|| self.run(iters))
     }
 }
 
@@ -145,14 +155,13 @@ fn report_standing(rows: usize) {
     );
 }
 
-/// gyrolab's step on a pool of `threads` threads (its colours' rows, narrow phase and
-/// integration run on them).
-fn on_threads(threads: usize) -> Step<World> {
-    let pool = rayon::ThreadPoolBuilder::new()
+/// A pool of `threads` threads for gyrolab's parallel loops (its colours' rows, the
+/// sweep, the narrow phase, the integration).
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .expect("a thread pool");
-    Rc::new(move |w: &mut World| pool.install(|| step_gyrolab(w)))
+        .expect("a thread pool")
 }
 
 fn versus(c: &mut Criterion) {
@@ -178,11 +187,16 @@ fn versus(c: &mut Criterion) {
             );
             let mut g = None;
             group.bench_function(name, |b| {
-                let g = g.get_or_insert_with(|| {
+                let (g, pool) = g.get_or_insert_with(|| {
+                    let pool = pool(threads);
                     let build = move || gyrolab_world(scene, size);
-                    Window::new(Box::new(build), on_threads(threads), warm, len)
+                    let step = Arc::new(step_gyrolab);
+                    (
+                        pool.install(|| Window::new(Box::new(build), step, warm, len)),
+                        pool,
+                    )
                 });
-                b.iter_custom(|n| g.run(n))
+                b.iter_custom(|n| g.run_on(pool, n))
             });
         }
         // Fixed anchors through the sub-steps, as rapier and Box2D v3 keep them.
@@ -198,15 +212,20 @@ fn versus(c: &mut Criterion) {
                         .follow_anchors = false;
                     w
                 };
-                Window::new(Box::new(build), on_threads(1), warm, len)
+                let pool = pool(1);
+                let step = Arc::new(step_gyrolab);
+                (
+                    pool.install(|| Window::new(Box::new(build), step, warm, len)),
+                    pool,
+                )
             });
-            b.iter_custom(|n| f.run(n))
+            b.iter_custom(|n| f.0.run_on(&f.1, n))
         });
         let mut r = None;
         group.bench_function("rapier", |b| {
             let r = r.get_or_insert_with(|| {
                 let build = move || rapier_world(&gyrolab_world(scene, size));
-                Window::new(Box::new(build), Rc::new(step_rapier), warm, len)
+                Window::new(Box::new(build), Arc::new(step_rapier), warm, len)
             });
             b.iter_custom(|n| r.run(n))
         });

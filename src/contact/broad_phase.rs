@@ -24,7 +24,8 @@ pub struct SweepAndPrune {
 
 /// At most this many slabs: enough for a pile of tens of thousands of boxes.
 const MAX_SLABS: usize = 1024;
-/// Below this many boxes the slabs are swept on the calling thread.
+/// Below this many boxes (or outside rayon's pool) the slabs are swept on the calling
+/// thread.
 const PARALLEL_BOXES: usize = 512;
 
 /// The slabs across axis `across`: the first one's lower edge and their thickness.
@@ -116,7 +117,7 @@ impl SweepAndPrune {
                 }
             }
         };
-        if boxes.len() >= PARALLEL_BOXES {
+        if boxes.len() >= PARALLEL_BOXES && rayon::current_thread_index().is_some() {
             // Each slab on its own, on rayon's threads; the runs are joined in slab
             // order, so the pairs are the same on any number of threads.
             let runs: Vec<Vec<(u32, u32)>> = (0..slabs.count)

@@ -18,15 +18,24 @@ pub const PARALLEL_ROWS: usize = 256;
 /// Rows a thread takes at a time: enough to pay for the work stealing.
 const CHUNK: usize = 32;
 
-/// Whether `items` are enough to share among rayon's threads.
+/// Below this many bodies or contacts a stage called from outside rayon's pool stays on
+/// the calling thread: handing it to the pool and back costs tens of microseconds.
+const PARALLEL_WORLD: usize = 1024;
+
+/// Whether a world of `items` bodies or contacts is worth handing to rayon's threads.
 pub fn worth_threads(items: usize) -> bool {
-    items >= PARALLEL_ROWS
+    items >= PARALLEL_WORLD
+}
+
+/// Whether a loop of `items` goes on rayon's threads: enough of them, and called from
+/// one of the pool's threads (from outside, every loop would hand its work over to the
+/// pool and block until it is done, a round trip through the kernel each).
+fn split(items: usize) -> bool {
+    items >= PARALLEL_ROWS && rayon::current_thread_index().is_some()
 }
 
 /// Runs `f` on one of rayon's threads if `big` (and not there already), so that the
-/// parallel loops inside it fork from a worker: called from outside the pool, each of
-/// them would hand its work over to the pool and block until it is done, a round trip
-/// through the kernel per loop.
+/// parallel loops inside it fork from a worker.
 pub fn on_workers<R: Send>(big: bool, f: impl FnOnce() -> R + Send) -> R {
     if big && rayon::current_thread_index().is_none() {
         rayon::scope(|_| f())
@@ -106,7 +115,7 @@ pub fn for_each_row<R, F>(
     let threads = rayon::current_num_threads() > 1;
     for (k, range) in colours.ranges.iter().enumerate() {
         let rows = &mut rows[range.clone()];
-        if threads && colours.independent(k) && rows.len() >= PARALLEL_ROWS {
+        if threads && colours.independent(k) && split(rows.len()) {
             let shared = Shared {
                 bodies: bodies.as_mut_ptr(),
                 len: bodies.len(),
@@ -136,7 +145,7 @@ where
     U: Send,
     F: Fn(usize) -> U + Sync + Send,
 {
-    if len >= PARALLEL_ROWS {
+    if split(len) {
         (0..len)
             .into_par_iter()
             .with_min_len(CHUNK)
@@ -155,7 +164,7 @@ where
     T: Send,
     F: Fn(usize, &mut T) + Sync + Send,
 {
-    if items.len() >= PARALLEL_ROWS {
+    if split(items.len()) {
         items
             .par_iter_mut()
             .enumerate()
@@ -183,7 +192,7 @@ where
     E: Send,
     F: Fn(usize, &mut A, &mut B, &mut C) -> Result<(), E> + Sync + Send,
 {
-    let first = if a.len() >= PARALLEL_ROWS {
+    let first = if split(a.len()) {
         a.par_iter_mut()
             .zip(b)
             .zip(c)
