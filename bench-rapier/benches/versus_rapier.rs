@@ -1,17 +1,20 @@
 //! Step time of gyrolab's contact scenes against rapier3d 0.36, same scenes, same run.
 //!
 //! Both engines build the same boxes (1 m cubes, 1 kg, friction 0.6, on a half-space),
-//! step at 60 Hz on one thread with sleeping off (a sleeping pyramid costs nothing in
+//! step at 60 Hz with sleeping off (a sleeping pyramid costs nothing in
 //! either engine, which would compare nothing), and iterate equally: gyrolab's soft step
 //! with 4 sub-steps × 2 iterations + 1 relax against rapier's 4 solver iterations × 2
 //! PGS iterations + 1 stabilization iteration. gyrolab runs twice: by default (contact
 //! points follow the bodies through the sub-steps, which conserves momentum) and with
 //! the anchors fixed, as rapier keeps them. The measured steps are a window of the
-//! scene (after the pyramid has settled, or while the pile forms); the world is rebuilt
+//! scene (after the pyramid has settled, or while the pile forms); gyrolab runs on a
+//! pool of one thread and of two (rapier on one: its parallel feature is off); the world
+//! is rebuilt
 //! outside the timing when the window ends. Before timing, each pyramid is run for ten
 //! seconds and the top box's drop is printed: a ratio only counts if the pyramid stands.
 
 use std::hint::black_box;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -59,17 +62,19 @@ fn rapier_world(gyro: &World) -> PhysicsWorld {
 /// Steps `iters` times from the scene's window `[warm, warm + len)`, rebuilding the world
 /// untimed whenever the window is used up.
 struct Window<W> {
-    build: Box<dyn Fn() -> W>,
-    step: fn(&mut W),
+    build: Box<dyn Fn() -> W + Send>,
+    step: Step<W>,
     warm: usize,
     len: usize,
     world: W,
     taken: usize,
 }
 
+type Step<W> = Arc<dyn Fn(&mut W) + Send + Sync>;
+
 impl<W> Window<W> {
-    fn new(build: Box<dyn Fn() -> W>, step: fn(&mut W), warm: usize, len: usize) -> Self {
-        let world = Self::warmed(&build, step, warm);
+    fn new(build: Box<dyn Fn() -> W + Send>, step: Step<W>, warm: usize, len: usize) -> Self {
+        let world = Self::warmed(&build, &step, warm);
         Self {
             build,
             step,
@@ -80,7 +85,7 @@ impl<W> Window<W> {
         }
     }
 
-    fn warmed(build: &dyn Fn() -> W, step: fn(&mut W), warm: usize) -> W {
+    fn warmed(build: &dyn Fn() -> W, step: &Step<W>, warm: usize) -> W {
         let mut w = build();
         (0..warm).for_each(|_| step(&mut w));
         w
@@ -90,7 +95,7 @@ impl<W> Window<W> {
         let mut total = Duration::ZERO;
         for _ in 0..iters {
             if self.taken == self.len {
-                self.world = Self::warmed(&self.build, self.step, self.warm);
+                self.world = Self::warmed(&self.build, &self.step, self.warm);
                 self.taken = 0;
             }
             let start = Instant::now();
@@ -99,6 +104,16 @@ impl<W> Window<W> {
             self.taken += 1;
         }
         total
+    }
+
+    /// [`Window::run`] on one of `pool`'s threads: the pool's threads are the ones the
+    /// step's parallel loops use, and the step is handed to the pool once per sample,
+    /// not once per step.
+    fn run_on(&mut self, pool: &rayon::ThreadPool, iters: u64) -> Duration
+    where
+        W: Send,
+    {
+        pool.install(|| self.run(iters))
     }
 }
 
@@ -140,49 +155,80 @@ fn report_standing(rows: usize) {
     );
 }
 
+/// A pool of `threads` threads for gyrolab's parallel loops (its colours' rows, the
+/// sweep, the narrow phase, the integration).
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool")
+}
+
 fn versus(c: &mut Criterion) {
-    // (scene, size, warm-up steps, measured window)
+    // (scene, size, warm-up steps, measured window, samples)
     let cases = [
-        ("pyramid", 10, 60, 240),
-        ("pyramid", 20, 60, 240),
-        ("pile", 1000, 90, 150),
+        ("pyramid", 10, 60, 240, 20),
+        ("pyramid", 20, 60, 240, 20),
+        ("pile", 1000, 90, 150, 20),
+        ("pile", 10_000, 90, 150, 10),
     ];
-    for (scene, size, warm, len) in cases {
+    for (scene, size, warm, len, samples) in cases {
         if scene == "pyramid" {
             report_standing(size);
         }
         let mut group = c.benchmark_group(format!("{scene}-{size}"));
-        group.sample_size(20);
-        let mut g = Window::new(
-            Box::new(move || gyrolab_world(scene, size)),
-            step_gyrolab,
-            warm,
-            len,
-        );
-        group.bench_function("gyrolab", |b| b.iter_custom(|n| g.run(n)));
+        group.sample_size(samples);
+        // Each window is built on its benchmark's first call (criterion calls it once per
+        // sample), so a filtered run builds only those it measures.
+        for threads in [1, 2] {
+            let name = format!(
+                "gyrolab, {threads} thread{}",
+                if threads > 1 { "s" } else { "" }
+            );
+            let mut g = None;
+            group.bench_function(name, |b| {
+                let (g, pool) = g.get_or_insert_with(|| {
+                    let pool = pool(threads);
+                    let build = move || gyrolab_world(scene, size);
+                    let step = Arc::new(step_gyrolab);
+                    (
+                        pool.install(|| Window::new(Box::new(build), step, warm, len)),
+                        pool,
+                    )
+                });
+                b.iter_custom(|n| g.run_on(pool, n))
+            });
+        }
         // Fixed anchors through the sub-steps, as rapier and Box2D v3 keep them.
-        let mut f = Window::new(
-            Box::new(move || {
-                let mut w = gyrolab_world(scene, size);
-                w.contacts
-                    .as_mut()
-                    .expect("contacts")
-                    .settings
-                    .follow_anchors = false;
-                w
-            }),
-            step_gyrolab,
-            warm,
-            len,
-        );
-        group.bench_function("gyrolab, fixed anchors", |b| b.iter_custom(|n| f.run(n)));
-        let mut r = Window::new(
-            Box::new(move || rapier_world(&gyrolab_world(scene, size))),
-            step_rapier,
-            warm,
-            len,
-        );
-        group.bench_function("rapier", |b| b.iter_custom(|n| r.run(n)));
+        let mut f = None;
+        group.bench_function("gyrolab, fixed anchors, 1 thread", |b| {
+            let f = f.get_or_insert_with(|| {
+                let build = move || {
+                    let mut w = gyrolab_world(scene, size);
+                    w.contacts
+                        .as_mut()
+                        .expect("contacts")
+                        .settings
+                        .follow_anchors = false;
+                    w
+                };
+                let pool = pool(1);
+                let step = Arc::new(step_gyrolab);
+                (
+                    pool.install(|| Window::new(Box::new(build), step, warm, len)),
+                    pool,
+                )
+            });
+            b.iter_custom(|n| f.0.run_on(&f.1, n))
+        });
+        let mut r = None;
+        group.bench_function("rapier", |b| {
+            let r = r.get_or_insert_with(|| {
+                let build = move || rapier_world(&gyrolab_world(scene, size));
+                Window::new(Box::new(build), Arc::new(step_rapier), warm, len)
+            });
+            b.iter_custom(|n| r.run(n))
+        });
         group.finish();
     }
 }

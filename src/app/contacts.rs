@@ -110,6 +110,11 @@ pub fn solver_panel(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: 
                 );
         }
     }
+    ui.checkbox(&mut s.coloured, "coloured, parallel solve")
+        .on_hover_text(
+            "Solve the contacts colour by colour, each colour on all cores: the same result \
+             on any number of cores. Off: one after another, ground contacts first.",
+        );
     ui.add(egui::Slider::new(&mut s.slop, 0.0..=0.02).text("slop (m)"));
     ui.add(egui::Slider::new(&mut s.restitution_threshold, 0.0..=3.0).text("bounce above (m/s)"));
     ui.add(egui::Slider::new(&mut s.speculative_distance, 0.0..=0.1).text("speculative (m)"));

@@ -3,7 +3,7 @@
 
 use glam::DVec3;
 
-use super::{Contact, Contacts, Material, NONE, Proxy, Sleep, narrow_phase};
+use super::{Contact, Contacts, Material, NONE, Proxy, Sleep, narrow_phase, parallel};
 use super::{Geom, Manifold};
 use crate::body::Body;
 
@@ -13,6 +13,11 @@ impl Contacts {
     /// pair is inserted, a pair that parted is erased. Pairs of sleeping bodies are
     /// left as they are.
     pub fn detect(&mut self, bodies: &[Body], h: f64) {
+        let big = parallel::worth_threads(bodies.len().max(self.graph.len()));
+        parallel::on_workers(big, || self.detect_pairs(bodies, h));
+    }
+
+    fn detect_pairs(&mut self, bodies: &[Body], h: f64) {
         let spec = 0.5 * self.settings.speculative_distance;
         self.sleep.resize(bodies.len(), Sleep::default());
         self.graph.reserve_bodies(bodies.len());
@@ -55,9 +60,20 @@ impl Contacts {
             );
         }
         self.stamp += 1;
-        for &(i, j) in &pairs {
-            let (pa, pb) = (&self.proxies[i as usize], &self.proxies[j as usize]);
-            if let Some(m) = narrow_phase::collide(&pa.geom, &pb.geom, pa.reach + pb.reach) {
+        // The narrow phase, each pair on its own (on rayon's threads when there are
+        // many); the graph is then updated in the pairs' order.
+        let mut found = std::mem::take(&mut self.found);
+        {
+            let proxies = &self.proxies;
+            parallel::collect(pairs.len(), &mut found, |k| {
+                let (i, j) = pairs[k];
+                let (pa, pb) = (&proxies[i as usize], &proxies[j as usize]);
+                narrow_phase::collide(&pa.geom, &pb.geom, pa.reach + pb.reach)
+            });
+        }
+        for (&(i, j), m) in pairs.iter().zip(&mut found) {
+            if let Some(m) = m.take() {
+                let (pa, pb) = (&self.proxies[i as usize], &self.proxies[j as usize]);
                 let material = Material::mix(
                     &bodies[pa.body as usize].material,
                     &bodies[pb.body as usize].material,
@@ -65,30 +81,38 @@ impl Contacts {
                 self.touch((pa.body, pa.part), (pb.body, pb.part, NONE), m, material);
             }
         }
-        let mut grounded = Vec::new();
-        for (p, proxy) in self.proxies.iter().enumerate() {
-            if self.sleep[proxy.body as usize].asleep {
-                continue;
-            }
-            for (k, plane) in self.planes.iter().enumerate() {
-                let bb = &self.boxes[p];
+        // Each proxy against each plane, the same way.
+        {
+            let (proxies, planes, boxes, sleep) =
+                (&self.proxies, &self.planes, &self.boxes, &self.sleep);
+            parallel::collect(proxies.len() * planes.len(), &mut found, |k| {
+                let (p, plane) = (k / planes.len(), &planes[k % planes.len()]);
+                let proxy = &proxies[p];
+                let bb = &boxes[p];
                 let lowest = DVec3::select(plane.normal.cmpge(DVec3::ZERO), bb.min, bb.max);
-                if plane.height(lowest) > 0.0 {
-                    continue;
+                if sleep[proxy.body as usize].asleep || plane.height(lowest) > 0.0 {
+                    return None;
                 }
-                if let Some(m) = narrow_phase::collide_plane(&proxy.geom, plane, proxy.reach + spec)
-                {
-                    let material =
-                        Material::mix(&bodies[proxy.body as usize].material, &plane.material());
-                    grounded.push((
-                        (proxy.body, proxy.part),
-                        (NONE, k as u32, NONE),
-                        m,
-                        material,
-                    ));
-                }
+                narrow_phase::collide_plane(&proxy.geom, plane, proxy.reach + spec)
+            });
+        }
+        let mut grounded = Vec::new();
+        for (k, m) in found.iter_mut().enumerate() {
+            if let Some(m) = m.take() {
+                let (proxy, plane) = (&self.proxies[k / self.planes.len()], k % self.planes.len());
+                let material = Material::mix(
+                    &bodies[proxy.body as usize].material,
+                    &self.planes[plane].material(),
+                );
+                grounded.push((
+                    (proxy.body, proxy.part),
+                    (NONE, plane as u32, NONE),
+                    m,
+                    material,
+                ));
             }
         }
+        self.found = found;
         // Kinematic colliders are few (a frame's parts): each part against every proxy's
         // box, then the narrow phase, as for the ground.
         for (k, kin) in self.kinematic.iter().enumerate() {

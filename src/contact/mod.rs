@@ -19,6 +19,7 @@
 
 mod box_box;
 pub mod broad_phase;
+pub mod colouring;
 mod detect;
 pub mod geometry;
 pub mod graph;
@@ -27,6 +28,7 @@ pub mod joint;
 pub mod kinematic;
 pub mod manifold;
 pub mod narrow_phase;
+pub mod parallel;
 mod ray;
 pub mod settings;
 mod snapshot;
@@ -105,6 +107,10 @@ pub struct Contacts {
     boxes: Vec<Aabb>,
     #[serde(skip)]
     pairs: Vec<(u32, u32)>,
+    /// The narrow phase's manifolds, one per pair (or per part and plane), before they
+    /// go into the graph; rebuilt each step.
+    #[serde(skip)]
+    found: Vec<Option<Manifold>>,
     /// What the solver's stages hand each other, kept from step to step: a pile's rows
     /// are megabytes, and allocating them anew each step costs page faults. Rebuilt by
     /// each step's prepare stage, so not a state.

@@ -85,6 +85,11 @@ pub struct SolverSettings {
     /// through the step, as in Box2D v3 and rapier; a sliding collision then leaks a few
     /// per cent of its angular momentum.
     pub follow_anchors: bool,
+    /// Solve the contact rows colour by colour, the rows of one colour (which touch
+    /// disjoint moving bodies) at once on rayon's threads: bitwise the same result on any
+    /// number of threads. Off: one row after another, contacts with the ground first (a
+    /// different order, so results differ in round-off and in the iterations' residual).
+    pub coloured: bool,
     /// Islands whose bodies all stay slower than `sleep_speed` (m/s, and rad/s times
     /// the body's size) for `sleep_time` seconds fall asleep and cost nothing.
     pub sleep: bool,
@@ -111,6 +116,7 @@ impl Default for SolverSettings {
             joint_damping_ratio: 2.0,
             max_push_out: 3.0,
             follow_anchors: true,
+            coloured: true,
             sleep: true,
             sleep_time: 0.5,
             sleep_speed: 0.05,

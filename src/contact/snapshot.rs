@@ -26,6 +26,7 @@ impl Contacts {
             proxies: _,
             boxes: _,
             pairs: _,
+            found: _,
             state: _,
         } = self;
         Contacts {
@@ -37,11 +38,12 @@ impl Contacts {
             graph: graph.clone(),
             sleep: sleep.clone(),
             stats: *stats,
-            broad: broad.clone(),
+            broad: broad.snapshot(),
             stamp: *stamp,
             proxies: Vec::new(),
             boxes: Vec::new(),
             pairs: Vec::new(),
+            found: Vec::new(),
             state: StepState::default(),
         }
     }
@@ -63,6 +65,7 @@ impl Contacts {
             proxies: _,
             boxes: _,
             pairs: _,
+            found: _,
             state: _,
         } = from;
         self.settings = *settings;
@@ -73,7 +76,7 @@ impl Contacts {
         self.graph.clone_from(graph);
         self.sleep.clone_from(sleep);
         self.stats = *stats;
-        self.broad.clone_from(broad);
+        self.broad.restore(broad);
         self.stamp = *stamp;
     }
 

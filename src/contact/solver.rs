@@ -9,6 +9,7 @@ use glam::{DMat3, DVec3};
 
 use super::geometry::tangents;
 use super::manifold::{MAX_POINTS, Manifold};
+use super::parallel::Ends;
 use super::settings::{Softness, SolverKind, SolverSettings};
 use crate::body::{BodyState, MassProps};
 
@@ -70,7 +71,11 @@ where
 
 /// Borrows the two bodies of a row; `a != b` always holds (a body never touches itself).
 #[inline]
-fn pair(bodies: &mut [SolverBody], a: usize, b: usize) -> (&mut SolverBody, &mut SolverBody) {
+pub(super) fn pair(
+    bodies: &mut [SolverBody],
+    a: usize,
+    b: usize,
+) -> (&mut SolverBody, &mut SolverBody) {
     debug_assert_ne!(a, b);
     if a < b {
         let (lo, hi) = bodies.split_at_mut(b);
@@ -162,10 +167,23 @@ impl Axis {
     }
 }
 
-/// A point's normal row.
+/// A point's normal row: what every pass of the solver reads and writes. (Where the
+/// point is, read only when the rows are moved, is in its [`PointAnchor`], apart, so
+/// that the passes stream through less memory.)
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PointRow {
     pub normal: Axis,
+    /// Separation now: `base + n·(anchor_b − anchor_a)`.
+    pub separation: f64,
+    pub normal_impulse: f64,
+    pub max_normal_impulse: f64,
+    /// PGS only: the velocity bias the row drives `v_n + bias` to zero with.
+    pub bias: f64,
+}
+
+/// Where a point's row acts, and what it was when prepared.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PointAnchor {
     /// The point in each body's own frame, fixed when prepared: the soft step follows
     /// the bodies' motion through the solver sub-steps with them.
     pub local_a: DVec3,
@@ -176,15 +194,10 @@ pub struct PointRow {
     pub offset_b: DVec3,
     /// The point now, where both bodies' impulses act.
     pub position: DVec3,
-    /// Separation when prepared, and now: `base + n·(anchor_b − anchor_a)`.
+    /// Separation when prepared.
     pub base_separation: f64,
-    pub separation: f64,
-    pub normal_impulse: f64,
-    pub max_normal_impulse: f64,
     /// Normal relative velocity before the solve, for restitution.
     pub approach: f64,
-    /// PGS only: the velocity bias the row drives `v_n + bias` to zero with.
-    pub bias: f64,
 }
 
 /// One manifold's rows: a normal row per point, and friction for the manifold as a
@@ -218,6 +231,14 @@ pub struct ContactRows {
     pub contact: usize,
     /// Whether the last pass went through the points backwards.
     pub flip: bool,
+    pub anchors: [PointAnchor; MAX_POINTS],
+}
+
+impl Ends for ContactRows {
+    #[inline]
+    fn ends(&self) -> (usize, usize) {
+        (self.a, self.b)
+    }
 }
 
 /// What the rows need to know about a body's pose when they are prepared.
@@ -314,20 +335,25 @@ impl ContactRows {
             poses[a].orientation.inverse(),
             poses[b].orientation.inverse(),
         );
-        for (row, p) in rows.points.iter_mut().zip(m.points()) {
+        for ((row, anchor), p) in rows
+            .points
+            .iter_mut()
+            .zip(&mut rows.anchors)
+            .zip(m.points())
+        {
             let ra = p.position - poses[a].position;
             let rb = p.position - poses[b].position;
             let rel = bb.point_velocity(rb) - ba.point_velocity(ra);
-            *row = PointRow {
+            *anchor = PointAnchor {
                 local_a: qa * ra,
                 local_b: qb * rb,
                 offset_a: ra,
                 offset_b: rb,
+                position: DVec3::ZERO,
                 base_separation: p.separation,
-                normal_impulse: if warm_start { p.normal_impulse } else { 0.0 },
                 approach: rel.dot(n),
-                ..Default::default()
             };
+            row.normal_impulse = if warm_start { p.normal_impulse } else { 0.0 };
         }
         rows.refresh(bodies, poses, true);
         rows
@@ -359,16 +385,17 @@ impl ContactRows {
             (0.5, 0.5)
         };
         let mut centroid = DVec3::ZERO;
-        for p in &mut self.points[..self.len] {
-            let anchor_a = pa.position + pa.orientation * p.local_a;
-            let anchor_b = pb.position + pb.orientation * p.local_b;
-            p.separation = p.base_separation + n.dot(anchor_b - anchor_a);
+        let len = self.len;
+        for (p, at) in self.points[..len].iter_mut().zip(&mut self.anchors[..len]) {
+            let anchor_a = pa.position + pa.orientation * at.local_a;
+            let anchor_b = pb.position + pb.orientation * at.local_b;
+            p.separation = at.base_separation + n.dot(anchor_b - anchor_a);
             if follow {
-                p.position = wa * (pa.position + p.offset_a) + wb * (pb.position + p.offset_b);
-                let (ra, rb) = (p.position - pa.position, p.position - pb.position);
+                at.position = wa * (pa.position + at.offset_a) + wb * (pb.position + at.offset_b);
+                let (ra, rb) = (at.position - pa.position, at.position - pb.position);
                 p.normal = Axis::new(ba, bb, ra, rb, n);
             }
-            centroid += p.position;
+            centroid += at.position;
         }
         if !follow {
             return;
@@ -377,8 +404,7 @@ impl ContactRows {
         let (ca, cb) = (centroid - pa.position, centroid - pb.position);
         self.friction = [0, 1].map(|k| Axis::new(ba, bb, ca, cb, self.tangents[k]));
         self.twist = Axis::twist(ba, bb, n);
-        self.twist_radius = self
-            .points()
+        self.twist_radius = self.anchors[..len]
             .iter()
             .map(|p| (p.position - centroid).length())
             .sum::<f64>()
@@ -390,8 +416,7 @@ impl ContactRows {
     }
 
     /// Applies last step's impulses again: the solve then starts next to its answer.
-    pub fn warm_start(&self, bodies: &mut [SolverBody]) {
-        let (a, b) = pair(bodies, self.a, self.b);
+    pub fn warm_start(&self, a: &mut SolverBody, b: &mut SolverBody) {
         for p in self.points() {
             p.normal.apply(a, b, self.normal, p.normal_impulse);
         }
@@ -407,15 +432,17 @@ impl ContactRows {
     /// approach bounces with the restitution coefficient.
     pub fn set_pgs_bias(&mut self, settings: &SolverSettings, h: f64) {
         let (beta, e) = (settings.beta(h), self.restitution);
-        for p in &mut self.points[..self.len] {
-            let s = p.base_separation;
+        let len = self.len;
+        for (p, at) in self.points[..len].iter_mut().zip(&self.anchors[..len]) {
+            let s = at.base_separation;
             p.bias = if s > 0.0 {
                 s / h
             } else {
                 -beta * (-s - settings.slop).max(0.0) / h
             };
-            if e > 0.0 && p.approach < -settings.restitution_threshold && s + p.approach * h < 0.0 {
-                p.bias = p.bias.min(e * p.approach);
+            if e > 0.0 && at.approach < -settings.restitution_threshold && s + at.approach * h < 0.0
+            {
+                p.bias = p.bias.min(e * at.approach);
             }
         }
     }
@@ -423,8 +450,7 @@ impl ContactRows {
     /// One Gauss-Seidel pass over the rows: friction first (bounded by last pass's
     /// normal impulses), then the normal rows, with the bias `bias` (the soft step's at
     /// the separation of the last [`Self::refresh`]).
-    pub fn solve(&mut self, bodies: &mut [SolverBody], bias: NormalBias, sor: f64) {
-        let (a, b) = pair(bodies, self.a, self.b);
+    pub fn solve(&mut self, a: &mut SolverBody, b: &mut SolverBody, bias: NormalBias, sor: f64) {
         let n = self.normal;
         self.solve_friction(a, b, sor);
         // Alternate the points' order from pass to pass: a face's four normal impulses
@@ -495,19 +521,19 @@ impl ContactRows {
 
     /// Soft step's last pass: points that were hit fast and carried load bounce with
     /// `v_n = −e v_n(before)`.
-    pub fn restitution(&mut self, bodies: &mut [SolverBody], threshold: f64) {
+    pub fn restitution(&mut self, a: &mut SolverBody, b: &mut SolverBody, threshold: f64) {
         let e = self.restitution;
         if e == 0.0 {
             return;
         }
-        let (a, b) = pair(bodies, self.a, self.b);
         let n = self.normal;
-        for p in &mut self.points[..self.len] {
-            if p.approach > -threshold || p.max_normal_impulse == 0.0 {
+        let len = self.len;
+        for (p, at) in self.points[..len].iter_mut().zip(&self.anchors[..len]) {
+            if at.approach > -threshold || p.max_normal_impulse == 0.0 {
                 continue;
             }
             let vn = p.normal.velocity(a, b, n);
-            let bounce = e * p.approach;
+            let bounce = e * at.approach;
             let delta = soft_impulse(Softness::RIGID, p.normal.mass, vn, bounce, p.normal_impulse);
             let total = (p.normal_impulse + delta).max(0.0);
             p.normal.apply(a, b, n, total - p.normal_impulse);

@@ -9,9 +9,11 @@
 
 use glam::DVec3;
 
+use super::colouring::{self, Colours};
 use super::graph::{ContactGraph, NONE};
 use super::islands::{self, Sleep};
 use super::joint::{Joint, JointRows};
+use super::parallel;
 use super::settings::{SolverKind, SolverSettings};
 use super::solver::{ContactInput, ContactRows, NormalBias, Pose, SolverBody};
 use super::{Contact, Contacts, Kinematic};
@@ -20,8 +22,8 @@ use crate::integrators::{Integrator, Loads, StepError};
 
 /// Bodies the world moves itself, in a frame's coordinates (riders): the solver solves
 /// their world velocities like any body's, then hands each to its mover instead of the
-/// integrator.
-pub trait Movers {
+/// integrator. (`Send`: the solve may run on one of rayon's threads.)
+pub trait Movers: Send {
     /// Whether the world moves body `i` itself.
     fn moves(&self, i: usize) -> bool;
     /// Moves body `i` through `h`, from its state with the solved world velocities; leaves
@@ -66,6 +68,15 @@ pub struct StepState {
     /// The joints with an awake body, and their rows as last prepared.
     pub active_joints: Vec<usize>,
     pub joint_rows: JointRows,
+    /// The contact rows' colours: `contact_rows` lists the rows colour by colour.
+    pub colours: Colours,
+    /// Scratch of the prepare stage, rebuilt each step: each row's bodies and contact
+    /// in the order of the ground first, the colours' permutation of them, and the
+    /// colours each body has taken.
+    jobs: Vec<(usize, usize)>,
+    job_contacts: Vec<usize>,
+    order: Vec<u32>,
+    colour_used: Vec<u64>,
 }
 
 impl Contacts {
@@ -85,6 +96,21 @@ impl Contacts {
     /// Every stage after detection: sleep, the solver's stages with the integration of
     /// the bodies it moves (the world's `movers` move theirs), store impulses, readout.
     pub fn solve(
+        &mut self,
+        bodies: &mut [Body],
+        gravity: DVec3,
+        loads: &[Loads],
+        integrator: Integrator,
+        h: f64,
+        movers: &mut dyn Movers,
+    ) -> Result<(), StepError> {
+        let big = parallel::worth_threads(bodies.len().max(self.graph.len()));
+        parallel::on_workers(big, || {
+            self.solve_stages(bodies, gravity, loads, integrator, h, movers)
+        })
+    }
+
+    fn solve_stages(
         &mut self,
         bodies: &mut [Body],
         gravity: DVec3,
@@ -163,15 +189,14 @@ impl Contacts {
     /// Sleep: finds the islands and advances each body's sleep timer; an island slow
     /// for the sleep time falls asleep, and its bodies stop dead.
     pub fn update_sleep(&mut self, bodies: &mut [Body], h: f64) {
-        let speeds: Vec<f64> = bodies
-            .iter()
-            .map(|b| {
-                b.state
-                    .velocity
-                    .length()
-                    .max(b.state.world_omega(&b.props).length() * b.radius())
-            })
-            .collect();
+        let mut speeds = Vec::new();
+        parallel::collect(bodies.len(), &mut speeds, |i| {
+            let b = &bodies[i];
+            b.state
+                .velocity
+                .length()
+                .max(b.state.world_omega(&b.props).length() * b.radius())
+        });
         let (islands, fell_asleep) = islands::update(
             &self.graph,
             &self.joints,
@@ -206,18 +231,17 @@ impl StepState {
         h: f64,
     ) {
         let n = bodies.len();
-        self.bodies.clear();
         self.awake.clear();
         self.awake
             .extend((0..n).map(|i| !sleep[i].asleep && !passive.get(i).copied().unwrap_or(false)));
-        self.bodies
-            .extend(bodies.iter().zip(&self.awake).map(|(b, &awake)| {
-                if awake {
-                    SolverBody::new(&b.props, &b.state)
-                } else {
-                    SolverBody::STATIC
-                }
-            }));
+        let awake = &self.awake;
+        parallel::collect(n, &mut self.bodies, |i| {
+            if awake[i] {
+                SolverBody::new(&bodies[i].props, &bodies[i].state)
+            } else {
+                SolverBody::STATIC
+            }
+        });
         self.bodies.push(SolverBody::STATIC);
         self.bodies
             .extend(kinematic.iter().map(Kinematic::solver_body));
@@ -226,9 +250,10 @@ impl StepState {
         let awake = &self.awake;
         let active =
             |a: u32, b: u32| (a != NONE && awake[a as usize]) || (b != NONE && awake[b as usize]);
-        self.contact_rows.clear();
         // Gauss-Seidel converges fastest from the ground up: contacts with the ground
         // first, so each layer of a stack is solved on the one below.
+        self.jobs.clear();
+        self.job_contacts.clear();
         for grounded in [true, false] {
             for (c, contact) in graph.values().iter().enumerate() {
                 let [a, b] = graph.bodies(c);
@@ -242,21 +267,45 @@ impl StepState {
                     (NONE, k) => n + 1 + k as usize,
                     (b, _) => b as usize,
                 };
-                self.contact_rows.push(ContactRows::prepare(
-                    ContactInput {
-                        manifold: &contact.manifold,
-                        a: a as usize,
-                        b,
-                        friction: contact.friction,
-                        restitution: contact.restitution,
-                        contact: c,
-                    },
-                    &self.bodies,
-                    &self.poses,
-                    settings.warm_start,
-                ));
+                self.jobs.push((a as usize, b));
+                self.job_contacts.push(c);
             }
         }
+        // Coloured, the rows go colour by colour, each colour still from the ground up.
+        self.colours = if settings.coloured {
+            colouring::colour(
+                &self.jobs,
+                |i| i < n && awake[i],
+                &mut self.colour_used,
+                &mut self.order,
+            )
+        } else {
+            self.order.clear();
+            self.order.extend(0..self.jobs.len() as u32);
+            Colours::sequential(self.jobs.len())
+        };
+        let (jobs, order, values) = (&self.jobs, &self.order, graph.values());
+        let (solver_bodies, poses) = (&self.bodies, &self.poses);
+        let contacts = &self.job_contacts;
+        parallel::collect(order.len(), &mut self.contact_rows, |k| {
+            let job = order[k] as usize;
+            let (a, b) = jobs[job];
+            let c = contacts[job];
+            let contact = &values[c];
+            ContactRows::prepare(
+                ContactInput {
+                    manifold: &contact.manifold,
+                    a,
+                    b,
+                    friction: contact.friction,
+                    restitution: contact.restitution,
+                    contact: c,
+                },
+                solver_bodies,
+                poses,
+                settings.warm_start,
+            )
+        });
         if settings.solver == SolverKind::Pgs {
             for r in &mut self.contact_rows {
                 r.set_pgs_bias(settings, h);
@@ -310,19 +359,15 @@ impl StepState {
     /// starts next to its answer [Catto 2005].
     pub fn warm_start(&mut self) {
         self.joint_rows.warm_start(&mut self.bodies);
-        for r in &self.contact_rows {
-            r.warm_start(&mut self.bodies);
-        }
+        self.for_each_row(|r, a, b| r.warm_start(a, b));
     }
 
     /// Solve: one Gauss-Seidel pass over the joints, then the contacts, with the
     /// position bias on (PGS's Baumgarte bias, or the soft rows' springs over `h`).
     pub fn solve(&mut self, settings: &SolverSettings, h: f64) {
         self.joint_rows.solve(&mut self.bodies, true, settings.sor);
-        let bias = NormalBias::solve(settings, h);
-        for r in &mut self.contact_rows {
-            r.solve(&mut self.bodies, bias, settings.sor);
-        }
+        let (bias, sor) = (NormalBias::solve(settings, h), settings.sor);
+        self.for_each_row(|r, a, b| r.solve(a, b, bias, sor));
     }
 
     /// Integrate positions: hands each awake body its solved velocities and lets the
@@ -336,17 +381,31 @@ impl StepState {
         movers: &mut dyn Movers,
     ) -> Result<(), StepError> {
         self.finalize_bodies(bodies)?;
+        let n = self.awake.len();
+        // The bodies the world moves, here; the others fly free, each on its own, so on
+        // rayon's threads.
+        let mut moved = Vec::new();
         for (i, body) in bodies.iter_mut().enumerate() {
-            if self.awake[i] {
-                if movers.moves(i) {
-                    movers.advance(i, body, h)?;
-                } else {
-                    integrator.step(&body.props, &mut body.state, Loads::default(), h)?;
-                }
-                self.bodies[i] = SolverBody::new(&body.props, &body.state);
-                self.poses[i] = Pose::of(&body.state);
+            if self.awake[i] && movers.moves(i) {
+                moved.push(i);
+                movers.advance(i, body, h)?;
             }
         }
+        let (awake, moved) = (&self.awake, &moved);
+        parallel::try_for_each_zip(
+            (bodies, &mut self.bodies[..n], &mut self.poses[..n]),
+            |i, body, solver, pose| {
+                if !awake[i] {
+                    return Ok(());
+                }
+                if moved.binary_search(&i).is_err() {
+                    integrator.step(&body.props, &mut body.state, Loads::default(), h)?;
+                }
+                *solver = SolverBody::new(&body.props, &body.state);
+                *pose = Pose::of(&body.state);
+                Ok(())
+            },
+        )?;
         // Kinematic colliders move on with their own velocity.
         let first = self.awake.len() + 1;
         for (pose, body) in self.poses[first..].iter_mut().zip(&self.bodies[first..]) {
@@ -358,19 +417,18 @@ impl StepState {
     /// Update contacts (soft step): moves the contact rows with the bodies after a
     /// solver sub-step's integration, so the next pass sees the new separations.
     pub fn update_contacts(&mut self, settings: &SolverSettings) {
-        for r in &mut self.contact_rows {
-            r.refresh(&self.bodies, &self.poses, settings.follow_anchors);
-        }
+        let (bodies, poses, follow) = (&self.bodies, &self.poses, settings.follow_anchors);
+        parallel::for_each_indexed(&mut self.contact_rows, |_, r| {
+            r.refresh(bodies, poses, follow)
+        });
     }
 
     /// Relax (soft step): one pass of rigid rows without position bias, which takes
     /// out the velocity the springs' push added [Catto 2024].
     pub fn relax(&mut self, settings: &SolverSettings, h: f64) {
         self.joint_rows.solve(&mut self.bodies, false, settings.sor);
-        let bias = NormalBias::relax(settings, h);
-        for r in &mut self.contact_rows {
-            r.solve(&mut self.bodies, bias, settings.sor);
-        }
+        let (bias, sor) = (NormalBias::relax(settings, h), settings.sor);
+        self.for_each_row(|r, a, b| r.solve(a, b, bias, sor));
     }
 
     /// Restitution (soft step): points hit faster than the threshold bounce.
@@ -380,10 +438,24 @@ impl StepState {
     /// runs as often as the solve's iterations, which converges it.
     pub fn restitution(&mut self, settings: &SolverSettings) {
         for _ in 0..settings.substep_iterations.max(1) {
-            for r in &mut self.contact_rows {
-                r.restitution(&mut self.bodies, settings.restitution_threshold);
-            }
+            let threshold = settings.restitution_threshold;
+            self.for_each_row(|r, a, b| r.restitution(a, b, threshold));
         }
+    }
+
+    /// A pass of `f` over the contact rows, colour by colour (each colour on rayon's
+    /// threads), with each row's two bodies.
+    fn for_each_row(
+        &mut self,
+        f: impl Fn(&mut ContactRows, &mut SolverBody, &mut SolverBody) + Sync,
+    ) {
+        parallel::for_each_row(
+            &mut self.contact_rows,
+            &self.colours,
+            &mut self.bodies,
+            &self.awake,
+            f,
+        );
     }
 
     /// Finalize bodies: hands the awake bodies their solved velocities (in the soft
