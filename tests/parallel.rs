@@ -81,10 +81,19 @@ fn the_coloured_solve_is_bitwise_the_same_on_any_number_of_threads() {
     }
 }
 
-/// A 10,000-box pile (the benchmark's) falls, piles up and settles, kept awake: no box
-/// flies off (above where it started, or faster than the fall could make it), and once
-/// settled the total energy never rises. Slow (a minute on two cores): run it with
+/// A 10,000-box pile (the benchmark's) falls and settles, kept awake: no box flies off
+/// (above where it started, or faster than the fall could make it), and once settled
+/// the total energy does not rise by more than a tenth of what lifting every box by the
+/// slop (the overlap the contacts leave uncorrected) would take. The generator stacks
+/// the boxes in tall columns, which land, stand for a second or two, and then buckle into
+/// a heap; settled means every box slower than the sleep speed, within 20 s. Slow (one
+/// to two minutes on two cores): run it with
 /// `cargo test --release --no-default-features --test parallel -- --ignored`.
+///
+/// It fails at present: the columns stand from 1.5 s to about 3 s (the main branch's
+/// solver too: its energy rises by 5 J there as the soft contacts let go of their
+/// compression, then falls as they buckle), collapse by about 12 s without any box
+/// flying off, but at 20 s a box still moves at 4.4 m/s: the heap does not come to rest.
 #[test]
 #[ignore]
 fn a_ten_thousand_box_pile_settles_without_explosion_or_energy_gain() {
@@ -94,8 +103,10 @@ fn a_ten_thousand_box_pile_settles_without_explosion_or_energy_gain() {
         .iter()
         .map(|b| b.state.position.y)
         .fold(f64::NEG_INFINITY, f64::max);
-    // The fastest any box can fall from where it started, and a margin.
-    let v_max = (2.0 * 9.81 * top).sqrt() + 1.0;
+    // The fastest a box can come down from where it started, and a margin: the tip of a
+    // rigid column of that height toppling over, `√(3 g h)` (faster than a free fall's
+    // `√(2 g h)`, and the columns do topple).
+    let v_max = (3.0 * 9.81 * top).sqrt() + 1.0;
     let check = |w: &World, t: f64| {
         for b in &w.bodies {
             let s = &b.state;
@@ -115,34 +126,46 @@ fn a_ten_thousand_box_pile_settles_without_explosion_or_energy_gain() {
             assert!(v < v_max, "{} moves at {v} m/s at {t} s", b.name);
         }
     };
-    let (settle, watch) = (6.0, 3.0);
-    let steps = |seconds: f64| (seconds / dt).round() as usize;
-    for k in 0..steps(settle) {
-        world.step(dt).unwrap();
-        check(&world, k as f64 * dt);
-    }
-    let settled = world.energy();
     let speed = |w: &World| {
         w.bodies
             .iter()
             .map(|b| b.state.velocity.length())
             .fold(0.0, f64::max)
     };
-    assert!(
-        speed(&world) < 0.5,
-        "still moving at {} m/s after {settle} s",
-        speed(&world)
-    );
+    // Settled: every box slower than the speed at which islands may sleep, for twice
+    // the time after which they would (the columns' brief calm before they buckle does
+    // not last that long).
+    let settings = world.contacts.as_ref().unwrap().settings;
+    let (limit, watch) = (20.0, 3.0);
+    let steps = |seconds: f64| (seconds / dt).round() as usize;
+    let (mut settle, mut calm) = (0.0, 0.0);
+    while calm < 2.0 * settings.sleep_time {
+        assert!(
+            settle < limit,
+            "still moving at {} m/s after {limit} s",
+            speed(&world)
+        );
+        world.step(dt).unwrap();
+        settle += dt;
+        check(&world, settle);
+        calm = if speed(&world) < settings.sleep_speed {
+            calm + dt
+        } else {
+            0.0
+        };
+    }
+    let settled = world.energy();
     let mut highest = settled;
     for k in 0..steps(watch) {
         world.step(dt).unwrap();
         check(&world, settle + k as f64 * dt);
         highest = highest.max(world.energy());
     }
-    // The energy of 10,000 boxes is about 1e6 J; 1 J is a box rising by 10 cm.
+    let mass: f64 = world.bodies.iter().map(|b| b.props.mass).sum();
+    let tolerance = 0.1 * mass * 9.81 * settings.slop;
     assert!(
-        highest <= settled + 1.0,
-        "the settled pile gained {} J (from {settled} J)",
+        highest <= settled + tolerance,
+        "the settled pile gained {} J (from {settled} J; allowed {tolerance} J)",
         highest - settled
     );
 }
