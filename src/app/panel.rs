@@ -391,6 +391,7 @@ mod tests {
 
     use super::*;
     use crate::lab::Lab;
+    use crate::scene::Scene;
 
     /// The text a panel draws in one egui frame.
     fn text(scene: &str, draw: impl Fn(&mut egui::Ui, &mut Sim, &mut View)) -> String {
