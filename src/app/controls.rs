@@ -36,7 +36,10 @@ const SHORTCUTS: [(&str, &str); 13] = [
         "pause / play (from the moment shown: the old future goes)",
     ),
     ("N", "one physics step (while paused)"),
-    ("Left / Right", "one physics step back / forward (while paused)"),
+    (
+        "Left / Right",
+        "one physics step back / forward (while paused)",
+    ),
     ("P", "replay the recording from the moment shown / pause"),
     ("drag the timeline", "show a recorded moment (pauses)"),
     ("R", "reset the scene"),

@@ -67,7 +67,10 @@ impl Plugin for PhysicsPlugin {
             .init_resource::<Playback>()
             .add_systems(FixedUpdate, begin.in_set(PhysicsSet::Begin))
             .add_systems(FixedUpdate, end.in_set(PhysicsSet::End))
-            .add_systems(FixedUpdate, replay.run_if(resource_equals(Playback::Replay)))
+            .add_systems(
+                FixedUpdate,
+                replay.run_if(resource_equals(Playback::Replay)),
+            )
             .add_systems(Update, (end_replay_when_paused, follow_dt).chain());
         let order: Vec<PhysicsSet> = std::iter::once(PhysicsSet::Begin)
             .chain(Stage::ALL.map(PhysicsSet::Stage))
@@ -114,11 +117,7 @@ fn live(playback: Res<Playback>, time: Res<Time<Virtual>>) -> bool {
 }
 
 /// One recorded physics step simulated again; at the recording's end the replay pauses.
-fn replay(
-    mut sim: ResMut<Sim>,
-    mut playback: ResMut<Playback>,
-    mut time: ResMut<Time<Virtual>>,
-) {
+fn replay(mut sim: ResMut<Sim>, mut playback: ResMut<Playback>, mut time: ResMut<Time<Virtual>>) {
     let _timed = Timed::start();
     if time.is_paused() {
         return;

@@ -54,9 +54,11 @@ pub fn toggle_replay(
         return Ok(());
     }
     if sim.steps_ahead() == 0 {
-        return Err("nothing to replay: the moment shown is the newest recorded; \
+        return Err(
+            "nothing to replay: the moment shown is the newest recorded; \
                     drag the timeline back first"
-            .into());
+                .into(),
+        );
     }
     *playback = Playback::Replay;
     time.unpause();
@@ -94,7 +96,11 @@ pub fn strip(
         {
             step_back(sim, time);
         }
-        let label = if replaying { "⏸ replay" } else { "▶ replay" };
+        let label = if replaying {
+            "⏸ replay"
+        } else {
+            "▶ replay"
+        };
         if ui
             .button(label)
             .on_hover_text(
@@ -441,8 +447,8 @@ mod tests {
         let bad = dir.join("bad.json");
         std::fs::write(&bad, "not a moment\n").unwrap();
         let before = other.time();
-        let e = load_moment(&mut other, &mut view, &mut playback, bad.to_str().unwrap())
-            .unwrap_err();
+        let e =
+            load_moment(&mut other, &mut view, &mut playback, bad.to_str().unwrap()).unwrap_err();
         assert_eq!(e.lines().count(), 1, "{e}");
         assert!(e.contains("bad.json"), "{e}");
         assert_eq!(other.time(), before);
