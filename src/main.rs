@@ -44,6 +44,7 @@ fn open_app(cli: &Cli) -> Result<(), gyrolab::cli::CliError> {
     let options = gyrolab::app::AppOptions {
         screenshot: cli.screenshot.clone(),
         frames: cli.frames,
+        seek_back: cli.seek_back,
     };
     gyrolab::app::run(scene, options);
     Ok(())

@@ -201,3 +201,40 @@ fn without_a_graphics_driver_the_app_says_so_in_one_line() {
         .unwrap();
     assert_refused(&out, "no graphics adapter");
 }
+
+/// `--seek-back` pauses and shows a past moment before the screenshot: the picture then
+/// has the "PAUSED" line at the top of the view, which a running app's picture lacks.
+#[test]
+fn seek_back_shows_a_paused_past_moment() {
+    if let Some(why) = missing_renderer() {
+        assert!(!render_required(), "rendering is required here but {why}");
+        eprintln!("SKIPPED seek-back rendering test: {why}");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("gyrolab-seek-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let top_text = |extra: &[&str]| {
+        let path = dir.join("shot.png");
+        let out = Command::new("timeout")
+            .args(["300", "xvfb-run", "-a", "-s", "-screen 0 1600x900x24", BIN])
+            .args(["--scene", "dzhanibekov", "--frames", "30", "--screenshot"])
+            .arg(&path)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{extra:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        read_png(&path).luminance_std(660, 8, 900, 26)
+    };
+    let running = top_text(&[]);
+    let paused = top_text(&["--seek-back", "0.5"]);
+    assert!(
+        running < 2.0,
+        "no text over a running view: std {running:.1}"
+    );
+    assert!(paused > 8.0, "the PAUSED line: std {paused:.1}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -233,6 +233,14 @@ fn bad_input_is_one_line_exit_two_no_panic() {
     );
     assert_bad_input(&["simulate", "--inertia", "1,1,5"], "triangle inequality");
     assert_bad_input(
+        &["--screenshot", "x.png", "--seek-back", "-1"],
+        "'--seek-back <S>': must be a positive number of seconds, got -1",
+    );
+    assert_bad_input(
+        &["--screenshot", "x.png", "--seek-back", "NaN"],
+        "'--seek-back <S>': must be a positive number of seconds, got NaN",
+    );
+    assert_bad_input(
         &["simulate", "--inertia", "1,-2,2"],
         "--inertia: I2: -2 is outside the accepted moment of inertia range",
     );

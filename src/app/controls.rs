@@ -1,6 +1,8 @@
-//! Keyboard control: space pauses, N steps once while paused, R resets, the number keys
-//! load scenes, H shows every shortcut. Pausing stops virtual time, so the fixed-step
-//! physics stops with it. Keys typed into a text field are left to the field.
+//! Keyboard control: space pauses and plays (from the moment shown, discarding the old
+//! future), N or the right arrow steps once while paused and the left arrow steps back, P
+//! replays the recording, R resets, the number keys load scenes, H shows every shortcut.
+//! Pausing stops virtual time, so the fixed-step physics stops with it. Keys typed into
+//! a text field are left to the field.
 
 use bevy::prelude::*;
 use bevy_egui::input::egui_wants_any_keyboard_input;
@@ -9,7 +11,8 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use crate::scene::scene_names;
 
 use super::panel::load_scene;
-use super::physics::Sim;
+use super::physics::{Playback, Sim};
+use super::timeline::{step_back, step_forward, toggle_replay};
 use super::timing::Timed;
 use super::ui::Panels;
 use super::view::{Message, View};
@@ -27,9 +30,18 @@ impl Plugin for ControlsPlugin {
 #[derive(Resource, Default)]
 struct ShowHelp(bool);
 
-const SHORTCUTS: [(&str, &str); 10] = [
-    ("Space", "pause / resume"),
+const SHORTCUTS: [(&str, &str); 13] = [
+    (
+        "Space",
+        "pause / play (from the moment shown: the old future goes)",
+    ),
     ("N", "one physics step (while paused)"),
+    (
+        "Left / Right",
+        "one physics step back / forward (while paused)",
+    ),
+    ("P", "replay the recording from the moment shown / pause"),
+    ("drag the timeline", "show a recorded moment (pauses)"),
     ("R", "reset the scene"),
     ("1 … 9", "load scene 1 … 9 (as in the scene list)"),
     ("H", "show / hide this help"),
@@ -55,6 +67,7 @@ const DIGITS: [KeyCode; 9] = [
     KeyCode::Digit9,
 ];
 
+#[allow(clippy::too_many_arguments)]
 fn keyboard(
     keys: Res<ButtonInput<KeyCode>>,
     mut time: ResMut<Time<Virtual>>,
@@ -62,17 +75,28 @@ fn keyboard(
     mut view: ResMut<View>,
     mut message: ResMut<Message>,
     mut help: ResMut<ShowHelp>,
+    mut playback: ResMut<Playback>,
 ) {
     let _timed = Timed::start();
     if keys.just_pressed(KeyCode::Space) {
         if time.is_paused() {
+            // Live: the lab branches by itself at the next step if it shows the past.
+            *playback = Playback::Live;
             time.unpause();
         } else {
             time.pause();
         }
     }
-    if keys.just_pressed(KeyCode::KeyN) && time.is_paused() {
-        sim.step();
+    if keys.just_pressed(KeyCode::KeyN) || keys.just_pressed(KeyCode::ArrowRight) {
+        step_forward(&mut sim, &time);
+    }
+    if keys.just_pressed(KeyCode::ArrowLeft) {
+        step_back(&mut sim, &time);
+    }
+    if keys.just_pressed(KeyCode::KeyP)
+        && let Err(e) = toggle_replay(&sim, &mut time, &mut playback)
+    {
+        message.set(Err(e));
     }
     if keys.just_pressed(KeyCode::KeyR)
         && let Err(e) = sim.restart()
@@ -103,8 +127,10 @@ fn help_overlay(
     let Some(rect) = free.0 else { return Ok(()) };
     if time.is_paused() {
         egui::Area::new(egui::Id::new("paused"))
-            .fixed_pos([rect.center().x - 120.0, rect.min.y + 10.0])
-            .show(ctx, |ui| ui.strong("PAUSED  (space resumes, N steps)"));
+            .fixed_pos([rect.center().x - 190.0, rect.min.y + 10.0])
+            .show(ctx, |ui| {
+                ui.strong("PAUSED  (space plays from here, Left/Right step, P replays)")
+            });
     }
     if help.0 {
         egui::Window::new("Keyboard and mouse")

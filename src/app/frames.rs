@@ -213,12 +213,38 @@ fn label_forces(
 const PATH_LENGTH: usize = 2000;
 
 /// Each rider's path in the world and in its frame's coordinates, side by side: the puck's
-/// straight line and the curve a rider on the platform sees.
+/// straight line and the curve a rider on the platform sees. A point per physics step,
+/// with the step, so a path scrubbed back ends at the moment shown.
 #[derive(Resource, Default)]
 struct Paths {
     generation: u64,
-    world: Vec<VecDeque<glam::DVec3>>,
-    local: Vec<VecDeque<glam::DVec3>>,
+    world: Vec<VecDeque<(u64, glam::DVec3)>>,
+    local: Vec<VecDeque<(u64, glam::DVec3)>>,
+}
+
+/// Adds step `step`'s point to a path. A step simulated again (a replay, a step forward
+/// through the recording: `ahead > 0` steps still recorded after it) has its point
+/// already; a live step replaces any points from its step on (the old future, after a
+/// branch; the earlier integrator steps of a physics step).
+fn remember(path: &mut VecDeque<(u64, glam::DVec3)>, step: u64, p: glam::DVec3, ahead: u64) {
+    let known = path.back().is_some_and(|&(s, _)| s >= step);
+    if known && ahead > 0 {
+        return;
+    }
+    while path.back().is_some_and(|&(s, _)| s >= step) {
+        path.pop_back();
+    }
+    if path.len() == PATH_LENGTH {
+        path.pop_front();
+    }
+    path.push_back((step, p));
+}
+
+/// The points of a path up to the step shown.
+fn until(path: &VecDeque<(u64, glam::DVec3)>, step: u64) -> impl Iterator<Item = glam::DVec3> + '_ {
+    path.iter()
+        .take_while(move |(s, _)| *s <= step)
+        .map(|&(_, p)| p)
 }
 
 fn record(sim: Res<Sim>, mut paths: ResMut<Paths>) {
@@ -234,20 +260,14 @@ fn record(sim: Res<Sim>, mut paths: ResMut<Paths>) {
     if world.frames.is_empty() {
         return;
     }
+    let (step, ahead) = (sim.step_index(), sim.steps_ahead());
     for (i, (b, mount)) in world.bodies.iter().zip(&world.mounts).enumerate() {
         let Mount::Riding(r) = mount else { continue };
         let Paths {
             world: w, local, ..
         } = &mut *paths;
-        for (path, p) in [
-            (&mut w[i], b.state.position),
-            (&mut local[i], r.local.transform.translation),
-        ] {
-            if path.len() == PATH_LENGTH {
-                path.pop_front();
-            }
-            path.push_back(p);
-        }
+        remember(&mut w[i], step, b.state.position, ahead);
+        remember(&mut local[i], step, r.local.transform.translation, ahead);
     }
 }
 
@@ -259,7 +279,11 @@ fn draw_paths(sim: Res<Sim>, view: Res<View>, paths: Res<Paths>, mut gizmos: Giz
     let world = &sim.lanes[0].world;
     for (i, (b, mount)) in world.bodies.iter().zip(&world.mounts).enumerate() {
         let Mount::Riding(r) = mount else { continue };
-        gizmos.linestrip(paths.world[i].iter().map(|p| p.as_vec3()), WORLD_PATH_COLOR);
+        let step = sim.step_index();
+        gizmos.linestrip(
+            until(&paths.world[i], step).map(|p| p.as_vec3()),
+            WORLD_PATH_COLOR,
+        );
         // Drawn on the frame as it is now: the curve turns with the platform.
         let t = world.frames[r.frame].global.transform;
         if let Some(p) = &sim.dock.pendulum
@@ -272,9 +296,7 @@ fn draw_paths(sim: Res<Sim>, view: Res<View>, paths: Res<Paths>, mut gizmos: Giz
             gizmos.line(rod.as_vec3(), b.state.position.as_vec3(), WORLD_PATH_COLOR);
         }
         gizmos.linestrip(
-            paths.local[i]
-                .iter()
-                .map(|p| t.transform_point(*p).as_vec3()),
+            until(&paths.local[i], step).map(|p| t.transform_point(p).as_vec3()),
             FRAME_PATH_COLOR,
         );
     }
@@ -346,4 +368,44 @@ fn circling(mut contexts: EguiContexts, sim: Res<Sim>) -> Result {
             };
         });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::DVec3;
+
+    use super::*;
+
+    fn point(step: u64) -> DVec3 {
+        DVec3::new(step as f64, 0.0, 0.0)
+    }
+
+    /// Recorded live to step 10, scrubbed back to 5: drawn to 5; replayed up to 9, still
+    /// the recorded points; played live from 5 (a branch), the old steps 6 to 10 give way
+    /// to the new ones.
+    #[test]
+    fn a_path_follows_the_timeline() {
+        let mut path = VecDeque::new();
+        for step in 0..=10 {
+            remember(&mut path, step, point(step), 0);
+        }
+        assert_eq!(until(&path, 5).count(), 6);
+        assert_eq!(until(&path, 5).last(), Some(point(5)));
+        for step in 6..10 {
+            remember(&mut path, step, -point(step), 10 - step);
+        }
+        assert_eq!(
+            until(&path, 9).last(),
+            Some(point(9)),
+            "replayed steps known"
+        );
+        assert_eq!(path.len(), 11);
+        remember(&mut path, 6, -point(6), 0);
+        assert_eq!(path.len(), 7);
+        assert_eq!(
+            until(&path, 10).last(),
+            Some(-point(6)),
+            "the old future went"
+        );
+    }
 }

@@ -26,6 +26,7 @@ mod plots;
 mod render_sync;
 mod screenshot;
 mod status;
+mod timeline;
 mod trails;
 mod ui;
 mod vectors;
@@ -48,6 +49,8 @@ pub struct AppOptions {
     /// Save a screenshot here after `frames` frames, then exit.
     pub screenshot: Option<PathBuf>,
     pub frames: u32,
+    /// After the frames, pause and show the moment this many seconds back before saving.
+    pub seek_back: Option<f64>,
 }
 
 pub fn run(scene: Scene, options: AppOptions) {
@@ -84,6 +87,7 @@ pub fn run(scene: Scene, options: AppOptions) {
         app.add_plugins(screenshot::ScreenshotPlugin {
             path,
             frames: options.frames,
+            seek_back: options.seek_back,
         });
     }
     app.run();

@@ -190,10 +190,12 @@ fn time_controls(
         }
         if ui
             .add_enabled(paused, egui::Button::new("step"))
-            .on_hover_text("one physics step (while paused)")
+            .on_hover_text(
+                "one physics step (while paused): through the recording when scrubbed back",
+            )
             .clicked()
         {
-            sim.step();
+            super::timeline::step_forward(sim, time);
         }
         if ui.button("⟲ reset").clicked()
             && let Err(e) = sim.restart()
@@ -389,6 +391,7 @@ mod tests {
 
     use super::*;
     use crate::lab::Lab;
+    use crate::scene::Scene;
 
     /// The text a panel draws in one egui frame.
     fn text(scene: &str, draw: impl Fn(&mut egui::Ui, &mut Sim, &mut View)) -> String {

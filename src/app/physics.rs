@@ -1,7 +1,8 @@
 //! Steps the lab in `FixedUpdate`, at the rate the user sets: each stage of the world's
 //! step is a system of its own, in [`PhysicsSet`] order, calling the same stage function
 //! the command line's `World::step` calls, so the two cannot drift apart. The lab times
-//! each stage (`lab::stage_time`); the whole step is timed here.
+//! each stage (`lab::stage_time`); the whole step is timed here. Under a replay
+//! ([`Playback::Replay`]) those systems rest and one system plays the recording back.
 
 use std::time::Instant;
 
@@ -29,6 +30,17 @@ pub enum PhysicsSet {
     End,
 }
 
+/// How the fixed steps advance the lab: live, through the stage systems; or replaying the
+/// recording, one recorded physics step per fixed step (of `dt`, so at the time scale
+/// chosen), until its end, where the replay pauses. Pausing ends a replay: play then
+/// goes on live from the moment shown (the lab branches by itself).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Playback {
+    #[default]
+    Live,
+    Replay,
+}
+
 /// Wall time of one physics step (every lane and the ghost), smoothed over recent
 /// steps; the lab keeps each stage's.
 #[derive(Resource, Default)]
@@ -52,13 +64,21 @@ impl Plugin for PhysicsPlugin {
         app.insert_resource(Time::<Fixed>::from_seconds(self.scene.dt))
             .insert_resource(Sim(Lab::new(self.scene.clone())))
             .init_resource::<StepTiming>()
+            .init_resource::<Playback>()
             .add_systems(FixedUpdate, begin.in_set(PhysicsSet::Begin))
             .add_systems(FixedUpdate, end.in_set(PhysicsSet::End))
-            .add_systems(Update, follow_dt);
+            .add_systems(
+                FixedUpdate,
+                replay.run_if(resource_equals(Playback::Replay)),
+            )
+            .add_systems(Update, (end_replay_when_paused, follow_dt).chain());
         let order: Vec<PhysicsSet> = std::iter::once(PhysicsSet::Begin)
             .chain(Stage::ALL.map(PhysicsSet::Stage))
             .chain([PhysicsSet::End])
             .collect();
+        for set in &order {
+            app.configure_sets(FixedUpdate, set.run_if(live));
+        }
         for pair in order.windows(2) {
             app.configure_sets(FixedUpdate, pair[0].before(pair[1]));
         }
@@ -89,12 +109,43 @@ fn end(mut sim: ResMut<Sim>, mut timing: ResMut<StepTiming>) {
     }
 }
 
-/// One fixed step is one integrator step `h = dt / steps_per_dt` of the lab, so the
-/// fixed rate follows the dt and steps-per-dt sliders.
-fn follow_dt(sim: Res<Sim>, mut fixed: ResMut<Time<Fixed>>) {
+/// Live steps run while time runs. Not after a pause within the frame: a replay that
+/// reached its end pauses inside the fixed loop, whose remaining steps this frame must not
+/// go on live.
+fn live(playback: Res<Playback>, time: Res<Time<Virtual>>) -> bool {
+    *playback == Playback::Live && !time.is_paused()
+}
+
+/// One recorded physics step simulated again; at the recording's end the replay pauses.
+fn replay(mut sim: ResMut<Sim>, mut playback: ResMut<Playback>, mut time: ResMut<Time<Virtual>>) {
     let _timed = Timed::start();
-    if (fixed.timestep().as_secs_f64() - sim.h()).abs() > 1e-12 {
-        fixed.set_timestep_seconds(sim.h());
+    if time.is_paused() {
+        return;
+    }
+    if sim.replay_step().is_none() || sim.steps_ahead() == 0 {
+        *playback = Playback::Live;
+        time.pause();
+    }
+}
+
+/// However time was paused (space, the panel's button, the timeline), the replay ends.
+fn end_replay_when_paused(time: Res<Time<Virtual>>, mut playback: ResMut<Playback>) {
+    if time.is_paused() && *playback == Playback::Replay {
+        *playback = Playback::Live;
+    }
+}
+
+/// One fixed step is one integrator step `h = dt / steps_per_dt` of the lab, so the
+/// fixed rate follows the dt and steps-per-dt sliders; under a replay it is one physics
+/// step `dt`, what [`crate::lab::Lab::replay_step`] takes.
+fn follow_dt(sim: Res<Sim>, playback: Res<Playback>, mut fixed: ResMut<Time<Fixed>>) {
+    let _timed = Timed::start();
+    let step = match *playback {
+        Playback::Live => sim.h(),
+        Playback::Replay => sim.dt,
+    };
+    if (fixed.timestep().as_secs_f64() - step).abs() > 1e-12 {
+        fixed.set_timestep_seconds(step);
     }
 }
 

@@ -1,7 +1,8 @@
 //! The free-body dock under the 3D view: relative energy error, relative |ΔL| and the
 //! body-frame angular velocity over time, one colour per integrator (the ghost dashed), on
 //! a linear or logarithmic scale, optionally scrolling with the run; and the Newton map
-//! beside them. The plot helpers here serve the other docks too.
+//! beside them. The plot helpers here serve the other docks too; every plot marks the
+//! moment the timeline shows.
 
 use bevy_egui::egui;
 use egui_plot::{Corner, Legend, Line, LineStyle, Plot, PlotPoints, VLine, uniform_grid_spacer};
@@ -202,7 +203,8 @@ pub struct Layout {
     pub legend: bool,
 }
 
-/// One plot with time along x, the live integrator switches marked, and `tip` on hover.
+/// One plot with time along x, the live integrator switches marked, a cursor at the
+/// moment shown when the timeline is scrubbed back, and `tip` on hover.
 #[allow(clippy::too_many_arguments)]
 pub fn plot(
     ui: &mut egui::Ui,
@@ -242,6 +244,13 @@ pub fn plot(
         add(p);
         for &(t, integrator) in &sim.switches {
             p.vline(switch_line(t, integrator));
+        }
+        if sim.steps_ahead() > 0 {
+            p.vline(
+                VLine::new("shown", sim.time())
+                    .color(egui::Color32::WHITE)
+                    .width(1.5),
+            );
         }
     })
     .response

@@ -1,17 +1,18 @@
 //! Lays out the window: the status line at the bottom, the control panel on the left, the
-//! dock of plots under the 3D view; then tells the camera which rectangle is left for the scene.
+//! dock of plots under the 3D view and the timeline strip under the dock; then tells the
+//! camera which rectangle is left for the scene.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::camera::FreeRect;
 use super::newton_map::NewtonMap;
-use super::physics::{Sim, StepTiming};
+use super::physics::{Playback, Sim, StepTiming};
 use super::status::{self, FrameCost};
 use super::timing::Timed;
 use super::view::{Message, View};
 use super::work_precision::WorkPrecision;
-use super::{dock, panel};
+use super::{dock, panel, timeline};
 
 pub struct UiPlugin;
 
@@ -37,6 +38,7 @@ fn layout(
     mut free: ResMut<FreeRect>,
     cost: Res<FrameCost>,
     timing: Res<StepTiming>,
+    mut playback: ResMut<Playback>,
 ) -> Result {
     let _timed = Timed::start();
     let ctx = contexts.ctx_mut()?.clone();
@@ -64,6 +66,20 @@ fn layout(
         .response
         .rect
         .width();
+    let strip_height = egui::Panel::bottom("timeline")
+        .show(&mut root, |ui| {
+            timeline::strip(
+                ui,
+                &mut sim,
+                &mut view,
+                &mut time,
+                &mut playback,
+                &mut message,
+            )
+        })
+        .response
+        .rect
+        .height();
     let plots_height = egui::Panel::bottom("plots")
         .default_size(0.32 * screen.height())
         .resizable(true)
@@ -77,7 +93,7 @@ fn layout(
         screen.min.x + left,
         screen.min.y,
         screen.max.x,
-        screen.max.y - status_height - plots_height,
+        screen.max.y - status_height - strip_height - plots_height,
     ));
     Ok(())
 }

@@ -1,5 +1,5 @@
 //! What the user chose to see: vectors, trails, the ghost, labels, plot options, and the
-//! time scale; plus the one-line message the panels show after an action.
+//! time scale, the moment file; plus the one-line message the panels show after an action.
 
 use bevy::prelude::*;
 
@@ -36,6 +36,8 @@ pub struct View {
     /// (shown under the field while the running scene goes on).
     pub scene_file: String,
     pub scene_error: String,
+    /// The timeline strip's moment file, for "Save moment" and "Load moment".
+    pub moment_file: String,
 }
 
 impl Default for View {
@@ -59,6 +61,7 @@ impl Default for View {
             time_scale: 1.0,
             scene_file: String::new(),
             scene_error: String::new(),
+            moment_file: "gyrolab-moment.json".into(),
         }
     }
 }

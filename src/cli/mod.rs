@@ -38,6 +38,10 @@ pub struct Cli {
     /// Frames to render before the screenshot.
     #[arg(long, default_value_t = 90, requires = "screenshot", value_parser = clap::value_parser!(u32).range(1..))]
     pub frames: u32,
+    /// After the frames, pause and show the moment S seconds back on the timeline (at
+    /// most back to the recording's start), then save the screenshot.
+    #[arg(long, value_name = "S", requires = "screenshot", allow_hyphen_values = true, value_parser = args::duration)]
+    pub seek_back: Option<f64>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }

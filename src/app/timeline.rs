@@ -1,0 +1,457 @@
+//! The timeline strip under the dock: a scrubber over the recorded time that pauses and
+//! shows the moment dragged to, steps back and forward, replay, the history's memory
+//! against its budget, the divergence flag (Box2D's samples flag a replay that departs
+//! from its recording [Box2D samples]), and saving and loading a moment. The lab does
+//! the work (`lab::scrub`, `lab::moment`); the keys and the screenshot's `--seek-back`
+//! call the same functions as the strip.
+
+use std::path::Path;
+
+use bevy::prelude::*;
+use bevy_egui::egui;
+
+use super::layout::omega_lane;
+use super::physics::{Playback, Sim};
+use super::view::{Message, View};
+
+/// Pauses (ending a replay) and shows the recorded moment nearest time `t`: the slider
+/// and `--seek-back` call it.
+pub fn show_time(sim: &mut Sim, time: &mut Time<Virtual>, t: f64) {
+    time.pause();
+    sim.seek_time(t);
+}
+
+/// Pauses and shows the moment `seconds` before the one shown (at most back to the
+/// recording's start).
+pub fn seek_back(sim: &mut Sim, time: &mut Time<Virtual>, seconds: f64) {
+    let t = sim.time() - seconds;
+    show_time(sim, time, t);
+}
+
+/// One physics step back, while paused: the left arrow and the strip's button.
+pub fn step_back(sim: &mut Sim, time: &Time<Virtual>) {
+    if time.is_paused() {
+        sim.step_back();
+    }
+}
+
+/// One physics step forward, while paused: through the recording, or past its end a new
+/// live step. The right arrow, N, and the strip's and panel's buttons.
+pub fn step_forward(sim: &mut Sim, time: &Time<Virtual>) {
+    if time.is_paused() {
+        sim.step_forward();
+    }
+}
+
+/// Starts replaying the recording from the moment shown, or pauses a replay under way.
+pub fn toggle_replay(
+    sim: &Sim,
+    time: &mut Time<Virtual>,
+    playback: &mut Playback,
+) -> Result<(), String> {
+    if *playback == Playback::Replay && !time.is_paused() {
+        time.pause();
+        return Ok(());
+    }
+    if sim.steps_ahead() == 0 {
+        return Err(
+            "nothing to replay: the moment shown is the newest recorded; \
+                    drag the timeline back first"
+                .into(),
+        );
+    }
+    *playback = Playback::Replay;
+    time.unpause();
+    Ok(())
+}
+
+/// The flag a replay that departed from its recording raises.
+pub fn divergence(sim: &Sim) -> Option<String> {
+    sim.diverged()
+        .map(|step| format!("diverged from the recording at step {step}"))
+}
+
+fn megabytes(bytes: usize) -> f64 {
+    bytes as f64 / f64::from(1 << 20)
+}
+
+/// The strip: buttons, the scrubber, where the moment shown lies in the recording, the
+/// history's memory, the divergence flag, and the moment file.
+pub fn strip(
+    ui: &mut egui::Ui,
+    sim: &mut Sim,
+    view: &mut View,
+    time: &mut Time<Virtual>,
+    playback: &mut Playback,
+    message: &mut Message,
+) {
+    let recorded = sim.recorded();
+    let paused = time.is_paused();
+    let replaying = *playback == Playback::Replay && !paused;
+    ui.horizontal(|ui| {
+        if ui
+            .add_enabled(paused, egui::Button::new("◀"))
+            .on_hover_text("one physics step back (the Left arrow key, while paused)")
+            .clicked()
+        {
+            step_back(sim, time);
+        }
+        let label = if replaying {
+            "⏸ replay"
+        } else {
+            "▶ replay"
+        };
+        if ui
+            .button(label)
+            .on_hover_text(
+                "play the recording back from the moment shown, at the time scale (P); \
+                 it pauses at the recording's end",
+            )
+            .clicked()
+            && let Err(e) = toggle_replay(sim, time, playback)
+        {
+            message.set(Err(e));
+        }
+        if ui
+            .add_enabled(paused, egui::Button::new("▶"))
+            .on_hover_text("one physics step forward (the Right arrow key or N, while paused)")
+            .clicked()
+        {
+            step_forward(sim, time);
+        }
+        if let Some(flag) = divergence(sim) {
+            ui.label(
+                egui::RichText::new(flag)
+                    .color(egui::Color32::WHITE)
+                    .background_color(egui::Color32::from_rgb(190, 30, 30))
+                    .strong(),
+            )
+            .on_hover_text(
+                "a step simulated again did not match its recording bitwise: a setting \
+                 changed under the replay; play (space) branches from here",
+            );
+        }
+        let mut t = sim.time();
+        let width = (ui.available_width() - 8.0).max(60.0);
+        ui.spacing_mut().slider_width = width;
+        let slider = ui
+            .add_enabled(
+                recorded.last > recorded.first,
+                egui::Slider::new(&mut t, recorded.first_time..=recorded.last_time)
+                    .show_value(false),
+            )
+            .on_hover_text(
+                "the recorded time: drag to pause and show that moment in every lane; \
+                 space plays on from it and discards the old future",
+            );
+        if slider.changed() {
+            show_time(sim, time, t);
+        }
+    });
+    ui.horizontal(|ui| {
+        // The moment file's controls keep the right end; what the strip says fills the rest.
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            moment_file(ui, sim, view, playback, message);
+            ui.separator();
+            ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                let ahead = sim.steps_ahead();
+                ui.label(format!(
+                    "t = {:.3} s  step {}  of {:.2} … {:.2} s",
+                    sim.time(),
+                    sim.step_index(),
+                    recorded.first_time,
+                    recorded.last_time,
+                ))
+                .on_hover_text(format!(
+                    "the moment shown, and the recorded range: steps {} to {}",
+                    recorded.first, recorded.last
+                ));
+                if ahead > 0 {
+                    ui.weak(format!("{ahead} steps back"));
+                }
+                if replaying {
+                    ui.strong("REPLAY");
+                }
+                let history = sim.timeline();
+                ui.label(format!(
+                    "history {:.1}/{:.0} MB",
+                    megabytes(history.heap_bytes()),
+                    megabytes(history.budget()),
+                ))
+                .on_hover_text(
+                    "memory the recording holds (keyframes, inputs, a fingerprint per step) against \
+                     its budget; past it the oldest history thins out",
+                );
+            });
+        });
+    });
+}
+
+/// The moment file's field and its buttons, right to left.
+fn moment_file(
+    ui: &mut egui::Ui,
+    sim: &mut Sim,
+    view: &mut View,
+    playback: &mut Playback,
+    message: &mut Message,
+) {
+    if ui
+        .button("Load moment")
+        .on_hover_text("go on from a saved moment: its scene, lanes and state")
+        .clicked()
+    {
+        message.set(load_moment(sim, view, playback, &view.moment_file.clone()));
+    }
+    if ui
+        .button("Save moment")
+        .on_hover_text(
+            "the full state shown, to go on from it here or with \
+             `gyrolab simulate --state FILE`",
+        )
+        .clicked()
+    {
+        let path = view.moment_file.clone();
+        message.set(
+            sim.save_moment(Path::new(&path))
+                .map(|()| format!("saved the moment at t = {:.3} s to {path}", sim.time())),
+        );
+    }
+    ui.add(
+        egui::TextEdit::singleline(&mut view.moment_file)
+            .hint_text("gyrolab-moment.json")
+            .desired_width(140.0),
+    );
+}
+
+/// Loads a moment file: the lab goes on from it with a new recording; a replay ends.
+/// One line if refused, the lab unchanged.
+fn load_moment(
+    sim: &mut Sim,
+    view: &mut View,
+    playback: &mut Playback,
+    path: &str,
+) -> Result<String, String> {
+    sim.load_moment(Path::new(path))?;
+    *playback = Playback::Live;
+    view.omega_lane = omega_lane(sim);
+    view.rider = None;
+    Ok(format!(
+        "loaded {path}: {} at t = {:.3} s",
+        sim.scene.name,
+        sim.time()
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use bevy::time::TimeUpdateStrategy;
+    use bevy_egui::egui::epaint::Shape;
+
+    use super::*;
+    use crate::app::physics::PhysicsPlugin;
+    use crate::app::view::ViewPlugin;
+    use crate::body::BodyState;
+    use crate::lab::Lab;
+    use crate::scene::Scene;
+
+    /// A headless app on `scene`, advanced 50 ms per frame.
+    fn app(scene: &str) -> App {
+        let mut app = App::new();
+        app.add_plugins((
+            MinimalPlugins,
+            PhysicsPlugin::new(Scene::load(scene).unwrap()),
+            ViewPlugin,
+        ))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+            50,
+        )));
+        app.update();
+        app
+    }
+
+    fn run(app: &mut App, frames: usize) {
+        for _ in 0..frames {
+            app.update();
+        }
+    }
+
+    /// Every body of every lane and the ghost.
+    fn states(app: &App) -> Vec<BodyState> {
+        let sim = app.world().resource::<Sim>();
+        sim.lanes
+            .iter()
+            .chain(&sim.ghost)
+            .flat_map(|r| r.world.bodies.iter().map(|b| b.state))
+            .collect()
+    }
+
+    fn bits(states: &[BodyState]) -> Vec<u64> {
+        states
+            .iter()
+            .flat_map(|s| {
+                let p = s.position.to_array();
+                let q = s.orientation.to_array();
+                let v = s.velocity.to_array();
+                let l = s.angular_momentum.to_array();
+                p.into_iter().chain(q).chain(v).chain(l).map(f64::to_bits)
+            })
+            .collect()
+    }
+
+    /// The strip's slider and the arrow keys' functions, on the running app: back across
+    /// a second of the run and forward again, step by step, the states come back bitwise
+    /// and nothing branched.
+    #[test]
+    fn scrubbing_back_and_stepping_forward_returns_bitwise() {
+        let mut app = app("dzhanibekov");
+        run(&mut app, 40);
+        let world = app.world_mut();
+        world.resource_mut::<Time<Virtual>>().pause();
+        let head = world.resource::<Sim>().step_index();
+        assert!(head >= 150, "the run went {head} steps");
+        let now = states(&app);
+        let world = app.world_mut();
+        let t = world.resource::<Sim>().time();
+        world.resource_scope(|world, mut sim: Mut<Sim>| {
+            let mut time = world.resource_mut::<Time<Virtual>>();
+            show_time(&mut sim, &mut time, t - 1.0);
+        });
+        let back = world.resource::<Sim>().step_index();
+        assert_eq!(back, head - 100, "one second is 100 steps of 10 ms");
+        assert!(world.resource::<Time<Virtual>>().is_paused());
+        assert_ne!(bits(&states(&app)), bits(&now), "the past differs");
+        let world = app.world_mut();
+        world.resource_scope(|world, mut sim: Mut<Sim>| {
+            let time = world.resource::<Time<Virtual>>();
+            step_back(&mut sim, time);
+            assert_eq!(sim.step_index(), back - 1);
+            for _ in 0..101 {
+                step_forward(&mut sim, time);
+            }
+        });
+        run(&mut app, 3);
+        let sim = app.world().resource::<Sim>();
+        assert_eq!(sim.step_index(), head);
+        assert_eq!(sim.recorded().last, head, "nothing branched");
+        assert_eq!(sim.diverged(), None);
+        assert_eq!(bits(&states(&app)), bits(&now));
+    }
+
+    /// Seeks back by `seconds` and starts a replay, as the P key does.
+    fn replay_from(app: &mut App, seconds: f64) {
+        app.world_mut()
+            .resource_scope(|world, mut sim: Mut<Sim>| {
+                world.resource_scope(|world, mut playback: Mut<Playback>| {
+                    let mut time = world.resource_mut::<Time<Virtual>>();
+                    seek_back(&mut sim, &mut time, seconds);
+                    toggle_replay(&sim, &mut time, &mut playback)
+                })
+            })
+            .unwrap();
+    }
+
+    /// A replay plays the recording through the fixed steps, one recorded step per step
+    /// of dt, without branching; at the end it pauses and play is live again; the states
+    /// are the recorded ones, bitwise.
+    #[test]
+    fn a_replay_runs_the_recording_to_its_end_and_pauses() {
+        let mut app = app("dzhanibekov");
+        run(&mut app, 30);
+        app.world_mut().resource_mut::<Time<Virtual>>().pause();
+        let head = app.world().resource::<Sim>().step_index();
+        let now = bits(&states(&app));
+        replay_from(&mut app, 1.0);
+        let start = app.world().resource::<Sim>().step_index();
+        assert_eq!(start, head - 100);
+        // Two frames: the fixed step follows dt from the next frame on.
+        run(&mut app, 2);
+        let sim = app.world().resource::<Sim>();
+        let advanced = sim.step_index() - start;
+        assert!((1..=10).contains(&advanced), "{advanced} steps in 100 ms");
+        assert_eq!(sim.recorded().last, head, "a replay does not branch");
+        run(&mut app, 30);
+        let world = app.world();
+        assert!(world.resource::<Time<Virtual>>().is_paused());
+        assert_eq!(*world.resource::<Playback>(), Playback::Live);
+        let sim = world.resource::<Sim>();
+        assert_eq!(sim.step_index(), head);
+        assert_eq!(sim.diverged(), None);
+        assert_eq!(bits(&states(&app)), now);
+    }
+
+    /// A setting changed under a replay departs from the recording: the flag trips and
+    /// the strip shows it with the step.
+    #[test]
+    fn a_setting_changed_under_a_replay_raises_the_flag() {
+        let mut app = app("dzhanibekov");
+        run(&mut app, 30);
+        app.world_mut().resource_mut::<Time<Virtual>>().pause();
+        replay_from(&mut app, 1.0);
+        run(&mut app, 4);
+        assert_eq!(app.world().resource::<Sim>().diverged(), None);
+        let mut sim = app.world_mut().resource_mut::<Sim>();
+        sim.set_steps_per_dt(2).unwrap();
+        run(&mut app, 4);
+        let sim = app.world().resource::<Sim>();
+        let step = sim.diverged().expect("the replay departed");
+        assert!(sim.steps_ahead() > 0, "still replaying");
+        let mut sim = Sim(Lab::clone(sim));
+        let text = strip_text(&mut sim);
+        assert!(
+            text.contains(&format!("diverged from the recording at step {step}")),
+            "{text}"
+        );
+    }
+
+    /// The text the strip draws in one egui frame.
+    fn strip_text(sim: &mut Sim) -> String {
+        let mut view = View::default();
+        let mut time = Time::<Virtual>::default();
+        let mut playback = Playback::Live;
+        let mut message = Message::default();
+        let output = egui::Context::default().run_ui(egui::RawInput::default(), |ui| {
+            strip(ui, sim, &mut view, &mut time, &mut playback, &mut message)
+        });
+        output
+            .shapes
+            .iter()
+            .filter_map(|s| match &s.shape {
+                Shape::Text(t) => Some(t.galley.text().to_string()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// A moment saved and loaded through the strip's functions; a file that is not one
+    /// is refused with one line and the lab goes on unchanged.
+    #[test]
+    fn moments_save_and_load_and_bad_files_are_one_line() {
+        let dir = std::env::temp_dir().join(format!("gyrolab-ui-moment-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("m.json");
+        let mut sim = Sim(Lab::new(Scene::load("dzhanibekov").unwrap()));
+        for _ in 0..30 {
+            sim.step();
+        }
+        sim.save_moment(&file).unwrap();
+        let saved = (sim.step_index(), sim.time());
+        let mut other = Sim(Lab::new(Scene::load("free-body").unwrap()));
+        let (mut view, mut playback) = (View::default(), Playback::Replay);
+        let loaded = load_moment(&mut other, &mut view, &mut playback, file.to_str().unwrap());
+        assert!(loaded.unwrap().contains("dzhanibekov"));
+        assert_eq!((other.step_index(), other.time()), saved);
+        assert_eq!(playback, Playback::Live);
+        let bad = dir.join("bad.json");
+        std::fs::write(&bad, "not a moment\n").unwrap();
+        let before = other.time();
+        let e =
+            load_moment(&mut other, &mut view, &mut playback, bad.to_str().unwrap()).unwrap_err();
+        assert_eq!(e.lines().count(), 1, "{e}");
+        assert!(e.contains("bad.json"), "{e}");
+        assert_eq!(other.time(), before);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
