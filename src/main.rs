@@ -1,6 +1,15 @@
+use std::io::Write;
+
 use clap::Parser;
 
-use gyrolab::cli::{Cli, run};
+use gyrolab::cli::{Cli, emit, run};
+
+/// The one error line, then exit code 2. A failed write to stderr (`2>/dev/full`) has
+/// nowhere left to be told, so it is ignored rather than panicking.
+fn fail(line: &str) -> ! {
+    let _ = writeln!(std::io::stderr(), "{line}");
+    std::process::exit(2);
+}
 
 fn main() {
     let cli = match Cli::try_parse() {
@@ -8,24 +17,26 @@ fn main() {
         Err(e) if e.use_stderr() => {
             // One line, the one that names the problem; clap's usage hint follows it.
             let rendered = e.to_string();
-            eprintln!(
-                "{}",
+            fail(
                 rendered
                     .lines()
                     .next()
-                    .unwrap_or("error: invalid arguments")
+                    .unwrap_or("error: invalid arguments"),
             );
-            std::process::exit(2);
         }
-        Err(e) => e.exit(),
+        // --help and --version: written like any other output, so a failed write is an
+        // error too.
+        Err(e) => match emit(&e.render().to_string()) {
+            Ok(()) => std::process::exit(0),
+            Err(e) => fail(&format!("error: {e}")),
+        },
     };
     let result = match cli.command {
         Some(command) => run(command),
         None => open_app(&cli),
     };
     if let Err(e) = result {
-        eprintln!("error: {e}");
-        std::process::exit(2);
+        fail(&format!("error: {e}"));
     }
 }
 

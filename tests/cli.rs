@@ -480,9 +480,11 @@ fn bad_frame_fields_name_the_file_line_and_field() {
 /// panic; a reader that closes the pipe early ends the program quietly.
 #[test]
 fn writing_to_a_full_or_closed_stdout_never_panics() {
-    let commands: [&[&str]; 4] = [
+    let commands: [&[&str]; 6] = [
         &["scenes"],
         &["integrators"],
+        &["--help"],
+        &["--version"],
         &["compare", "free-body", "--duration", "0.5"],
         &["compare", "free-body", "--sweep", "--duration", "0.5"],
     ];
@@ -512,6 +514,60 @@ fn writing_to_a_full_or_closed_stdout_never_panics() {
         assert_eq!(o.status.code(), Some(0), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
+}
+
+/// With stderr full too, an error still exits with code 2 instead of panicking.
+#[test]
+fn an_error_with_a_full_stderr_is_still_exit_two() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_gyrolab"))
+        .args(["simulate", "--dt", "nan"])
+        .stderr(full)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// A scene path that never ends (`/dev/zero`) is refused after a bounded read, and a
+/// `--save-state` that is a pipe is refused before the run, the pipe left as it was.
+#[test]
+fn endless_and_special_files_are_refused() {
+    let o = gyrolab(&["simulate", "/dev/zero.ron"]);
+    assert_eq!(o.status.code(), Some(2));
+    let dir = std::env::temp_dir().join(format!("gyrolab-special-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let zero = dir.join("zero.ron");
+    std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+    let o = gyrolab(&["simulate", zero.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("larger than 16 MiB"), "{}", stderr(&o));
+    let fifo = dir.join("fifo");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let o = gyrolab(&[
+        "simulate",
+        "--steps",
+        "2",
+        "--save-state",
+        fifo.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--save-state: cannot write"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!std::fs::symlink_metadata(&fifo).unwrap().is_file());
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A huge generated count is refused before any body is made: one line, exit 2, at once.

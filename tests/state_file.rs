@@ -317,3 +317,50 @@ fn a_moment_of_several_lanes_is_refused() {
     lab.save_moment(&p).unwrap();
     refused(&["simulate", "--state", s(&p)], &p, "4 lanes side by side");
 }
+
+/// `--out`, `--save-state` and `--state` naming one file would overwrite the trajectory
+/// or the moment being read: refused before the run, the file untouched; a
+/// `--save-state` in a missing directory is refused before the run too, with nothing
+/// written to `--out`.
+#[test]
+fn files_that_would_overwrite_each_other_are_refused_before_the_run() {
+    let d = dir("same-file");
+    let f = d.join("run.out");
+    std::fs::write(&f, "precious\n").unwrap();
+    for args in [
+        vec![
+            "simulate",
+            "--steps",
+            "3",
+            "--out",
+            s(&f),
+            "--save-state",
+            s(&f),
+        ],
+        vec!["simulate", "--state", s(&f), "--steps", "3", "--out", s(&f)],
+    ] {
+        let o = gyrolab(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains("name the same file"), "{err}");
+        assert_eq!(std::fs::read(&f).unwrap(), b"precious\n");
+    }
+    let out = d.join("trajectory.csv");
+    let o = gyrolab(&[
+        "simulate",
+        "--steps",
+        "3",
+        "--out",
+        s(&out),
+        "--save-state",
+        "/nonexistent/dir/moment.json",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--save-state: cannot write"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!out.exists(), "the run did not start");
+}

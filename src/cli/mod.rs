@@ -277,7 +277,7 @@ pub(crate) fn listed_order(i: Integrator) -> String {
 
 /// Writes a command's output to stdout. A failed write is an I/O error like any other
 /// (exit 2 with one line); a reader that closed the pipe ends the program quietly.
-pub(crate) fn emit(text: &str) -> Result<(), CliError> {
+pub fn emit(text: &str) -> Result<(), CliError> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {

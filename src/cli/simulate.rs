@@ -13,6 +13,7 @@ use super::{CliError, Format, Row, SimulateArgs, parse_integrator, prepare, step
 const PROGRESS_EVERY: u64 = 1024;
 
 pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
+    check_paths(args)?;
     let (scene, mut world, dt, first_step) = match &args.state {
         Some(path) => {
             let l = super::state::load(path, &args.scene)?;
@@ -48,7 +49,8 @@ pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
                 Err(RowError::Io(e)) => return Err(Stop::Io(e)),
                 Err(RowError::NonFinite { .. }) => {
                     let why = diagnose(world, &start, dt, None);
-                    return Err(Stop::Failed(CliError(why.message(i, world.time))));
+                    let step = first_step + i;
+                    return Err(Stop::Failed(CliError(why.message(step, world.time))));
                 }
             }
         }
@@ -63,7 +65,8 @@ pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
             }
             if let Err(e) = world.step(dt) {
                 let why = diagnose(&world, &start, dt, Some(&e));
-                return Err(Stop::Failed(CliError(why.message(i, world.time))));
+                let step = first_step + i;
+                return Err(Stop::Failed(CliError(why.message(step, world.time))));
             }
             if i % args.every == 0 || i == steps {
                 write(&world, i, &mut rows)?;
@@ -89,6 +92,49 @@ pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
             }
         }
     }
+}
+
+/// Refuses, before the run, files that would overwrite each other (`--out` and
+/// `--save-state` the same file, or either the `--state` being read) and a
+/// `--save-state` that is not a regular file (or a new one) in an existing directory.
+fn check_paths(args: &SimulateArgs) -> Result<(), CliError> {
+    let same = |a: &std::path::Path, b: &std::path::Path| {
+        let full =
+            |p: &std::path::Path| std::fs::canonicalize(p).or_else(|_| std::path::absolute(p));
+        matches!((full(a), full(b)), (Ok(x), Ok(y)) if x == y)
+    };
+    let named = [
+        ("--out", args.out.as_deref()),
+        ("--save-state", args.save_state.as_deref()),
+        ("--state", args.state.as_deref()),
+    ];
+    for (i, (flag_a, a)) in named.iter().enumerate() {
+        for (flag_b, b) in &named[i + 1..] {
+            if let (Some(a), Some(b)) = (a, b)
+                && same(a, b)
+            {
+                return Err(CliError(format!(
+                    "{flag_a} and {flag_b} name the same file, {}: give two files",
+                    a.display()
+                )));
+            }
+        }
+    }
+    if let Some(path) = &args.save_state {
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => std::path::Path::new("."),
+        };
+        // A device, a pipe or a link would be replaced by the renamed file: refused.
+        let special = std::fs::symlink_metadata(path).is_ok_and(|m| !m.is_file());
+        if special || !dir.is_dir() {
+            return Err(CliError(format!(
+                "--save-state: cannot write {}: give a new or regular file in an existing directory",
+                path.display()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Why a run stopped early.

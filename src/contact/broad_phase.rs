@@ -78,6 +78,18 @@ impl SweepAndPrune {
         crate::heap::vec_bytes(&self.order)
     }
 
+    /// Whether the kept order is an order of its boxes (each index once).
+    pub fn check(&self) -> Result<(), String> {
+        let mut seen = vec![false; self.order.len()];
+        for &k in &self.order {
+            match seen.get_mut(k as usize) {
+                Some(s) if !*s => *s = true,
+                _ => return Err("the broad phase's order is not an order of its boxes".into()),
+            }
+        }
+        Ok(())
+    }
+
     /// The order the next step starts from, without the scratch buffers.
     pub fn snapshot(&self) -> Self {
         Self {

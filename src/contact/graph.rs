@@ -40,6 +40,28 @@ impl<V> Default for ContactGraph<V> {
 }
 
 impl<V> ContactGraph<V> {
+    /// Whether every index in the graph is in range for `bodies` bodies: a graph read
+    /// from a file is walked by the next step.
+    pub fn check(&self, bodies: usize) -> Result<(), String> {
+        let n = self.values.len();
+        let body = |b: u32| b == NONE || (b as usize) < bodies;
+        let end = |e: u32| e == NONE || (e as usize) < self.links.len();
+        let fine = self.bodies.len() == n
+            && self.links.len() == 2 * n
+            && self.heads.len() <= bodies
+            && self.heads.iter().all(|&h| end(h))
+            && self
+                .links
+                .iter()
+                .all(|l| end(l.prev) && end(l.next) && body(l.other))
+            && self.bodies.iter().flatten().all(|&b| body(b));
+        if fine {
+            Ok(())
+        } else {
+            Err("the contact graph links bodies or contacts that do not exist".into())
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.values.len()
     }

@@ -10,6 +10,27 @@ use super::step::StepState;
 use crate::heap::vec_bytes;
 
 impl Contacts {
+    /// Whether every index the next step follows is in range, for a world of `bodies`
+    /// bodies and `frames` frames: a state read from a file must not panic the step.
+    pub fn check(&self, bodies: usize, frames: usize) -> Result<(), String> {
+        self.graph.check(bodies)?;
+        self.broad.check()?;
+        if self.sleep.len() < bodies || self.kinematic.len() > frames {
+            return Err("the contacts' sleep or colliders do not match the bodies".into());
+        }
+        for (k, j) in self.joints.iter().enumerate() {
+            if j.a >= bodies
+                || j.b.is_some_and(|b| b >= bodies)
+                || j.frame.is_some_and(|f| f >= frames)
+            {
+                return Err(format!(
+                    "joint {k} joins a body or frame that does not exist"
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// The state without the scratch buffers (left empty).
     pub fn snapshot(&self) -> Contacts {
         let Contacts {

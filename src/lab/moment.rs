@@ -246,6 +246,7 @@ impl Moment {
             if !(w.time.is_finite() && w.bodies.iter().all(|b| b.state.is_finite())) {
                 return Err("a body's state is not finite".into());
             }
+            w.check()?;
         }
         let bodies = s.lanes[0].world.bodies.len();
         if let Some((lane, grab)) = s.grab
@@ -309,5 +310,48 @@ impl Lab {
         lab.timeline.clear();
         lab.record();
         lab
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hierarchy::rig::Mount;
+    use crate::world::World;
+
+    /// A file whose checksum matches but whose indices were edited is refused before a
+    /// step can follow them (each of these panicked the first step after loading).
+    #[test]
+    fn a_state_with_indices_out_of_range_is_refused() {
+        let mut lab = Lab::new(Scene::load("tank").unwrap());
+        for _ in 0..300 {
+            lab.step();
+        }
+        let good = Moment::of_lab(&lab);
+        assert_eq!(good.validate(), Ok(()));
+        let edits: [(&str, fn(&mut World)); 5] = [
+            ("a rider's frame", |w| {
+                let rider = w.mounts.iter_mut().find_map(|m| match m {
+                    Mount::Riding(r) => Some(r),
+                    _ => None,
+                });
+                rider.unwrap().frame = 7;
+            }),
+            ("a frame's parent", |w| w.frames[0].parent = Some(5)),
+            ("a joint's body", |w| {
+                w.contacts.as_mut().unwrap().joints[0].a = 999;
+            }),
+            ("the gun's shells", |w| {
+                w.gun.as_mut().unwrap().shells.clear()
+            }),
+            ("the sleep states", |w| {
+                w.contacts.as_mut().unwrap().sleep.clear()
+            }),
+        ];
+        for (what, edit) in edits {
+            let mut bad = good.clone();
+            edit(&mut bad.state.lanes[0].world);
+            assert!(bad.validate().is_err(), "{what} out of range was accepted");
+        }
     }
 }

@@ -226,6 +226,30 @@ fn euler_deg(v: DVec3) -> DQuat {
     )
 }
 
+/// The largest scene file read: far beyond any scene (the built-in ones are a few KiB), so
+/// that a path such as `/dev/zero` is refused instead of filling memory.
+const MAX_FILE_BYTES: u64 = 16 << 20;
+
+fn read_bounded(path: &str) -> Result<Vec<u8>, SceneError> {
+    use std::io::Read;
+    let io = |message: String| SceneError::Io {
+        file: path.into(),
+        message,
+    };
+    let file = std::fs::File::open(path).map_err(|e| io(e.to_string()))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| io(e.to_string()))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(io(format!(
+            "larger than {} MiB; a scene file is text of a few KiB",
+            MAX_FILE_BYTES >> 20
+        )));
+    }
+    Ok(bytes)
+}
+
 /// A scene file's text, or where its first byte that is not UTF-8 is.
 fn utf8(file: &str, bytes: Vec<u8>) -> Result<String, SceneError> {
     String::from_utf8(bytes).map_err(|e| {
@@ -251,10 +275,7 @@ impl Scene {
             return Ok(scene);
         }
         if name_or_path.ends_with(".ron") {
-            let bytes = std::fs::read(name_or_path).map_err(|e| SceneError::Io {
-                file: name_or_path.into(),
-                message: e.to_string(),
-            })?;
+            let bytes = read_bounded(name_or_path)?;
             let text = utf8(name_or_path, bytes)?;
             return Self::parse(name_or_path, &text);
         }

@@ -6,9 +6,50 @@
 
 use super::{Pass, World};
 use crate::heap::vec_bytes;
-use crate::hierarchy::rig::Mount;
+use crate::hierarchy::rig::{Carrier, Mount};
 
 impl World {
+    /// Whether every index the next step follows is in range (mounts, frames' parents,
+    /// the gun, the contacts): a state read from a file must not panic the step.
+    pub fn check(&self) -> Result<(), String> {
+        let (bodies, frames) = (self.bodies.len(), self.frames.len());
+        let carrier = |c: &Carrier| match *c {
+            Carrier::Frame(f) => f < frames,
+            Carrier::Body(b) => b < bodies,
+        };
+        if self.mounts.len() != bodies {
+            return Err("every body needs a mount".into());
+        }
+        for (i, m) in self.mounts.iter().enumerate() {
+            let fine = match m {
+                Mount::World => true,
+                Mount::Riding(r) => r.frame < frames,
+                Mount::Carried { by, .. } => carrier(by),
+            };
+            if !fine {
+                return Err(format!(
+                    "body {i} is mounted on a frame or body that does not exist"
+                ));
+            }
+        }
+        for (i, f) in self.frames.iter().enumerate() {
+            if f.parent.is_some_and(|p| p >= i) {
+                return Err(format!("frame {i}'s parent does not come before it"));
+            }
+        }
+        if let Some(gun) = &self.gun
+            && (!carrier(&gun.carrier)
+                || gun.shells.is_empty()
+                || gun.shells.iter().any(|&s| s >= bodies))
+        {
+            return Err("the gun names a carrier or shell that does not exist".into());
+        }
+        match &self.contacts {
+            Some(c) => c.check(bodies, frames),
+            None => Ok(()),
+        }
+    }
+
     /// The state without the scratch buffers (left empty).
     pub fn snapshot(&self) -> World {
         let World {
