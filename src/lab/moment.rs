@@ -329,7 +329,8 @@ mod tests {
         }
         let good = Moment::of_lab(&lab);
         assert_eq!(good.validate(), Ok(()));
-        let edits: [(&str, fn(&mut World)); 5] = [
+        type Edit = fn(&mut World);
+        let edits: [(&str, Edit); 5] = [
             ("a rider's frame", |w| {
                 let rider = w.mounts.iter_mut().find_map(|m| match m {
                     Mount::Riding(r) => Some(r),
