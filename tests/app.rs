@@ -83,6 +83,14 @@ impl Picture {
 }
 
 /// Whether this run must render: in CI, or when asked for.
+/// `xvfb-run -a` picks a free display by looking for lock files, which races when
+/// several start at once (one of them then fails its own cleanup with exit code 5):
+/// the tests that start an X server take turns.
+fn one_x_server_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    static TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    TURN.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 fn render_required() -> bool {
     let set = |name: &str, yes: &str| std::env::var(name).is_ok_and(|v| v == yes);
     set("CI", "true") || set("GYROLAB_REQUIRE_RENDER", "1")
@@ -90,6 +98,7 @@ fn render_required() -> bool {
 
 #[test]
 fn every_scene_renders_a_picture_with_the_ui_panel() {
+    let _turn = one_x_server_at_a_time();
     if let Some(why) = missing_renderer() {
         assert!(
             !render_required(),
@@ -184,6 +193,7 @@ fn without_a_display_the_app_says_so_in_one_line() {
 /// Without a Vulkan driver Bevy panicked with "Unable to find a GPU!"; now one line.
 #[test]
 fn without_a_graphics_driver_the_app_says_so_in_one_line() {
+    let _turn = one_x_server_at_a_time();
     if Command::new("sh")
         .args(["-c", "command -v xvfb-run"])
         .output()
@@ -206,6 +216,7 @@ fn without_a_graphics_driver_the_app_says_so_in_one_line() {
 /// has the "PAUSED" line at the top of the view, which a running app's picture lacks.
 #[test]
 fn seek_back_shows_a_paused_past_moment() {
+    let _turn = one_x_server_at_a_time();
     if let Some(why) = missing_renderer() {
         assert!(!render_required(), "rendering is required here but {why}");
         eprintln!("SKIPPED seek-back rendering test: {why}");
