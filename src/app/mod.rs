@@ -41,6 +41,21 @@ use bevy::window::WindowResolution;
 use crate::scene::Scene;
 
 pub use input::InputSet;
+
+/// What the panels' tests read back: the text an egui frame drew, one shape a line.
+#[cfg(test)]
+fn drawn_text(output: &bevy_egui::egui::FullOutput) -> String {
+    use bevy_egui::egui::epaint::Shape;
+    output
+        .shapes
+        .iter()
+        .filter_map(|s| match &s.shape {
+            Shape::Text(t) => Some(t.galley.text().to_string()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
 pub use physics::Sim;
 
 /// Options from the command line.

@@ -387,7 +387,6 @@ fn export(ui: &mut egui::Ui, sim: &Sim, message: &mut Message) {
 
 #[cfg(test)]
 mod tests {
-    use bevy_egui::egui::epaint::Shape;
 
     use super::*;
     use crate::lab::Lab;
@@ -400,15 +399,7 @@ mod tests {
         let output = egui::Context::default().run_ui(egui::RawInput::default(), |ui| {
             draw(ui, &mut sim, &mut view)
         });
-        output
-            .shapes
-            .iter()
-            .filter_map(|s| match &s.shape {
-                Shape::Text(t) => Some(t.galley.text().to_string()),
-                _ => None,
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
+        crate::app::drawn_text(&output)
     }
 
     /// The ghost checkboxes appear where the exact solution exists (one free body), not

@@ -247,7 +247,6 @@ mod tests {
     use std::time::Duration;
 
     use bevy::time::TimeUpdateStrategy;
-    use bevy_egui::egui::epaint::Shape;
 
     use super::*;
     use crate::app::physics::PhysicsPlugin;
@@ -414,15 +413,7 @@ mod tests {
         let output = egui::Context::default().run_ui(egui::RawInput::default(), |ui| {
             strip(ui, sim, &mut view, &mut time, &mut playback, &mut message)
         });
-        output
-            .shapes
-            .iter()
-            .filter_map(|s| match &s.shape {
-                Shape::Text(t) => Some(t.galley.text().to_string()),
-                _ => None,
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
+        crate::app::drawn_text(&output)
     }
 
     /// A moment saved and loaded through the strip's functions; a file that is not one
