@@ -96,6 +96,14 @@ impl Inertia {
     pub fn min(&self) -> f64 {
         self.principal.min_element()
     }
+    /// Whether the three moments are equal (a sphere, a cube): then `I ω ∥ ω`, the
+    /// gyroscopic term `ω × I ω` vanishes, and a torque-free body spins at a constant
+    /// rate about a fixed axis.
+    #[inline]
+    pub fn is_isotropic(&self) -> bool {
+        let p = self.principal;
+        p.x == p.y && p.y == p.z
+    }
     /// The axis (0, 1, 2) of the intermediate moment, if all three moments differ.
     pub fn intermediate_axis(&self) -> Option<usize> {
         let p = self.principal.to_array();

@@ -8,9 +8,8 @@
 //! both boxes reach when they overlap: once. The order is kept between steps, so the sort
 //! of an almost sorted list is nearly linear.
 
-use rayon::prelude::*;
-
 use super::geometry::Aabb;
+use super::parallel;
 
 #[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct SweepAndPrune {
@@ -26,8 +25,7 @@ pub struct SweepAndPrune {
 
 /// At most this many slabs: enough for a pile of tens of thousands of boxes.
 const MAX_SLABS: usize = 1024;
-/// Below this many boxes (or outside rayon's pool) the slabs are swept on the calling
-/// thread.
+/// Below this many boxes the slabs are swept on the calling thread.
 const PARALLEL_BOXES: usize = 512;
 
 /// The slabs across axis `across`: the first one's lower edge and their thickness.
@@ -150,17 +148,15 @@ impl SweepAndPrune {
                 }
             }
         };
-        if boxes.len() >= PARALLEL_BOXES && rayon::current_thread_index().is_some() {
-            // Each slab on its own, on rayon's threads; the runs are joined in slab
-            // order, so the pairs are the same on any number of threads.
-            let runs: Vec<Vec<(u32, u32)>> = (0..slabs.count)
-                .into_par_iter()
-                .map(|s| {
-                    let mut run = Vec::new();
-                    sweep(s, &mut run);
-                    run
-                })
-                .collect();
+        if boxes.len() >= PARALLEL_BOXES {
+            // Each slab on its own (on the stage's team, if it has one); the runs are
+            // joined in slab order, so the pairs are the same on any number of threads.
+            let mut runs: Vec<Vec<(u32, u32)>> = Vec::new();
+            parallel::collect_from(slabs.count, 2, &mut runs, |s| {
+                let mut run = Vec::new();
+                sweep(s, &mut run);
+                run
+            });
             out.extend(runs.into_iter().flatten());
         } else {
             (0..slabs.count).for_each(|s| sweep(s, out));

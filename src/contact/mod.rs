@@ -34,6 +34,7 @@ pub mod settings;
 mod snapshot;
 pub mod solver;
 pub mod step;
+mod team;
 
 use glam::DVec3;
 

@@ -1,5 +1,6 @@
-//! A pass over the contact rows, colour by colour, each colour's rows at once on rayon's
-//! threads (Box2D v3 solves its graph colours the same way [Catto 2024]).
+//! The parallel loops of a step's stages, shared by the stage's [team](super::team):
+//! above all a pass over the contact rows, colour by colour, each colour's rows at once
+//! (Box2D v3 solves its graph colours the same way [Catto 2024]).
 //!
 //! On several threads every row works on copies of its two bodies and writes back only
 //! the moving ones (static ends are only read). Within a colour no two rows share a
@@ -7,40 +8,52 @@
 //! result is bitwise the same on any number of threads, and the same as the rows one
 //! after another in the colours' order, which is how one thread runs them.
 
-use rayon::prelude::*;
+use std::sync::Mutex;
 
 use super::colouring::Colours;
 use super::solver::{SolverBody, pair};
+use super::team;
 
-/// Below this many rows a colour is solved on the calling thread: the fork and join
-/// cost more than the rows.
-pub const PARALLEL_ROWS: usize = 256;
-/// Rows a thread takes at a time: enough to pay for the work stealing.
-const CHUNK: usize = 32;
+/// Below this many items a loop runs on the calling thread: publishing it to the team
+/// and waiting for its chunks cost more than the items.
+pub const PARALLEL_ROWS: usize = 64;
 
-/// Below this many bodies or contacts a stage called from outside rayon's pool stays on
-/// the calling thread: handing it to the pool and back costs tens of microseconds.
-const PARALLEL_WORLD: usize = 1024;
+/// Below this many bodies or contacts a stage runs on the calling thread alone.
+const PARALLEL_WORLD: usize = 256;
 
-/// Whether a world of `items` bodies or contacts is worth handing to rayon's threads.
+/// Whether a world of `items` bodies or contacts is worth a team of threads.
 pub fn worth_threads(items: usize) -> bool {
     items >= PARALLEL_WORLD
 }
 
-/// Whether a loop of `items` goes on rayon's threads: enough of them, and called from
-/// one of the pool's threads (from outside, every loop would hand its work over to the
-/// pool and block until it is done, a round trip through the kernel each).
-fn split(items: usize) -> bool {
-    items >= PARALLEL_ROWS && rayon::current_thread_index().is_some()
+/// Runs the stage `f` with a team of rayon's threads if `big`: the loops below, called
+/// from `f`, are then shared among them.
+pub fn on_workers<R: Send>(big: bool, f: impl FnOnce() -> R + Send) -> R {
+    team::hold(big, f)
 }
 
-/// Runs `f` on one of rayon's threads if `big` (and not there already), so that the
-/// parallel loops inside it fork from a worker.
-pub fn on_workers<R: Send>(big: bool, f: impl FnOnce() -> R + Send) -> R {
-    if big && rayon::current_thread_index().is_none() {
-        rayon::scope(|_| f())
-    } else {
-        f()
+/// Runs `body` over `0..len` on the team if there are at least `min` items and a team;
+/// otherwise `false`, and the caller runs the loop itself.
+fn shared(len: usize, min: usize, body: &(dyn Fn(std::ops::Range<usize>) + Sync)) -> bool {
+    len >= min && team::run(len, body)
+}
+
+/// A pointer into a slice whose items the team's chunks use one each.
+struct Items<T>(*mut T);
+
+// SAFETY: each chunk of a loop touches only the items of its own range.
+unsafe impl<T: Send> Send for Items<T> {}
+unsafe impl<T: Send> Sync for Items<T> {}
+
+impl<T> Items<T> {
+    /// Item `i`.
+    ///
+    /// # Safety
+    /// `i` is in bounds of the slice, and no other thread uses item `i` now.
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn at(&self, i: usize) -> &mut T {
+        // SAFETY: the caller's promise.
+        unsafe { &mut *self.0.add(i) }
     }
 }
 
@@ -112,20 +125,23 @@ pub fn for_each_row<R, F>(
     R: Ends + Send,
     F: Fn(&mut R, &mut SolverBody, &mut SolverBody) + Sync,
 {
-    let threads = rayon::current_num_threads() > 1;
     for (k, range) in colours.ranges.iter().enumerate() {
         let rows = &mut rows[range.clone()];
-        if threads && colours.independent(k) && split(rows.len()) {
-            let shared = Shared {
-                bodies: bodies.as_mut_ptr(),
-                len: bodies.len(),
-                moving,
-            };
-            // SAFETY: the rows of an independent colour share no moving body.
-            rows.par_iter_mut()
-                .with_min_len(CHUNK)
-                .for_each(|r| unsafe { shared.run(r, &f) });
-        } else {
+        let len = rows.len();
+        let shared_bodies = Shared {
+            bodies: bodies.as_mut_ptr(),
+            len: bodies.len(),
+            moving,
+        };
+        let items = Items(rows.as_mut_ptr());
+        // SAFETY: the rows of an independent colour share no moving body, and each
+        // chunk takes its own rows.
+        let run = |range: std::ops::Range<usize>| {
+            for i in range {
+                unsafe { shared_bodies.run(items.at(i), &f) }
+            }
+        };
+        if !(colours.independent(k) && shared(len, PARALLEL_ROWS, &run)) {
             // One row at a time, on the bodies themselves: a static body's velocity
             // gains exact zeros (its inverse mass and inertia are zero), so this is
             // bitwise what the copies above give.
@@ -138,39 +154,56 @@ pub fn for_each_row<R, F>(
     }
 }
 
-/// `out = (0..len).map(f)`, on rayon's threads when there are enough items: each item
-/// is computed alone, so the result does not depend on the threads.
+/// `out = (0..len).map(f)`, on the team when there are enough items: each item is
+/// computed alone, so the result does not depend on the threads.
 pub fn collect<U, F>(len: usize, out: &mut Vec<U>, f: F)
 where
     U: Send,
-    F: Fn(usize) -> U + Sync + Send,
+    F: Fn(usize) -> U + Sync,
 {
-    if split(len) {
-        (0..len)
-            .into_par_iter()
-            .with_min_len(CHUNK)
-            .map(f)
-            .collect_into_vec(out);
+    collect_from(len, PARALLEL_ROWS, out, f);
+}
+
+/// [`collect`] for items so costly that `min` of them are worth the team.
+pub fn collect_from<U, F>(len: usize, min: usize, out: &mut Vec<U>, f: F)
+where
+    U: Send,
+    F: Fn(usize) -> U + Sync,
+{
+    out.clear();
+    out.reserve(len);
+    let slots = Items(out.as_mut_ptr());
+    // SAFETY: the capacity holds `len` items, and each index is written once.
+    let fill = |range: std::ops::Range<usize>| {
+        for i in range {
+            unsafe { std::ptr::from_mut(slots.at(i)).write(f(i)) };
+        }
+    };
+    if shared(len, min, &fill) {
+        // SAFETY: every item of `0..len` was written (a panic would have left the
+        // length at zero, leaking what was written).
+        unsafe { out.set_len(len) };
     } else {
-        out.clear();
         out.extend((0..len).map(f));
     }
 }
 
-/// `f(i, &mut items[i])` for every item, on rayon's threads when there are enough of
-/// them; each item is updated alone, so the result does not depend on the threads.
+/// `f(i, &mut items[i])` for every item, on the team when there are enough of them;
+/// each item is updated alone, so the result does not depend on the threads.
 pub fn for_each_indexed<T, F>(items: &mut [T], f: F)
 where
     T: Send,
-    F: Fn(usize, &mut T) + Sync + Send,
+    F: Fn(usize, &mut T) + Sync,
 {
-    if split(items.len()) {
-        items
-            .par_iter_mut()
-            .enumerate()
-            .with_min_len(CHUNK)
-            .for_each(|(i, item)| f(i, item));
-    } else {
+    let len = items.len();
+    let each = Items(items.as_mut_ptr());
+    // SAFETY: in bounds, and each chunk takes its own items.
+    let update = |range: std::ops::Range<usize>| {
+        for i in range {
+            f(i, unsafe { each.at(i) });
+        }
+    };
+    if !shared(len, PARALLEL_ROWS, &update) {
         items
             .iter_mut()
             .enumerate()
@@ -178,9 +211,9 @@ where
     }
 }
 
-/// `f(i, &mut a[i], &mut b[i], &mut c[i])` for every `i`, on rayon's threads when there
-/// are enough items; every item is tried, and the error of the lowest index is returned,
-/// so the outcome does not depend on the threads either.
+/// `f(i, &mut a[i], &mut b[i], &mut c[i])` for every `i` (the slices are as long as
+/// `a`), on the team when there are enough items; every item is tried, and the error of
+/// the lowest index is returned, so the outcome does not depend on the threads either.
 pub fn try_for_each_zip<A, B, C, E, F>(
     (a, b, c): (&mut [A], &mut [B], &mut [C]),
     f: F,
@@ -190,23 +223,42 @@ where
     B: Send,
     C: Send,
     E: Send,
-    F: Fn(usize, &mut A, &mut B, &mut C) -> Result<(), E> + Sync + Send,
+    F: Fn(usize, &mut A, &mut B, &mut C) -> Result<(), E> + Sync,
 {
-    let first = if split(a.len()) {
-        a.par_iter_mut()
-            .zip(b)
-            .zip(c)
-            .enumerate()
-            .with_min_len(CHUNK)
-            .filter_map(|(i, ((a, b), c))| f(i, a, b, c).err().map(|e| (i, e)))
-            .min_by_key(|(i, _)| *i)
-    } else {
-        a.iter_mut()
-            .zip(b)
-            .zip(c)
-            .enumerate()
-            .filter_map(|(i, ((a, b), c))| f(i, a, b, c).err().map(|e| (i, e)))
-            .next()
+    let len = a.len();
+    assert!(
+        b.len() >= len && c.len() >= len,
+        "zipped slices as long as the first"
+    );
+    let first: Mutex<Option<(usize, E)>> = Mutex::new(None);
+    let (pa, pb, pc) = (
+        Items(a.as_mut_ptr()),
+        Items(b.as_mut_ptr()),
+        Items(c.as_mut_ptr()),
+    );
+    // SAFETY: in bounds (checked above), and each chunk takes its own items.
+    let each = |range: std::ops::Range<usize>| {
+        let mut error = None;
+        for i in range {
+            if let Err(e) = f(i, unsafe { pa.at(i) }, unsafe { pb.at(i) }, unsafe {
+                pc.at(i)
+            }) && error.is_none()
+            {
+                error = Some((i, e));
+            }
+        }
+        if let Some((i, e)) = error {
+            let mut first = first.lock().unwrap_or_else(|p| p.into_inner());
+            if first.as_ref().is_none_or(|(j, _)| i < *j) {
+                *first = Some((i, e));
+            }
+        }
     };
-    first.map_or(Ok(()), |(_, e)| Err(e))
+    if !shared(len, PARALLEL_ROWS, &each) {
+        each(0..len);
+    }
+    first
+        .into_inner()
+        .unwrap_or_else(|p| p.into_inner())
+        .map_or(Ok(()), |(_, e)| Err(e))
 }

@@ -203,6 +203,11 @@ impl Factored {
 /// when that estimate is below [`PRECISION`].
 #[inline]
 pub fn newton_solve<R: ImplicitRule>(inertia: DVec3, inv: DVec3, k: DVec3) -> Option<(DVec3, u32)> {
+    // Equal moments: a rotation about `k` leaves `k` unchanged, so `I v = k` is every
+    // rule's root exactly, found with no iteration (a cube in a pile, every sub-step).
+    if inertia.x == inertia.y && inertia.y == inertia.z {
+        return Some((k * inv, 0));
+    }
     let mut v = R::predictor(inv, k);
     let mut jacobian: Option<Factored> = None;
     // Relative size of the update made with the current Jacobian when it was fresh.
@@ -267,6 +272,10 @@ fn advance<R: ImplicitRule>(
 /// The number of equal safe sub-steps that keeps each within [`ImplicitRule::SAFE_STEP`].
 #[inline]
 pub fn safe_substeps<R: ImplicitRule>(props: &MassProps, l_squared: f64, h: f64) -> u32 {
+    // Equal moments need no Newton solve, so no step is too large for one.
+    if props.inertia.is_isotropic() {
+        return 1;
+    }
     let limit = props.inertia.min() * R::SAFE_STEP;
     // Squares first: the common case needs no square root and no division.
     if h * h * l_squared <= limit * limit {
@@ -361,6 +370,35 @@ mod tests {
         check_jacobian::<Midpoint>();
         check_jacobian::<ObjectTrapezoid>();
         check_jacobian::<WorldTrapezoid>();
+    }
+
+    /// `v = I⁻¹ k` for equal moments: checked against each rule's own residual, and
+    /// a large step is one step.
+    fn check_equal_moments<R: ImplicitRule>() {
+        let inertia = DVec3::splat(0.4);
+        let inv = inertia.recip();
+        for k in [
+            DVec3::new(0.3, -0.2, 0.1),
+            DVec3::new(-3.0, 4.0, 1.0),
+            DVec3::new(20.0, -7.0, 13.0),
+        ] {
+            let (v, iterations) = newton_solve::<R>(inertia, inv, k).unwrap();
+            assert_eq!((v, iterations), (k * inv, 0));
+            let g = R::residual_only(inertia, inv, k, v);
+            assert!(g.length() < 1e-14 * v.length(), "residual {g} at k={k}");
+        }
+        let props = MassProps {
+            mass: 1.0,
+            inertia: crate::body::inertia::Inertia::new(inertia).unwrap(),
+        };
+        assert_eq!(safe_substeps::<R>(&props, 1e6, 1.0), 1);
+    }
+
+    #[test]
+    fn equal_moments_solve_in_closed_form() {
+        check_equal_moments::<Midpoint>();
+        check_equal_moments::<ObjectTrapezoid>();
+        check_equal_moments::<WorldTrapezoid>();
     }
 
     #[test]

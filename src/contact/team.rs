@@ -1,0 +1,200 @@
+//! A team: the threads of rayon's pool, held for one stage of a big step and kept awake
+//! between its loops, as Box2D v3 keeps its workers spinning through the solver's
+//! stages [Catto 2024]. Each parallel loop of the stage is published to the team and cut
+//! into chunks that any member claims. (A rayon fork per loop woke a sleeping worker
+//! each time, a round trip through the kernel, hundreds of times a step: a 1,000-box
+//! step took longer on two threads than on one.)
+//!
+//! Which member runs a chunk never changes a result: every loop run here computes each
+//! item on its own. Nothing waits for a member that has not claimed a chunk, so a member
+//! that never starts (its thread busy elsewhere) only leaves more to the others.
+
+use std::any::Any;
+use std::cell::Cell;
+use std::ops::Range;
+use std::panic::{self, AssertUnwindSafe};
+use std::ptr;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
+
+/// Bits of the claim word for the next chunk and for the loop's chunk count; the rest
+/// hold the loop's generation, so that a claim made for a finished loop fails.
+const CHUNK_BITS: u32 = 20;
+const CHUNK_MASK: u64 = (1 << CHUNK_BITS) - 1;
+/// Items a chunk takes at least: claiming one costs an atomic operation.
+const MIN_CHUNK: usize = 16;
+/// Chunks per member, for balance when members run at different speeds.
+const CHUNKS_PER_MEMBER: usize = 4;
+/// Idle polls spent spinning before a member starts yielding its core.
+const SPINS: u32 = 1 << 12;
+
+/// A loop published to the team: `body` runs a range of its `len` items.
+struct Task<'a> {
+    body: &'a (dyn Fn(Range<usize>) + Sync),
+    len: usize,
+    chunk: usize,
+}
+
+pub struct Team {
+    /// `generation << 40 | chunks << 20 | next chunk`.
+    claim: AtomicU64,
+    /// The loop of the current generation; read only after a claim on it succeeded,
+    /// which keeps the loop (and so the task on the leader's stack) unfinished.
+    task: AtomicPtr<Task<'static>>,
+    /// Chunks of the current loop finished.
+    done: AtomicUsize,
+    quit: AtomicBool,
+    /// A panic of a chunk, raised again on the leader.
+    panic: Mutex<Option<Box<dyn Any + Send>>>,
+}
+
+thread_local! {
+    /// The team this thread leads, while it runs the stage.
+    static LED: Cell<*const Team> = const { Cell::new(ptr::null()) };
+}
+
+fn unpack(claim: u64) -> (u64, u64) {
+    ((claim >> CHUNK_BITS) & CHUNK_MASK, claim & CHUNK_MASK)
+}
+
+/// One idle poll: spin a while, then give the core to whoever needs it.
+fn idle(polls: &mut u32) {
+    if *polls < SPINS {
+        *polls += 1;
+        std::hint::spin_loop();
+    } else {
+        std::thread::yield_now();
+    }
+}
+
+impl Team {
+    fn new() -> Self {
+        Self {
+            claim: AtomicU64::new(0),
+            task: AtomicPtr::new(ptr::null_mut()),
+            done: AtomicUsize::new(0),
+            quit: AtomicBool::new(false),
+            panic: Mutex::new(None),
+        }
+    }
+
+    /// Claims and runs chunks of the current loop until none is left; whether it ran any.
+    fn work(&self) -> bool {
+        let mut ran = false;
+        loop {
+            let claim = self.claim.load(Ordering::Acquire);
+            let (chunks, next) = unpack(claim);
+            if next >= chunks {
+                return ran;
+            }
+            if self
+                .claim
+                .compare_exchange_weak(claim, claim + 1, Ordering::AcqRel, Ordering::Relaxed)
+                .is_err()
+            {
+                continue;
+            }
+            // SAFETY: the claim succeeded on the current loop, which cannot finish before
+            // this chunk does, so its task is alive; it was stored before the claim word
+            // was published (release), which the claim read (acquire).
+            let task = unsafe { &*self.task.load(Ordering::Acquire) };
+            let start = next as usize * task.chunk;
+            let range = start..(start + task.chunk).min(task.len);
+            if let Err(p) = panic::catch_unwind(AssertUnwindSafe(|| (task.body)(range))) {
+                *self.panic.lock().unwrap_or_else(|e| e.into_inner()) = Some(p);
+            }
+            self.done.fetch_add(1, Ordering::Release);
+            ran = true;
+        }
+    }
+
+    /// A member other than the leader: claims chunks of every loop until the stage ends.
+    fn help(&self) {
+        let mut polls = 0;
+        while !self.quit.load(Ordering::Acquire) {
+            if self.work() {
+                polls = 0;
+            } else {
+                idle(&mut polls);
+            }
+        }
+    }
+
+    /// The leader: publishes a loop of `len` items, works on it, and returns when every
+    /// chunk is done.
+    fn run(&self, len: usize, members: usize, body: &(dyn Fn(Range<usize>) + Sync)) {
+        let chunk = len
+            .div_ceil(members * CHUNKS_PER_MEMBER)
+            .max(MIN_CHUNK)
+            .max(len >> CHUNK_BITS);
+        let chunks = len.div_ceil(chunk) as u64;
+        debug_assert!(chunks <= CHUNK_MASK);
+        let task = Task { body, len, chunk };
+        let generation = (self.claim.load(Ordering::Relaxed) >> (2 * CHUNK_BITS)) + 1;
+        self.task
+            .store(ptr::from_ref(&task).cast_mut().cast(), Ordering::Relaxed);
+        self.done.store(0, Ordering::Relaxed);
+        self.claim.store(
+            generation << (2 * CHUNK_BITS) | chunks << CHUNK_BITS,
+            Ordering::Release,
+        );
+        self.work();
+        let mut polls = 0;
+        while (self.done.load(Ordering::Acquire) as u64) < chunks {
+            idle(&mut polls);
+        }
+        if let Some(p) = self.panic.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            panic::resume_unwind(p);
+        }
+    }
+}
+
+/// Ends the stage when the leader leaves it, panicking or not, so the members return.
+struct Quit<'a>(&'a Team);
+
+impl Drop for Quit<'_> {
+    fn drop(&mut self) {
+        LED.with(|led| led.set(ptr::null()));
+        self.0.quit.store(true, Ordering::Release);
+    }
+}
+
+/// Runs the stage `f` with a team of rayon's threads if `big` and the pool has more than
+/// one; the loops [`run`] is given inside `f` (on this thread) go to the team.
+pub fn hold<R: Send>(big: bool, f: impl FnOnce() -> R + Send) -> R {
+    let members = rayon::current_num_threads();
+    if !big || members < 2 || LED.with(|led| !led.get().is_null()) {
+        return f();
+    }
+    let team = Team::new();
+    rayon::scope(|s| {
+        for _ in 1..members {
+            s.spawn(|_| team.help());
+        }
+        let _quit = Quit(&team);
+        LED.with(|led| led.set(&team));
+        f()
+    })
+}
+
+/// Runs `body` over `0..len` on the team this thread leads, in chunks; `false` (and
+/// nothing run) if it leads none. A loop inside `body` runs on its caller's thread.
+pub fn run(len: usize, body: &(dyn Fn(Range<usize>) + Sync)) -> bool {
+    let team = LED.with(|led| led.replace(ptr::null()));
+    if team.is_null() {
+        return false;
+    }
+    /// Gives the team back to this thread after the loop, panicking or not.
+    struct Restore(*const Team);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            LED.with(|led| led.set(self.0));
+        }
+    }
+    let _restore = Restore(team);
+    // SAFETY: `hold` set the pointer to its team for the time `f` runs on this thread
+    // and clears it before the team is dropped.
+    let team = unsafe { &*team };
+    team.run(len, rayon::current_num_threads(), body);
+    true
+}
