@@ -36,12 +36,19 @@ impl SolverBody {
 
     /// A body's solver view: its velocities and its inverse inertia in world axes.
     pub fn new(props: &MassProps, state: &BodyState) -> Self {
-        let r = DMat3::from_quat(state.orientation);
+        let inverse = props.inertia.inverse();
+        // Equal moments (a cube) look the same in every orientation: no rotation needed.
+        let inv_inertia = if props.inertia.is_isotropic() {
+            DMat3::from_diagonal(inverse)
+        } else {
+            let r = DMat3::from_quat(state.orientation);
+            r * DMat3::from_diagonal(inverse) * r.transpose()
+        };
         Self {
             v: state.velocity,
             w: state.world_omega(props),
             inv_mass: 1.0 / props.mass,
-            inv_inertia: r * DMat3::from_diagonal(props.inertia.inverse()) * r.transpose(),
+            inv_inertia,
         }
     }
 
@@ -305,40 +312,45 @@ pub struct ContactInput<'a> {
 }
 
 impl ContactRows {
+    /// Prepares these rows for a manifold, in place: the rows are kept from step to
+    /// step, so a step copies no rows (at 1.5 kB each) into place.
     pub fn prepare(
+        &mut self,
         input: ContactInput,
         bodies: &[SolverBody],
         poses: &[Pose],
         warm_start: bool,
-    ) -> Self {
+    ) {
         let m = input.manifold;
         let (a, b) = (input.a, input.b);
         let n = m.normal;
         let (t1, t2) = tangents(n);
-        let mut rows = ContactRows {
-            a,
-            b,
-            normal: n,
-            tangents: [t1, t2],
-            mu: input.friction,
-            restitution: input.restitution,
-            len: m.len,
-            contact: input.contact,
-            ..Default::default()
+        self.a = a;
+        self.b = b;
+        self.normal = n;
+        self.tangents = [t1, t2];
+        self.mu = input.friction;
+        self.restitution = input.restitution;
+        self.len = m.len;
+        self.contact = input.contact;
+        self.flip = false;
+        (self.friction_impulse, self.twist_impulse) = if warm_start {
+            (
+                [m.friction_impulse.dot(t1), m.friction_impulse.dot(t2)],
+                m.twist_impulse,
+            )
+        } else {
+            ([0.0; 2], 0.0)
         };
-        if warm_start {
-            rows.friction_impulse = [m.friction_impulse.dot(t1), m.friction_impulse.dot(t2)];
-            rows.twist_impulse = m.twist_impulse;
-        }
         let (ba, bb) = (&bodies[a], &bodies[b]);
         let (qa, qb) = (
             poses[a].orientation.inverse(),
             poses[b].orientation.inverse(),
         );
-        for ((row, anchor), p) in rows
+        for ((row, anchor), p) in self
             .points
             .iter_mut()
-            .zip(&mut rows.anchors)
+            .zip(&mut self.anchors)
             .zip(m.points())
         {
             let ra = p.position - poses[a].position;
@@ -353,10 +365,15 @@ impl ContactRows {
                 base_separation: p.separation,
                 approach: rel.dot(n),
             };
-            row.normal_impulse = if warm_start { p.normal_impulse } else { 0.0 };
+            *row = PointRow {
+                normal_impulse: if warm_start { p.normal_impulse } else { 0.0 },
+                ..PointRow::default()
+            };
         }
-        rows.refresh(bodies, poses, true);
-        rows
+        // The slots past the manifold's points stay empty rows.
+        self.points[m.len..].fill(PointRow::default());
+        self.anchors[m.len..].fill(PointAnchor::default());
+        self.refresh(bodies, poses, true);
     }
 
     /// Moves the rows with the bodies: the anchors to where the bodies have carried them
@@ -386,9 +403,14 @@ impl ContactRows {
         };
         let mut centroid = DVec3::ZERO;
         let len = self.len;
+        // A matrix turns a point in half the work of a quaternion; four points pay for it.
+        let (turn_a, turn_b) = (
+            DMat3::from_quat(pa.orientation),
+            DMat3::from_quat(pb.orientation),
+        );
         for (p, at) in self.points[..len].iter_mut().zip(&mut self.anchors[..len]) {
-            let anchor_a = pa.position + pa.orientation * at.local_a;
-            let anchor_b = pb.position + pb.orientation * at.local_b;
+            let anchor_a = pa.position + turn_a * at.local_a;
+            let anchor_b = pb.position + turn_b * at.local_b;
             p.separation = at.base_separation + n.dot(anchor_b - anchor_a);
             if follow {
                 at.position = wa * (pa.position + at.offset_a) + wb * (pb.position + at.offset_b);

@@ -17,7 +17,7 @@ use super::parallel;
 use super::settings::{SolverKind, SolverSettings};
 use super::solver::{ContactInput, ContactRows, NormalBias, Pose, SolverBody};
 use super::{Contact, Contacts, Kinematic};
-use crate::body::Body;
+use crate::body::{Body, BodyState};
 use crate::integrators::{Integrator, Loads, StepError};
 
 /// Bodies the world moves itself, in a frame's coordinates (riders): the solver solves
@@ -77,6 +77,8 @@ pub struct StepState {
     job_contacts: Vec<usize>,
     order: Vec<u32>,
     colour_used: Vec<u64>,
+    /// Scratch of the finalize stage: each body's state with its solved velocities.
+    solved: Vec<BodyState>,
 }
 
 impl Contacts {
@@ -287,12 +289,15 @@ impl StepState {
         let (jobs, order, values) = (&self.jobs, &self.order, graph.values());
         let (solver_bodies, poses) = (&self.bodies, &self.poses);
         let contacts = &self.job_contacts;
-        parallel::collect(order.len(), &mut self.contact_rows, |k| {
+        // The rows are prepared where they lie: a new one only where there are more.
+        self.contact_rows
+            .resize_with(order.len(), ContactRows::default);
+        parallel::for_each_indexed(&mut self.contact_rows, |k, rows| {
             let job = order[k] as usize;
             let (a, b) = jobs[job];
             let c = contacts[job];
             let contact = &values[c];
-            ContactRows::prepare(
+            rows.prepare(
                 ContactInput {
                     manifold: &contact.manifold,
                     a,
@@ -304,7 +309,7 @@ impl StepState {
                 solver_bodies,
                 poses,
                 settings.warm_start,
-            )
+            );
         });
         if settings.solver == SolverKind::Pgs {
             for r in &mut self.contact_rows {
@@ -462,24 +467,27 @@ impl StepState {
     /// step, those that relax and restitution left after the last integration). If any
     /// body's new state would not be finite (the rows overflowed), no body is changed
     /// and the step fails: a failed step leaves the states as they were.
-    pub fn finalize_bodies(&self, bodies: &mut [Body]) -> Result<(), StepError> {
-        let solved = |i: usize, body: &Body| {
+    pub fn finalize_bodies(&mut self, bodies: &mut [Body]) -> Result<(), StepError> {
+        let (solver, awake) = (&self.bodies, &self.awake);
+        parallel::collect(bodies.len(), &mut self.solved, |i| {
+            let body = &bodies[i];
             let mut state = body.state;
-            state.velocity = self.bodies[i].v;
-            state.set_world_omega(&body.props, self.bodies[i].w);
+            if awake[i] {
+                state.velocity = solver[i].v;
+                state.set_world_omega(&body.props, solver[i].w);
+            }
             state
-        };
-        let overflowed = bodies
+        });
+        if self
+            .solved
             .iter()
-            .enumerate()
-            .any(|(i, body)| self.awake[i] && !solved(i, body).is_finite());
-        if overflowed {
+            .zip(awake)
+            .any(|(s, &a)| a && !s.is_finite())
+        {
             return Err(StepError::NonFinite);
         }
-        for (i, body) in bodies.iter_mut().enumerate() {
-            if self.awake[i] {
-                body.state = solved(i, body);
-            }
+        for (body, state) in bodies.iter_mut().zip(&self.solved) {
+            body.state = *state;
         }
         Ok(())
     }
