@@ -5,6 +5,11 @@
 //! each time, a round trip through the kernel, hundreds of times a step: a 1,000-box
 //! step took longer on two threads than on one.)
 //!
+//! The leader claims chunks from the front of each loop and the other members from the
+//! back, so that in a run of similar loops (a colour's rows pass after pass, the rows'
+//! refresh, the bodies' integration) each thread keeps to the same items and the
+//! bodies they touch stay in its core's cache.
+//!
 //! Which member runs a chunk never changes a result: every loop run here computes each
 //! item on its own. Nothing waits for a member that has not claimed a chunk, so a member
 //! that never starts (its thread busy elsewhere) only leaves more to the others.
@@ -17,8 +22,8 @@ use std::ptr;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
 
-/// Bits of the claim word for the next chunk and for the loop's chunk count; the rest
-/// hold the loop's generation, so that a claim made for a finished loop fails.
+/// Bits of the claim word for the first and for one past the last unclaimed chunk; the
+/// rest hold the loop's generation, so that a claim made for a finished loop fails.
 const CHUNK_BITS: u32 = 20;
 const CHUNK_MASK: u64 = (1 << CHUNK_BITS) - 1;
 /// Items a chunk takes at least: claiming one costs an atomic operation.
@@ -36,7 +41,7 @@ struct Task<'a> {
 }
 
 pub struct Team {
-    /// `generation << 40 | chunks << 20 | next chunk`.
+    /// `generation << 40 | end << 20 | next`: chunks `next..end` are unclaimed.
     claim: AtomicU64,
     /// The loop of the current generation; read only after a claim on it succeeded,
     /// which keeps the loop (and so the task on the leader's stack) unfinished.
@@ -78,18 +83,24 @@ impl Team {
         }
     }
 
-    /// Claims and runs chunks of the current loop until none is left; whether it ran any.
-    fn work(&self) -> bool {
+    /// Claims and runs chunks of the current loop, from its front or its back, until
+    /// none is left; whether it ran any.
+    fn work(&self, from_back: bool) -> bool {
         let mut ran = false;
         loop {
             let claim = self.claim.load(Ordering::Acquire);
-            let (chunks, next) = unpack(claim);
-            if next >= chunks {
+            let (end, next) = unpack(claim);
+            if next >= end {
                 return ran;
             }
+            let (chunk, claimed) = if from_back {
+                (end - 1, claim - (1 << CHUNK_BITS))
+            } else {
+                (next, claim + 1)
+            };
             if self
                 .claim
-                .compare_exchange_weak(claim, claim + 1, Ordering::AcqRel, Ordering::Relaxed)
+                .compare_exchange_weak(claim, claimed, Ordering::AcqRel, Ordering::Relaxed)
                 .is_err()
             {
                 continue;
@@ -98,7 +109,7 @@ impl Team {
             // this chunk does, so its task is alive; it was stored before the claim word
             // was published (release), which the claim read (acquire).
             let task = unsafe { &*self.task.load(Ordering::Acquire) };
-            let start = next as usize * task.chunk;
+            let start = chunk as usize * task.chunk;
             let range = start..(start + task.chunk).min(task.len);
             if let Err(p) = panic::catch_unwind(AssertUnwindSafe(|| (task.body)(range))) {
                 *self.panic.lock().unwrap_or_else(|e| e.into_inner()) = Some(p);
@@ -112,7 +123,7 @@ impl Team {
     fn help(&self) {
         let mut polls = 0;
         while !self.quit.load(Ordering::Acquire) {
-            if self.work() {
+            if self.work(true) {
                 polls = 0;
             } else {
                 idle(&mut polls);
@@ -138,7 +149,7 @@ impl Team {
             generation << (2 * CHUNK_BITS) | chunks << CHUNK_BITS,
             Ordering::Release,
         );
-        self.work();
+        self.work(false);
         let mut polls = 0;
         while (self.done.load(Ordering::Acquire) as u64) < chunks {
             idle(&mut polls);
@@ -197,4 +208,79 @@ pub fn run(len: usize, body: &(dyn Fn(Range<usize>) + Sync)) -> bool {
     let team = unsafe { &*team };
     team.run(len, rayon::current_num_threads(), body);
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicU32;
+
+    use super::*;
+
+    fn pool(threads: usize) -> rayon::ThreadPool {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+    }
+
+    /// Runs `loops` loops of `len` items on a team and counts how often each item ran.
+    fn counts(len: usize, loops: usize) -> Vec<u32> {
+        let counts: Vec<AtomicU32> = (0..len).map(|_| AtomicU32::new(0)).collect();
+        let count = |range: Range<usize>| {
+            for i in range {
+                counts[i].fetch_add(1, Ordering::Relaxed);
+            }
+        };
+        hold(true, || {
+            for _ in 0..loops {
+                assert!(run(len, &count), "a team leads the stage");
+            }
+        });
+        counts.into_iter().map(AtomicU32::into_inner).collect()
+    }
+
+    #[test]
+    fn every_item_runs_once_per_loop_on_any_team() {
+        for threads in [2, 3, 4] {
+            for len in [0, 1, 15, 16, 17, 1000, 100_003] {
+                let got = pool(threads).install(|| counts(len, 5));
+                assert!(
+                    got.iter().all(|&c| c == 5),
+                    "{threads} threads, {len} items"
+                );
+            }
+        }
+    }
+
+    /// Two big stages at once on a pool of two: each leader's member is busy leading the
+    /// other stage, so neither team gets a member; both must still finish.
+    #[test]
+    fn a_team_without_members_still_finishes() {
+        let (a, b) = pool(2).install(|| rayon::join(|| counts(5000, 50), || counts(5000, 50)));
+        assert!(a.iter().chain(&b).all(|&c| c == 50));
+    }
+
+    #[test]
+    fn a_panic_in_a_chunk_reaches_the_leader_and_the_stage_ends() {
+        let pool = pool(2);
+        let caught = pool.install(|| {
+            panic::catch_unwind(|| {
+                hold(true, || {
+                    run(1000, &|range: Range<usize>| {
+                        assert!(!range.contains(&700), "item 700");
+                    })
+                })
+            })
+        });
+        assert!(caught.is_err());
+        // The pool's threads came back: a new stage runs.
+        assert!(pool.install(|| counts(1000, 1)).iter().all(|&c| c == 1));
+    }
+
+    #[test]
+    fn without_a_team_the_caller_runs_the_loop() {
+        assert!(!run(10, &|_| {}));
+        let got = pool(1).install(|| hold(true, || run(10, &|_| {})));
+        assert!(!got, "a pool of one thread leads no team");
+    }
 }
