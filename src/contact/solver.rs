@@ -128,6 +128,7 @@ fn coupling(a: &Axis, b: &Axis, linear: f64) -> f64 {
 }
 
 impl Axis {
+    #[inline]
     fn new(a: &SolverBody, b: &SolverBody, ra: DVec3, rb: DVec3, d: DVec3) -> Self {
         let (ang_a, ang_b) = (ra.cross(d), rb.cross(d));
         Self::with_angular(a, b, ang_a, ang_b, a.inv_mass + b.inv_mass)
@@ -139,6 +140,7 @@ impl Axis {
         Self::with_angular(a, b, n, n, 0.0)
     }
 
+    #[inline]
     fn with_angular(
         a: &SolverBody,
         b: &SolverBody,
@@ -424,7 +426,9 @@ impl ContactRows {
         }
         centroid /= self.len.max(1) as f64;
         let (ca, cb) = (centroid - pa.position, centroid - pb.position);
-        self.friction = [0, 1].map(|k| Axis::new(ba, bb, ca, cb, self.tangents[k]));
+        for (axis, &t) in self.friction.iter_mut().zip(&self.tangents) {
+            *axis = Axis::new(ba, bb, ca, cb, t);
+        }
         self.twist = Axis::twist(ba, bb, n);
         self.twist_radius = self.anchors[..len]
             .iter()
