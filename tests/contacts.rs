@@ -595,6 +595,52 @@ fn a_rolling_ball_keeps_its_speed() {
     }
 }
 
+/// A soft contact is a spring: what rests on it sinks by its static deflection,
+/// `W / (m_eff ω²)` under a weight `W` with `ω = 2π f` (the soft step's equilibrium: the
+/// spring's impulse per sub-step, `m_eff ω² h |s|`, carries `W h`). Two equal balls of
+/// mass `m`, one on the other: the ground, which does not move, carries `2 m g` with
+/// `m_eff = m` and a spring twice as stiff, so it sinks `2 g / (2ω)²`; between the balls
+/// `m g` with `m_eff = m/2`, `2 g / ω²`. A setting stiffer than a quarter of the
+/// sub-step rate is held at that rate.
+#[test]
+fn resting_balls_sink_by_the_springs_static_deflection() {
+    let balls = |hertz: f64| {
+        parse(&format!(
+            r#"(
+    name: "two balls",
+    description: "two balls resting one on the other",
+    gravity: (0.0, -9.81, 0.0),
+    dt: 0.01,
+    duration: 3.0,
+    contacts: Some((planes: [(point: (0.0, 0.0, 0.0))], friction: 0.5,
+                    solver: (contact_hertz: {hertz}, sleep: false))),
+    bodies: [
+        (name: "low", parts: [(shape: Sphere(radius: 0.2), mass: 1.0)], position: (0.0, 0.2, 0.0)),
+        (name: "high", parts: [(shape: Sphere(radius: 0.2), mass: 1.0)], position: (0.0, 0.6, 0.0)),
+    ],
+)"#
+        ))
+    };
+    let substep_rate = 4.0 / 0.01;
+    for (hertz, expected_f) in [(10.0, 10.0), (25.0, 25.0), (1000.0, 0.25 * substep_rate)] {
+        let mut world = balls(hertz);
+        run(&mut world, 0.01, 3.0, |_| {});
+        let omega = TAU * expected_f;
+        let y = |i: usize| world.bodies[i].state.position.y;
+        let ground = 0.2 - y(0);
+        let between = 0.4 - (y(1) - y(0));
+        let (ground_law, between_law) = (2.0 * G / (2.0 * omega).powi(2), 2.0 * G / omega.powi(2));
+        assert!(
+            (ground / ground_law - 1.0).abs() < 0.01,
+            "{hertz} Hz: the ground contact sank {ground} m, the spring law {ground_law} m"
+        );
+        assert!(
+            (between / between_law - 1.0).abs() < 0.01,
+            "{hertz} Hz: the balls overlap {between} m, the spring law {between_law} m"
+        );
+    }
+}
+
 /// Numbers that overflow inside the solver (here a gravity no scene file may give, set
 /// on the world directly, as a blow-up would reach it) end the step with an error that
 /// leaves every state finite, never a panic: the friction cone's bound `μ Σλ_n` and a

@@ -126,7 +126,7 @@ fn tank_goes_on_bitwise() {
 /// Saved asleep: the file says so, and the boxes sleep on.
 #[test]
 fn pile_goes_on_bitwise() {
-    let half = continues("pile", 100);
+    let half = continues("pile", 120);
     assert!(state_line(&half).contains("\"asleep\":true"));
 }
 

@@ -137,6 +137,18 @@ impl SolverSettings {
         h / self.substeps as f64
     }
 
+    /// The soft step's contact springs over a solver sub-step of `h`, between two moving
+    /// bodies and against one that does not move (the ground, a kinematic collider, a
+    /// sleeping body), as Box2D v3 sets them [Catto 2024]: no stiffer than a quarter of
+    /// the sub-step rate, which the sub-steps can no longer follow, and twice as stiff
+    /// against a body that does not move, which gives nothing back (a stack's whole
+    /// weight rests on its ground contacts).
+    pub fn contact_softness(&self, h: f64) -> (Softness, Softness) {
+        let hertz = self.contact_hertz.min(0.25 / h);
+        let spring = |hertz| Softness::new(hertz, self.contact_damping_ratio, h);
+        (spring(hertz), spring(2.0 * hertz))
+    }
+
     /// The joints' softness over a step (PGS) or solver sub-step (soft) of `h`: PGS feeds
     /// back the Baumgarte fraction of the error with the full mass [Havok solver], the
     /// soft step Box2D's spring [Catto 2024].

@@ -273,9 +273,11 @@ pub enum NormalBias {
     Fixed,
     /// The soft step: a speculative point closes its gap within the solver sub-step
     /// (`inv_h` is its inverse length); a penetrating one is pushed out by the spring of
-    /// `softness`, no faster than `max_push_out` [Catto 2024].
+    /// `softness` (`static_softness` against a body that does not move), no faster than
+    /// `max_push_out` [Catto 2024].
     Soft {
         softness: Softness,
+        static_softness: Softness,
         inv_h: f64,
         max_push_out: f64,
     },
@@ -286,11 +288,15 @@ impl NormalBias {
     pub fn solve(settings: &SolverSettings, h: f64) -> Self {
         match settings.solver {
             SolverKind::Pgs => Self::Fixed,
-            SolverKind::Soft => Self::Soft {
-                softness: Softness::new(settings.contact_hertz, settings.contact_damping_ratio, h),
-                inv_h: 1.0 / h,
-                max_push_out: settings.max_push_out,
-            },
+            SolverKind::Soft => {
+                let (softness, static_softness) = settings.contact_softness(h);
+                Self::Soft {
+                    softness,
+                    static_softness,
+                    inv_h: 1.0 / h,
+                    max_push_out: settings.max_push_out,
+                }
+            }
         }
     }
 
@@ -298,6 +304,7 @@ impl NormalBias {
     pub fn relax(settings: &SolverSettings, h: f64) -> Self {
         Self::Soft {
             softness: Softness::RIGID,
+            static_softness: Softness::RIGID,
             inv_h: 1.0 / h,
             max_push_out: settings.max_push_out,
         }
@@ -486,6 +493,8 @@ impl ContactRows {
         self.flip = !self.flip;
         let flip = self.flip;
         let len = self.len;
+        // Against a body that does not move (no inverse mass), the stiffer spring.
+        let still = a.inv_mass == 0.0 || b.inv_mass == 0.0;
         for i in 0..len {
             let p = &mut self.points[if flip { len - 1 - i } else { i }];
             let vn = p.normal.velocity(a, b, n);
@@ -495,9 +504,13 @@ impl ContactRows {
                 NormalBias::Soft { inv_h, .. } if s > 0.0 => (Softness::RIGID, s * inv_h),
                 NormalBias::Soft {
                     softness,
+                    static_softness,
                     max_push_out,
                     ..
-                } => (softness, (softness.bias_rate * s).max(-max_push_out)),
+                } => {
+                    let softness = if still { static_softness } else { softness };
+                    (softness, (softness.bias_rate * s).max(-max_push_out))
+                }
             };
             let delta = soft_impulse(softness, p.normal.mass, vn, bias, p.normal_impulse);
             let total = (p.normal_impulse + sor * delta).max(0.0);
