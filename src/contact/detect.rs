@@ -21,25 +21,38 @@ impl Contacts {
         let spec = 0.5 * self.settings.speculative_distance;
         self.sleep.resize(bodies.len(), Sleep::default());
         self.graph.reserve_bodies(bodies.len());
-        self.proxies.clear();
-        self.boxes.clear();
-        for (i, body) in bodies.iter().enumerate() {
-            if self.is_passive(i) {
-                continue;
-            }
-            let s = &body.state;
+        // Each part's proxy and box on its own (on the stage's team when there are many),
+        // in body order.
+        let owners: Vec<(u32, u32)> = bodies
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| !self.is_passive(i))
+            .flat_map(|(i, body)| (0..body.parts.len() as u32).map(move |k| (i as u32, k)))
+            .collect();
+        let mut made = Vec::new();
+        parallel::collect(owners.len(), &mut made, |k| {
+            let (i, part) = owners[k];
+            let body = &bodies[i as usize];
+            let (s, shape) = (&body.state, &body.parts[part as usize]);
             let omega = s.world_omega(&body.props).length();
-            for (k, part) in body.parts.iter().enumerate() {
-                let reach = spec + h * (s.velocity.length() + omega * part.radius_from_centre());
-                let geom = Geom::of_part(part, s.position, s.orientation);
-                self.boxes.push(geom.aabb().expanded(DVec3::splat(reach)));
-                self.proxies.push(Proxy {
-                    body: i as u32,
-                    part: k as u32,
+            let reach = spec + h * (s.velocity.length() + omega * shape.radius_from_centre());
+            let geom = Geom::of_part(shape, s.position, s.orientation);
+            let aabb = geom.aabb().expanded(DVec3::splat(reach));
+            (
+                aabb,
+                Proxy {
+                    body: i,
+                    part,
                     geom,
                     reach,
-                });
-            }
+                },
+            )
+        });
+        self.proxies.clear();
+        self.boxes.clear();
+        for (aabb, proxy) in made {
+            self.boxes.push(aabb);
+            self.proxies.push(proxy);
         }
         let mut pairs = std::mem::take(&mut self.pairs);
         {
