@@ -84,16 +84,9 @@ fn the_coloured_solve_is_bitwise_the_same_on_any_number_of_threads() {
 /// A 10,000-box pile (the benchmark's) falls and settles, kept awake: no box flies off
 /// (above where it started, or faster than the fall could make it), and once settled
 /// the total energy does not rise by more than a tenth of what lifting every box by the
-/// slop (the overlap the contacts leave uncorrected) would take. The generator stacks
-/// the boxes in tall columns, which land, stand for a second or two, and then buckle into
-/// a heap; settled means every box slower than the sleep speed, within 20 s. Slow (one
-/// to two minutes on two cores): run it with
-/// `cargo test --release --no-default-features --test parallel -- --ignored`.
-///
-/// It fails at present: the columns stand from 1.5 s to about 3 s (the main branch's
-/// solver too: its energy rises by 5 J there as the soft contacts let go of their
-/// compression, then falls as they buckle), collapse by about 12 s without any box
-/// flying off, but at 20 s a box still moves at 4.4 m/s: the heap does not come to rest.
+/// slop (the overlap the contacts leave uncorrected) would take. Settled means every box
+/// slower than the sleep speed, within 20 s. Slow (three to four minutes on two cores):
+/// run it with `cargo test --release --no-default-features --test parallel -- --ignored`.
 #[test]
 #[ignore]
 fn a_ten_thousand_box_pile_settles_without_explosion_or_energy_gain() {
@@ -105,7 +98,7 @@ fn a_ten_thousand_box_pile_settles_without_explosion_or_energy_gain() {
         .fold(f64::NEG_INFINITY, f64::max);
     // The fastest a box can come down from where it started, and a margin: the tip of a
     // rigid column of that height toppling over, `√(3 g h)` (faster than a free fall's
-    // `√(2 g h)`, and the columns do topple).
+    // `√(2 g h)`: boxes landing on a box can pass it some of their energy).
     let v_max = (3.0 * 9.81 * top).sqrt() + 1.0;
     let check = |w: &World, t: f64| {
         for b in &w.bodies {
@@ -133,8 +126,8 @@ fn a_ten_thousand_box_pile_settles_without_explosion_or_energy_gain() {
             .fold(0.0, f64::max)
     };
     // Settled: every box slower than the speed at which islands may sleep, for twice
-    // the time after which they would (the columns' brief calm before they buckle does
-    // not last that long).
+    // the time after which they would (a brief calm while the heap forms does not last
+    // that long).
     let settings = world.contacts.as_ref().unwrap().settings;
     let (limit, watch) = (20.0, 3.0);
     let steps = |seconds: f64| (seconds / dt).round() as usize;

@@ -199,7 +199,7 @@ fn a_branch_keeps_the_edits_made_under_a_replay() {
 #[test]
 fn the_history_stays_within_its_memory_budget() {
     let mut lab = lab("pile");
-    let budget = 4 << 20;
+    let budget = 32 << 20;
     lab.set_history_budget(budget);
     let mut seen = std::collections::BTreeMap::new();
     for i in 1..=3000u64 {

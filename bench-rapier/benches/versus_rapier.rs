@@ -25,7 +25,7 @@ use rapier3d::prelude::*;
 const HALF: f32 = 0.5;
 const FRICTION: f32 = 0.6;
 
-/// The scene's boxes as gyrolab generates them (positions only: all are upright cubes).
+/// The scene's boxes as gyrolab generates them.
 fn gyrolab_world(scene: &str, size: usize) -> World {
     let mut scene = Scene::load(scene).expect("built-in scene");
     scene.set_generated_size(size).expect("size in range");
@@ -49,8 +49,13 @@ fn rapier_world(gyro: &World) -> PhysicsWorld {
     for b in &gyro.bodies {
         let p = b.state.position;
         let p = Vector::new(p.x as f32, p.y as f32, p.z as f32);
+        let r = b.state.orientation.to_scaled_axis();
+        let r = Vector::new(r.x as f32, r.y as f32, r.z as f32);
         w.insert(
-            RigidBodyBuilder::dynamic().translation(p).can_sleep(false),
+            RigidBodyBuilder::dynamic()
+                .translation(p)
+                .rotation(r)
+                .can_sleep(false),
             ColliderBuilder::cuboid(HALF, HALF, HALF)
                 .density(1.0)
                 .friction(FRICTION),

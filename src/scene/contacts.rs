@@ -98,7 +98,10 @@ pub enum Generator {
         size: DVec3,
         mass: f64,
     },
-    /// `count` boxes in a loose grid above the ground, falling into a pile.
+    /// `count` boxes in a loose grid above the ground, falling into a pile: every other
+    /// layer is shifted by half the grid's pitch and every box is turned, so the boxes
+    /// land on edges and corners and tumble into a heap (boxes dropped square onto each
+    /// other stood in tall columns that buckled seconds later).
     Pile {
         count: usize,
         size: DVec3,
@@ -212,12 +215,21 @@ impl Generator {
                     .map(|k| {
                         let (i, j, l) = (k % side, (k / side) % side, k / (side * side));
                         let c = 0.5 * (side - 1) as f64;
+                        // Each layer over the gaps of the one below, each box turned by
+                        // its own angles (spread by coprime strides).
+                        let shift = 0.5 * pitch * (l % 2) as f64;
                         let p = DVec3::new(
-                            (i as f64 - c) * pitch + 0.1 * size.x * (l % 2) as f64,
+                            (i as f64 - c) * pitch + shift,
                             2.0 * size.y + l as f64 * pitch,
-                            (j as f64 - c) * pitch,
+                            (j as f64 - c) * pitch + shift,
                         );
-                        boxed(format!("box {}", k + 1), size, mass, p)
+                        let mut b = boxed(format!("box {}", k + 1), size, mass, p);
+                        b.orientation_deg = DVec3::new(
+                            ((k * 37) % 31) as f64 - 15.0,
+                            ((k * 53) % 90) as f64,
+                            ((k * 71) % 31) as f64 - 15.0,
+                        );
+                        b
                     })
                     .collect()
             }
