@@ -888,3 +888,221 @@ impl Lanes {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use glam::DVec3;
+
+    use super::*;
+    use crate::contact::solver::PointRow;
+
+    /// A small generator: the same rows on every run.
+    struct Rand(u64);
+
+    impl Rand {
+        fn next(&mut self) -> u64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            self.0 >> 11
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+
+        fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
+            lo + (hi - lo) * (self.next() as f64 / (1u64 << 53) as f64)
+        }
+
+        /// Often an exact zero of either sign, whose signs the lanes must keep.
+        fn value(&mut self) -> f64 {
+            [0.0, -0.0, self.uniform(-2.0, 2.0)][self.below(3)]
+        }
+
+        fn vector(&mut self) -> DVec3 {
+            DVec3::new(self.value(), self.value(), self.value())
+        }
+
+        /// An impulse: none (of either sign) or some.
+        fn impulse(&mut self) -> f64 {
+            [0.0, -0.0, self.uniform(0.0, 3.0)][self.below(3)]
+        }
+
+        /// A row's axis; an immovable second end has no turn.
+        fn axis(&mut self, b_moves: bool) -> Axis {
+            let turn_b = self.vector();
+            Axis {
+                ang_a: self.vector(),
+                ang_b: self.vector(),
+                turn_a: self.vector(),
+                turn_b: if b_moves { turn_b } else { DVec3::ZERO },
+                mass: [0.0, self.uniform(0.1, 2.0)][self.below(2)],
+            }
+        }
+    }
+
+    /// Rows of one colour between bodies `2i` and `2i + 1`, the static body or a kinematic
+    /// one, with 0 to 4 points, loaded or idle (no impulse at all), with NaN and infinite
+    /// friction bounds, and garbage (NaN included) in the slots of the points they lack.
+    fn scene(rand: &mut Rand, count: usize, flip: bool) -> (Vec<ContactRows>, Vec<SolverBody>) {
+        let n = 2 * count;
+        let mut bodies: Vec<SolverBody> = (0..n)
+            .map(|_| SolverBody {
+                v: rand.vector(),
+                w: rand.vector(),
+                inv_mass: rand.uniform(0.2, 2.0),
+                ..SolverBody::STATIC
+            })
+            .collect();
+        bodies.push(SolverBody::STATIC);
+        // Without −0: the rows one at a time add zeros to an immovable body, which turn
+        // a −0 into +0, where the lanes (and the rows on several threads) write nothing.
+        bodies.push(SolverBody {
+            v: DVec3::new(1.0, 0.0, 0.5),
+            w: DVec3::new(0.0, 2.0, 0.0),
+            ..SolverBody::STATIC
+        });
+        let rows = (0..count)
+            .map(|i| {
+                let b = [2 * i + 1, n, n + 1][rand.below(3)];
+                let moves = b < n;
+                let idle = rand.below(3) == 0;
+                let len = rand.below(MAX_POINTS + 1);
+                let impulse = |rand: &mut Rand| {
+                    if idle {
+                        [0.0, -0.0][rand.below(2)]
+                    } else {
+                        rand.impulse()
+                    }
+                };
+                let mut r = ContactRows {
+                    a: 2 * i,
+                    b,
+                    normal: rand.vector().normalize_or(DVec3::Y),
+                    tangents: [rand.vector(), rand.vector()],
+                    mu: [0.6, 0.0, f64::NAN, f64::INFINITY][rand.below(4)],
+                    len,
+                    friction: [rand.axis(moves), rand.axis(moves)],
+                    friction_impulse: [impulse(rand), impulse(rand)],
+                    twist: rand.axis(moves),
+                    twist_impulse: impulse(rand),
+                    twist_radius: [0.0, rand.uniform(0.0, 1.0)][rand.below(2)],
+                    flip,
+                    ..ContactRows::default()
+                };
+                for (j, p) in r.points.iter_mut().enumerate() {
+                    *p = if j < len {
+                        let normal_impulse = impulse(rand);
+                        PointRow {
+                            normal: rand.axis(moves),
+                            separation: rand.value(),
+                            normal_impulse,
+                            max_normal_impulse: normal_impulse + rand.impulse(),
+                            bias: rand.value(),
+                        }
+                    } else {
+                        PointRow {
+                            normal: Axis {
+                                mass: f64::NAN,
+                                ..rand.axis(true)
+                            },
+                            separation: f64::NAN,
+                            normal_impulse: rand.value(),
+                            max_normal_impulse: rand.value(),
+                            bias: rand.value(),
+                        }
+                    };
+                }
+                r
+            })
+            .collect();
+        (rows, bodies)
+    }
+
+    fn body_bits(bodies: &[SolverBody]) -> Vec<u64> {
+        bodies
+            .iter()
+            .flat_map(|b| [b.v.to_array(), b.w.to_array()])
+            .flatten()
+            .map(f64::to_bits)
+            .collect()
+    }
+
+    /// What a pass leaves in a row, as bits.
+    fn row_bits(rows: &[ContactRows]) -> Vec<u64> {
+        rows.iter()
+            .flat_map(|r| {
+                r.points[..r.len]
+                    .iter()
+                    .flat_map(|p| [p.normal_impulse, p.max_normal_impulse])
+                    .chain(r.friction_impulse)
+                    .chain([r.twist_impulse, f64::from(u8::from(r.flip))])
+                    .map(f64::to_bits)
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
+    /// The lanes' warm start and solve passes on random rows, against the rows' own,
+    /// bit for bit: every point count (and groups mixing them), idle friction in some
+    /// lanes of a group, immovable ends, NaN friction bounds, both point orders, PGS's
+    /// bias and the soft step's, and rows left over beyond the last full group.
+    #[test]
+    fn the_lanes_are_bitwise_the_rows_one_at_a_time() {
+        let mut rand = Rand(7);
+        let mut groups = 0;
+        for trial in 0..200 {
+            let count = 3 * WIDTH + rand.below(WIDTH);
+            let (mut rows, mut bodies) = scene(&mut rand, count, trial % 2 == 1);
+            let moving = vec![true; 2 * count];
+            let colours = Colours {
+                ranges: vec![0..count],
+                overflow: false,
+            };
+            let h = 1.0 / 240.0;
+            let bias = [
+                NormalBias::Fixed,
+                NormalBias::Soft {
+                    softness: Softness::new(30.0, 10.0, h),
+                    inv_h: 1.0 / h,
+                    max_push_out: 0.5,
+                },
+                NormalBias::Soft {
+                    softness: Softness::RIGID,
+                    inv_h: 1.0 / h,
+                    max_push_out: 0.5,
+                },
+            ][trial % 3];
+            let sor = [1.0, 1.3][rand.below(2)];
+            let (mut scalar_rows, mut scalar_bodies) = (rows.clone(), bodies.clone());
+            for r in &mut scalar_rows {
+                let (a, b) = pair(&mut scalar_bodies, r.a, r.b);
+                r.warm_start(a, b);
+            }
+            for _ in 0..3 {
+                for r in &mut scalar_rows {
+                    let (a, b) = pair(&mut scalar_bodies, r.a, r.b);
+                    r.solve(a, b, bias, sor);
+                }
+            }
+            let mut lanes = Lanes::default();
+            lanes.warm_start(&mut rows, &colours, &mut bodies, &moving);
+            for _ in 0..3 {
+                lanes.solve(&mut rows, &colours, &mut bodies, &moving, bias, sor);
+            }
+            lanes.write_back(&mut rows);
+            groups += lanes.groups_solved();
+            assert!(
+                body_bits(&bodies) == body_bits(&scalar_bodies),
+                "trial {trial}: the bodies differ"
+            );
+            assert!(
+                row_bits(&rows) == row_bits(&scalar_rows),
+                "trial {trial}: the impulses differ"
+            );
+        }
+        assert!(groups >= 200 * 3 * 3, "the lanes solved {groups} groups");
+    }
+}
