@@ -37,15 +37,15 @@ fn bits(world: &World) -> Vec<u64> {
         .collect()
 }
 
-fn groups_solved(world: &World) -> u64 {
-    world.contacts.as_ref().unwrap().state.lanes.groups_solved()
+fn rows_solved(world: &World) -> u64 {
+    world.contacts.as_ref().unwrap().state.lanes.rows_solved()
 }
 
 /// A thousand boxes piling up, solved in lanes and one row at a time: every body's
 /// state agrees to the bit after every step, with either solver; and the lanes really
-/// solved most of the rows (each step solves every row once per pass, so a pass of
-/// groups of four covers at least half the rows when the groups solved reach an eighth
-/// of the rows' passes).
+/// solved and warm-started at least 90% of the rows (the rest are left over in their
+/// colour's last, partial group). The pile's manifolds all have four points and carry
+/// load: the lanes' other cases are the unit test's, on random rows.
 #[test]
 fn the_lanes_solve_bitwise_as_the_rows_one_at_a_time() {
     let pool = rayon::ThreadPoolBuilder::new()
@@ -56,9 +56,10 @@ fn the_lanes_solve_bitwise_as_the_rows_one_at_a_time() {
         let (mut lanes, dt) = pile(1000, solver, false);
         let (mut rows, _) = pile(1000, solver, true);
         let settings = lanes.contacts.as_ref().unwrap().settings;
+        // Solve passes and warm starts a step.
         let passes = match solver {
-            SolverKind::Pgs => settings.iterations,
-            SolverKind::Soft => settings.substeps * (settings.substep_iterations + 1),
+            SolverKind::Pgs => settings.iterations + u32::from(settings.warm_start),
+            SolverKind::Soft => settings.substeps * (settings.substep_iterations + 2),
         } as u64;
         let mut row_passes = 0;
         for step in 0..150 {
@@ -70,15 +71,11 @@ fn the_lanes_solve_bitwise_as_the_rows_one_at_a_time() {
                 "{solver}: the lanes differ from the rows at step {step}"
             );
         }
-        assert_eq!(
-            groups_solved(&rows),
-            0,
-            "{solver}: the reference used lanes"
-        );
-        let solved = groups_solved(&lanes);
+        assert_eq!(rows_solved(&rows), 0, "{solver}: the reference used lanes");
+        let solved = rows_solved(&lanes);
         assert!(
-            8 * solved >= row_passes,
-            "{solver}: the lanes solved {solved} groups for {row_passes} row passes"
+            10 * solved >= 9 * row_passes && solved <= row_passes,
+            "{solver}: the lanes solved {solved} of {row_passes} row passes"
         );
     }
 }
