@@ -287,10 +287,15 @@ impl WideAxis {
     #[inline(always)]
     fn apply(&self, a: &mut WideEnds, b: &mut WideEnds, d: &V3, lambda: Wide) {
         let (la, lb) = (lambda * a.inv_mass, lambda * b.inv_mass);
-        a.v = xyz!(|k| a.v[k] - d[k] * la);
-        a.w = xyz!(|k| a.w[k] - self.turn_a[k] * lambda);
-        b.v = xyz!(|k| b.v[k] + d[k] * lb);
-        b.w = xyz!(|k| b.w[k] + self.turn_b[k] * lambda);
+        // An axis at a time, the four updates together: the same operations as four
+        // `xyz!` arrays took half as long again on the 1,000-box pile.
+        #[allow(clippy::needless_range_loop)]
+        for k in 0..3 {
+            a.v[k] = a.v[k] - d[k] * la;
+            a.w[k] = a.w[k] - self.turn_a[k] * lambda;
+            b.v[k] = b.v[k] + d[k] * lb;
+            b.w[k] = b.w[k] + self.turn_b[k] * lambda;
+        }
     }
 }
 
