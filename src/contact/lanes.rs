@@ -11,8 +11,8 @@
 //! Gauss-Seidel updates, each waiting on the last one's velocities, and with four lanes
 //! the processor mostly waited on the chain: the kernel took 79% of the scalar rows'
 //! time on the 1,000-box pile (profiles, each pass's share over the rows' refresh);
-//! eight lanes, two independent chains side by side, took 49%; sixteen 59%, their
-//! spills outweighing the overlap.
+//! eight lanes, two independent chains side by side, took 49%; twelve 57% and sixteen
+//! 59%, their spills outweighing the overlap.
 //!
 //! The lanes are packed from the rows when a pass first needs them after the rows were
 //! prepared or moved (once per solver sub-step), and they hold the accumulated impulses
@@ -794,7 +794,7 @@ impl Lanes {
     }
 
     /// Packs what the lanes lack of the rows: all of them after a (new) plan.
-    fn pack(&mut self, rows: &[ContactRows], colours: &Colours) {
+    fn pack(&mut self, rows: &[ContactRows], colours: &Colours, kernel: Kernel) {
         let what = if self.planned {
             self.stale
         } else {
@@ -802,7 +802,6 @@ impl Lanes {
             Some(Load::All)
         };
         if let Some(what) = what {
-            let kernel = Kernel::detect();
             parallel::for_each_indexed(&mut self.groups, |_, g| kernel.load(g, rows, what));
         }
         self.stale = None;
@@ -816,7 +815,8 @@ impl Lanes {
         bodies: &mut [SolverBody],
         moving: &[bool],
     ) {
-        self.pass(rows, colours, bodies, moving, Pass::WarmStart);
+        let kernel = Kernel::detect();
+        self.pass(kernel, rows, colours, bodies, moving, Pass::WarmStart);
     }
 
     /// One pass of [`ContactRows::solve`] over the rows.
@@ -829,7 +829,15 @@ impl Lanes {
         bias: NormalBias,
         sor: f64,
     ) {
-        self.pass(rows, colours, bodies, moving, Pass::Solve(bias, sor));
+        let kernel = Kernel::detect();
+        self.pass(
+            kernel,
+            rows,
+            colours,
+            bodies,
+            moving,
+            Pass::Solve(bias, sor),
+        );
     }
 
     /// A pass over the rows, colour by colour: each independent colour's groups in
@@ -837,6 +845,7 @@ impl Lanes {
     /// then the overflow one row after another.
     fn pass(
         &mut self,
+        kernel: Kernel,
         rows: &mut [ContactRows],
         colours: &Colours,
         bodies: &mut [SolverBody],
@@ -851,11 +860,10 @@ impl Lanes {
             parallel::for_each_row(rows, colours, bodies, moving, f);
             return;
         }
-        self.pack(rows, colours);
+        self.pack(rows, colours, kernel);
         if let Pass::Solve(..) = pass {
             self.dirty = true;
         }
-        let kernel = Kernel::detect();
         for (k, range) in colours.ranges.iter().enumerate() {
             if !colours.independent(k) {
                 for r in &mut rows[range.clone()] {
@@ -1052,7 +1060,7 @@ mod tests {
     }
 
     /// The lanes' warm start and solve passes on random rows, against the rows' own,
-    /// bit for bit: every point count (and groups mixing them), idle friction in some
+    /// bit for bit, with either kernel: every point count (and groups mixing them), idle friction in some
     /// lanes of a group, immovable ends, NaN friction bounds, both point orders, PGS's
     /// bias and the soft step's, and rows left over beyond the last full group.
     #[test]
@@ -1061,7 +1069,7 @@ mod tests {
         let mut solved = 0;
         for trial in 0..200 {
             let count = 3 * WIDTH + rand.below(WIDTH);
-            let (mut rows, mut bodies) = scene(&mut rand, count, trial % 2 == 1);
+            let (rows, bodies) = scene(&mut rand, count, trial % 2 == 1);
             let moving = vec![true; 2 * count];
             let colours = Colours {
                 ranges: vec![0..count],
@@ -1093,25 +1101,37 @@ mod tests {
                     r.solve(a, b, bias, sor);
                 }
             }
-            let mut lanes = Lanes::default();
-            lanes.warm_start(&mut rows, &colours, &mut bodies, &moving);
-            for _ in 0..3 {
-                lanes.solve(&mut rows, &colours, &mut bodies, &moving, bias, sor);
+            // The baseline kernel, and the processor's (AVX2, where it has it).
+            for kernel in [Kernel::Baseline, Kernel::detect()] {
+                let (mut rows, mut bodies) = (rows.clone(), bodies.clone());
+                let mut lanes = Lanes::default();
+                lanes.pass(
+                    kernel,
+                    &mut rows,
+                    &colours,
+                    &mut bodies,
+                    &moving,
+                    Pass::WarmStart,
+                );
+                for _ in 0..3 {
+                    let pass = Pass::Solve(bias, sor);
+                    lanes.pass(kernel, &mut rows, &colours, &mut bodies, &moving, pass);
+                }
+                lanes.write_back(&mut rows);
+                solved += lanes.rows_solved();
+                assert!(
+                    body_bits(&bodies) == body_bits(&scalar_bodies),
+                    "trial {trial}: the bodies differ"
+                );
+                assert!(
+                    row_bits(&rows) == row_bits(&scalar_rows),
+                    "trial {trial}: the impulses differ"
+                );
             }
-            lanes.write_back(&mut rows);
-            solved += lanes.rows_solved();
-            assert!(
-                body_bits(&bodies) == body_bits(&scalar_bodies),
-                "trial {trial}: the bodies differ"
-            );
-            assert!(
-                row_bits(&rows) == row_bits(&scalar_rows),
-                "trial {trial}: the impulses differ"
-            );
         }
-        // At least 3 full groups a trial, in 4 passes.
+        // At least 3 full groups a trial, in 4 passes, with each kernel.
         assert!(
-            solved >= 200 * 4 * 3 * WIDTH as u64,
+            solved >= 2 * 200 * 4 * 3 * WIDTH as u64,
             "the lanes solved {solved} rows"
         );
     }
