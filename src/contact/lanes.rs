@@ -1072,7 +1072,7 @@ mod tests {
             let (rows, bodies) = scene(&mut rand, count, trial % 2 == 1);
             let moving = vec![true; 2 * count];
             let colours = Colours {
-                ranges: vec![0..count],
+                ranges: std::iter::once(0..count).collect(),
                 overflow: false,
             };
             let h = 1.0 / 240.0;
