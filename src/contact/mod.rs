@@ -26,6 +26,7 @@ pub mod graph;
 pub mod islands;
 pub mod joint;
 pub mod kinematic;
+pub mod lanes;
 pub mod manifold;
 pub mod narrow_phase;
 pub mod parallel;

@@ -39,7 +39,7 @@ fn shared(len: usize, min: usize, body: &(dyn Fn(std::ops::Range<usize>) + Sync)
 }
 
 /// A pointer into a slice whose items the team's chunks use one each.
-struct Items<T>(*mut T);
+pub(super) struct Items<T>(pub(super) *mut T);
 
 // SAFETY: each chunk of a loop touches only the items of its own range.
 unsafe impl<T: Send> Send for Items<T> {}
@@ -51,7 +51,7 @@ impl<T> Items<T> {
     /// # Safety
     /// `i` is in bounds of the slice, and no other thread uses item `i` now.
     #[allow(clippy::mut_from_ref)]
-    unsafe fn at(&self, i: usize) -> &mut T {
+    pub(super) unsafe fn at(&self, i: usize) -> &mut T {
         // SAFETY: the caller's promise.
         unsafe { &mut *self.0.add(i) }
     }
@@ -65,7 +65,7 @@ pub trait Ends {
 
 /// The solver's bodies shared by the rows of one colour.
 #[derive(Clone, Copy)]
-struct Shared<'a> {
+pub(super) struct Shared<'a> {
     bodies: *mut SolverBody,
     len: usize,
     moving: &'a [bool],
@@ -76,9 +76,45 @@ struct Shared<'a> {
 unsafe impl Send for Shared<'_> {}
 unsafe impl Sync for Shared<'_> {}
 
-impl Shared<'_> {
+impl<'a> Shared<'a> {
+    pub(super) fn new(bodies: &'a mut [SolverBody], moving: &'a [bool]) -> Self {
+        Self {
+            bodies: bodies.as_mut_ptr(),
+            len: bodies.len(),
+            moving,
+        }
+    }
+
     fn moving(&self, i: usize) -> bool {
         self.moving.get(i).copied().unwrap_or(false)
+    }
+
+    /// A copy of body `i`.
+    ///
+    /// # Safety
+    /// No other row that runs at the same time writes body `i` (see [`Self::run`]).
+    #[inline]
+    pub(super) unsafe fn read(&self, i: usize) -> SolverBody {
+        assert!(i < self.len, "a row's bodies");
+        // SAFETY: in bounds, and not written now (the caller's promise).
+        unsafe { *self.bodies.add(i) }
+    }
+
+    /// Writes the velocities `body` solved back to body `i` if it moves.
+    ///
+    /// # Safety
+    /// `i` is in bounds (a [`Self::read`] of it returned), and no other row that runs at
+    /// the same time reads or writes body `i` if it moves.
+    #[inline]
+    pub(super) unsafe fn write(&self, i: usize, body: &SolverBody) {
+        if self.moving(i) {
+            // SAFETY: the caller's promise.
+            unsafe {
+                let target = &mut *self.bodies.add(i);
+                target.v = body.v;
+                target.w = body.w;
+            }
+        }
     }
 
     /// Runs `f` on `row` with copies of its bodies, then writes back the velocities of
@@ -88,26 +124,21 @@ impl Shared<'_> {
     /// No other row that runs at the same time may have a moving body of this row among
     /// its bodies; the rows of one colour of [`super::colouring::colour`] satisfy it.
     #[inline]
-    unsafe fn run<R: Ends>(
+    pub(super) unsafe fn run<R: Ends>(
         &self,
         row: &mut R,
         f: &impl Fn(&mut R, &mut SolverBody, &mut SolverBody),
     ) {
         let (a, b) = row.ends();
-        assert!(a < self.len && b < self.len && a != b, "a row's bodies");
-        // SAFETY: both indices are in bounds; the bodies read are written by no other
-        // row running now (the caller's promise), and static ones by none at all.
-        let (mut body_a, mut body_b) = unsafe { (*self.bodies.add(a), *self.bodies.add(b)) };
-        f(row, &mut body_a, &mut body_b);
-        for (i, body) in [(a, body_a), (b, body_b)] {
-            if self.moving(i) {
-                // SAFETY: this row is the only one running now that touches body `i`.
-                unsafe {
-                    let target = &mut *self.bodies.add(i);
-                    target.v = body.v;
-                    target.w = body.w;
-                }
-            }
+        assert!(a != b, "a row's bodies");
+        // SAFETY: the bodies read are written by no other row running now (the caller's
+        // promise), and static ones by none at all; this row is the only one running now
+        // that touches its moving bodies.
+        unsafe {
+            let (mut body_a, mut body_b) = (self.read(a), self.read(b));
+            f(row, &mut body_a, &mut body_b);
+            self.write(a, &body_a);
+            self.write(b, &body_b);
         }
     }
 }
@@ -128,11 +159,7 @@ pub fn for_each_row<R, F>(
     for (k, range) in colours.ranges.iter().enumerate() {
         let rows = &mut rows[range.clone()];
         let len = rows.len();
-        let shared_bodies = Shared {
-            bodies: bodies.as_mut_ptr(),
-            len: bodies.len(),
-            moving,
-        };
+        let shared_bodies = Shared::new(bodies, moving);
         let items = Items(rows.as_mut_ptr());
         // SAFETY: the rows of an independent colour share no moving body, and each
         // chunk takes its own rows.

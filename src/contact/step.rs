@@ -13,6 +13,7 @@ use super::colouring::{self, Colours};
 use super::graph::{ContactGraph, NONE};
 use super::islands::{self, Sleep};
 use super::joint::{Joint, JointRows};
+use super::lanes::Lanes;
 use super::parallel;
 use super::settings::{SolverKind, SolverSettings};
 use super::solver::{ContactInput, ContactRows, NormalBias, Pose, SolverBody};
@@ -70,6 +71,9 @@ pub struct StepState {
     pub joint_rows: JointRows,
     /// The contact rows' colours: `contact_rows` lists the rows colour by colour.
     pub colours: Colours,
+    /// The rows four by four in SIMD lanes for the solve passes, which hold the
+    /// accumulated impulses between [`Lanes::write_back`]s.
+    pub lanes: Lanes,
     /// Scratch of the prepare stage, rebuilt each step: each row's bodies and contact
     /// in the order of the ground first, the colours' permutation of them, and the
     /// colours each body has taken.
@@ -316,6 +320,7 @@ impl StepState {
                 r.set_pgs_bias(settings, h);
             }
         }
+        self.lanes.reset();
         self.active_joints.clear();
         self.active_joints.extend((0..joints.len()).filter(|&k| {
             let j = &joints[k];
@@ -364,15 +369,19 @@ impl StepState {
     /// starts next to its answer [Catto 2005].
     pub fn warm_start(&mut self) {
         self.joint_rows.warm_start(&mut self.bodies);
-        self.for_each_row(|r, a, b| r.warm_start(a, b));
+        self.lanes.warm_start(
+            &mut self.contact_rows,
+            &self.colours,
+            &mut self.bodies,
+            &self.awake,
+        );
     }
 
     /// Solve: one Gauss-Seidel pass over the joints, then the contacts, with the
     /// position bias on (PGS's Baumgarte bias, or the soft rows' springs over `h`).
     pub fn solve(&mut self, settings: &SolverSettings, h: f64) {
         self.joint_rows.solve(&mut self.bodies, true, settings.sor);
-        let (bias, sor) = (NormalBias::solve(settings, h), settings.sor);
-        self.for_each_row(|r, a, b| r.solve(a, b, bias, sor));
+        self.solve_contacts(NormalBias::solve(settings, h), settings.sor);
     }
 
     /// Integrate positions: hands each awake body its solved velocities and lets the
@@ -426,14 +435,14 @@ impl StepState {
         parallel::for_each_indexed(&mut self.contact_rows, |_, r| {
             r.refresh(bodies, poses, follow)
         });
+        self.lanes.moved(follow);
     }
 
     /// Relax (soft step): one pass of rigid rows without position bias, which takes
     /// out the velocity the springs' push added [Catto 2024].
     pub fn relax(&mut self, settings: &SolverSettings, h: f64) {
         self.joint_rows.solve(&mut self.bodies, false, settings.sor);
-        let (bias, sor) = (NormalBias::relax(settings, h), settings.sor);
-        self.for_each_row(|r, a, b| r.solve(a, b, bias, sor));
+        self.solve_contacts(NormalBias::relax(settings, h), settings.sor);
     }
 
     /// Restitution (soft step): points hit faster than the threshold bounce.
@@ -442,10 +451,24 @@ impl StepState {
     /// Gauss-Seidel pass (Box2D's) leaves the bounce a few % short of `e`, so the pass
     /// runs as often as the solve's iterations, which converges it.
     pub fn restitution(&mut self, settings: &SolverSettings) {
+        self.lanes.write_back(&mut self.contact_rows);
         for _ in 0..settings.substep_iterations.max(1) {
             let threshold = settings.restitution_threshold;
             self.for_each_row(|r, a, b| r.restitution(a, b, threshold));
         }
+    }
+
+    /// A pass of [`ContactRows::solve`] over the contact rows, in lanes (which hold
+    /// the impulses until [`Lanes::write_back`]).
+    fn solve_contacts(&mut self, bias: NormalBias, sor: f64) {
+        self.lanes.solve(
+            &mut self.contact_rows,
+            &self.colours,
+            &mut self.bodies,
+            &self.awake,
+            bias,
+            sor,
+        );
     }
 
     /// A pass of `f` over the contact rows, colour by colour (each colour on rayon's
@@ -494,7 +517,8 @@ impl StepState {
 
     /// Store impulses: keeps the accumulated impulses in the contacts and joints for
     /// the next step's warm start.
-    pub fn store_impulses(&self, graph: &mut ContactGraph<Contact>, joints: &mut [Joint]) {
+    pub fn store_impulses(&mut self, graph: &mut ContactGraph<Contact>, joints: &mut [Joint]) {
+        self.lanes.write_back(&mut self.contact_rows);
         self.joint_rows.store(joints);
         let values = graph.values_mut();
         for r in &self.contact_rows {
