@@ -19,7 +19,7 @@ use super::team;
 pub const PARALLEL_ROWS: usize = 64;
 
 /// Below this many bodies or contacts a stage runs on the calling thread alone.
-const PARALLEL_WORLD: usize = 256;
+const PARALLEL_WORLD: usize = 1000;
 
 /// Whether a world of `items` bodies or contacts is worth a team of threads.
 pub fn worth_threads(items: usize) -> bool {

@@ -558,6 +558,20 @@ impl ContactRows {
         self.twist_impulse = twist;
     }
 
+    /// Whether a point of these rows bounces: restitution, hit faster than `threshold`,
+    /// and loaded in the solve.
+    pub fn bounces(&self, threshold: f64) -> bool {
+        self.restitution != 0.0
+            && self.points[..self.len]
+                .iter()
+                .zip(&self.anchors)
+                .any(|(p, at)| Self::bouncing(p, at, threshold))
+    }
+
+    fn bouncing(p: &PointRow, at: &PointAnchor, threshold: f64) -> bool {
+        !(at.approach > -threshold || p.max_normal_impulse == 0.0)
+    }
+
     /// Soft step's last pass: points that were hit fast and carried load bounce with
     /// `v_n = −e v_n(before)`.
     pub fn restitution(&mut self, a: &mut SolverBody, b: &mut SolverBody, threshold: f64) {
@@ -568,7 +582,7 @@ impl ContactRows {
         let n = self.normal;
         let len = self.len;
         for (p, at) in self.points[..len].iter_mut().zip(&self.anchors[..len]) {
-            if at.approach > -threshold || p.max_normal_impulse == 0.0 {
+            if !Self::bouncing(p, at, threshold) {
                 continue;
             }
             let vn = p.normal.velocity(a, b, n);

@@ -452,8 +452,13 @@ impl StepState {
     /// runs as often as the solve's iterations, which converges it.
     pub fn restitution(&mut self, settings: &SolverSettings) {
         self.lanes.write_back(&mut self.contact_rows);
+        let threshold = settings.restitution_threshold;
+        // Most steps nothing bounces (a pile's boxes have no restitution): then the
+        // passes would change nothing, and are not run.
+        if !self.contact_rows.iter().any(|r| r.bounces(threshold)) {
+            return;
+        }
         for _ in 0..settings.substep_iterations.max(1) {
-            let threshold = settings.restitution_threshold;
             self.for_each_row(|r, a, b| r.restitution(a, b, threshold));
         }
     }

@@ -26,8 +26,9 @@ use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering}
 /// rest hold the loop's generation, so that a claim made for a finished loop fails.
 const CHUNK_BITS: u32 = 20;
 const CHUNK_MASK: u64 = (1 << CHUNK_BITS) - 1;
-/// Items a chunk takes at least: claiming one costs an atomic operation.
-const MIN_CHUNK: usize = 16;
+/// Items a chunk takes at least: claiming one costs an atomic operation. (An item may
+/// be a group of eight manifolds, so this is small.)
+const MIN_CHUNK: usize = 4;
 /// Chunks per member, for balance when members run at different speeds.
 const CHUNKS_PER_MEMBER: usize = 4;
 /// Idle polls spent spinning before a member starts yielding its core.
