@@ -27,7 +27,7 @@ use super::colouring::Colours;
 use super::manifold::MAX_POINTS;
 use super::parallel::{self, Ends, Items, PARALLEL_ROWS, Shared};
 use super::settings::Softness;
-use super::solver::{Axis, ContactRows, NormalBias, SolverBody, pair};
+use super::solver::{Axis, ContactRows, NormalBias, Pose, SolverBody, pair};
 use super::team;
 
 /// Manifolds solved at once (see the module's docs).
@@ -363,8 +363,7 @@ impl Group {
     /// cannot follow rows of different orders: the plan keeps them apart): all of
     /// them, or what [`ContactRows::refresh`] changed.
     #[inline(always)]
-    fn load(&mut self, rows: &[ContactRows], what: Load) {
-        let r: [&ContactRows; WIDTH] = lanes!(|l| &rows[self.rows[l]]);
+    fn load(&mut self, r: [&ContactRows; WIDTH], what: Load) {
         if what == Load::All {
             (self.flip, self.len, self.mixed) = (r[0].flip, r[0].len, false);
             for (l, r) in r.iter().enumerate() {
@@ -647,12 +646,13 @@ impl Kernel {
         Self::Baseline
     }
 
-    fn load(self, group: &mut Group, rows: &[ContactRows], what: Load) {
+    /// Loads `group` from its rows `r` (lane `l` from `r[l]`).
+    fn load(self, group: &mut Group, r: [&ContactRows; WIDTH], what: Load) {
         match self {
-            Self::Baseline => group.load(rows, what),
+            Self::Baseline => group.load(r, what),
             // SAFETY: `Avx2` only where the processor has AVX2.
             #[cfg(target_arch = "x86_64")]
-            Self::Avx2 => unsafe { load_avx2(group, rows, what) },
+            Self::Avx2 => unsafe { load_avx2(group, r, what) },
         }
     }
 
@@ -677,8 +677,8 @@ impl Kernel {
 /// The processor has AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn load_avx2(group: &mut Group, rows: &[ContactRows], what: Load) {
-    group.load(rows, what);
+unsafe fn load_avx2(group: &mut Group, r: [&ContactRows; WIDTH], what: Load) {
+    group.load(r, what);
 }
 
 /// # Safety
@@ -710,6 +710,8 @@ pub struct Lanes {
     rest: Vec<usize>,
     /// Scratch of the plan: a colour's rows in order of their point order and count.
     order: Vec<usize>,
+    /// Scratch of [`Self::refresh`]: the rows in no group.
+    loose: Vec<usize>,
     /// Whether the plan and the lanes are of the current rows and colours.
     planned: bool,
     /// What the rows changed since the lanes were packed.
@@ -824,9 +826,54 @@ impl Lanes {
             Some(Load::All)
         };
         if let Some(what) = what {
-            parallel::for_each_indexed(&mut self.groups, |_, g| kernel.load(g, rows, what));
+            parallel::for_each_indexed(&mut self.groups, |_, g| {
+                let r = g.rows;
+                kernel.load(g, lanes!(|l| &rows[r[l]]), what);
+            });
         }
         self.stale = None;
+    }
+
+    /// Moves the rows with the bodies ([`ContactRows::refresh`]) and marks the lanes
+    /// stale. Once the lanes are planned, each group's rows are moved and loaded into its
+    /// lanes at once, while they are in cache: one pass over the rows instead of two.
+    pub fn refresh(
+        &mut self,
+        rows: &mut [ContactRows],
+        colours: &Colours,
+        bodies: &[SolverBody],
+        poses: &[Pose],
+        follow: bool,
+    ) {
+        self.moved(follow);
+        if self.scalar || !self.planned {
+            parallel::for_each_indexed(rows, |_, r| r.refresh(bodies, poses, follow));
+            return;
+        }
+        let what = self.stale.take().unwrap_or(Load::All);
+        let kernel = Kernel::detect();
+        let each = Items(rows.as_mut_ptr());
+        // SAFETY: a row is in one group at most (the plan's groups and left-over rows
+        // partition the independent colours), and each chunk takes its own groups.
+        parallel::for_each_indexed(&mut self.groups, |_, g| {
+            let r = g.rows;
+            for &i in &r {
+                unsafe { each.at(i) }.refresh(bodies, poses, follow);
+            }
+            kernel.load(g, lanes!(|l| unsafe { &*each.at(r[l]) }), what);
+        });
+        // The rows in no group: the colours' left-over rows and the overflow colour.
+        self.loose.clear();
+        self.loose.extend_from_slice(&self.rest);
+        for (k, range) in colours.ranges.iter().enumerate() {
+            if !colours.independent(k) {
+                self.loose.extend(range.clone());
+            }
+        }
+        // SAFETY: these rows are in no group, each listed once.
+        parallel::for_each_indexed(&mut self.loose, |_, &mut i| {
+            unsafe { each.at(i) }.refresh(bodies, poses, follow)
+        });
     }
 
     /// [`ContactRows::warm_start`] of every row.

@@ -431,11 +431,13 @@ impl StepState {
     /// Update contacts (soft step): moves the contact rows with the bodies after a
     /// solver sub-step's integration, so the next pass sees the new separations.
     pub fn update_contacts(&mut self, settings: &SolverSettings) {
-        let (bodies, poses, follow) = (&self.bodies, &self.poses, settings.follow_anchors);
-        parallel::for_each_indexed(&mut self.contact_rows, |_, r| {
-            r.refresh(bodies, poses, follow)
-        });
-        self.lanes.moved(follow);
+        self.lanes.refresh(
+            &mut self.contact_rows,
+            &self.colours,
+            &self.bodies,
+            &self.poses,
+            settings.follow_anchors,
+        );
     }
 
     /// Relax (soft step): one pass of rigid rows without position bias, which takes

@@ -41,14 +41,19 @@ struct Task<'a> {
     chunk: usize,
 }
 
+/// A value alone on its cache lines (two: the adjacent-line prefetcher fetches pairs),
+/// so that members polling one field do not take the line another is writing.
+#[repr(align(128))]
+struct Alone<T>(T);
+
 pub struct Team {
     /// `generation << 40 | end << 20 | next`: chunks `next..end` are unclaimed.
-    claim: AtomicU64,
+    claim: Alone<AtomicU64>,
     /// The loop of the current generation; read only after a claim on it succeeded,
     /// which keeps the loop (and so the task on the leader's stack) unfinished.
     task: AtomicPtr<Task<'static>>,
     /// Chunks of the current loop finished.
-    done: AtomicUsize,
+    done: Alone<AtomicUsize>,
     quit: AtomicBool,
     /// A panic of a chunk, raised again on the leader.
     panic: Mutex<Option<Box<dyn Any + Send>>>,
@@ -76,9 +81,9 @@ fn idle(polls: &mut u32) {
 impl Team {
     fn new() -> Self {
         Self {
-            claim: AtomicU64::new(0),
+            claim: Alone(AtomicU64::new(0)),
             task: AtomicPtr::new(ptr::null_mut()),
-            done: AtomicUsize::new(0),
+            done: Alone(AtomicUsize::new(0)),
             quit: AtomicBool::new(false),
             panic: Mutex::new(None),
         }
@@ -89,7 +94,7 @@ impl Team {
     fn work(&self, from_back: bool) -> bool {
         let mut ran = false;
         loop {
-            let claim = self.claim.load(Ordering::Acquire);
+            let claim = self.claim.0.load(Ordering::Acquire);
             let (end, next) = unpack(claim);
             if next >= end {
                 return ran;
@@ -101,6 +106,7 @@ impl Team {
             };
             if self
                 .claim
+                .0
                 .compare_exchange_weak(claim, claimed, Ordering::AcqRel, Ordering::Relaxed)
                 .is_err()
             {
@@ -115,7 +121,7 @@ impl Team {
             if let Err(p) = panic::catch_unwind(AssertUnwindSafe(|| (task.body)(range))) {
                 *self.panic.lock().unwrap_or_else(|e| e.into_inner()) = Some(p);
             }
-            self.done.fetch_add(1, Ordering::Release);
+            self.done.0.fetch_add(1, Ordering::Release);
             ran = true;
         }
     }
@@ -142,17 +148,17 @@ impl Team {
         let chunks = len.div_ceil(chunk) as u64;
         debug_assert!(chunks <= CHUNK_MASK);
         let task = Task { body, len, chunk };
-        let generation = (self.claim.load(Ordering::Relaxed) >> (2 * CHUNK_BITS)) + 1;
+        let generation = (self.claim.0.load(Ordering::Relaxed) >> (2 * CHUNK_BITS)) + 1;
         self.task
             .store(ptr::from_ref(&task).cast_mut().cast(), Ordering::Relaxed);
-        self.done.store(0, Ordering::Relaxed);
-        self.claim.store(
+        self.done.0.store(0, Ordering::Relaxed);
+        self.claim.0.store(
             generation << (2 * CHUNK_BITS) | chunks << CHUNK_BITS,
             Ordering::Release,
         );
         self.work(false);
         let mut polls = 0;
-        while (self.done.load(Ordering::Acquire) as u64) < chunks {
+        while (self.done.0.load(Ordering::Acquire) as u64) < chunks {
             idle(&mut polls);
         }
         if let Some(p) = self.panic.lock().unwrap_or_else(|e| e.into_inner()).take() {
