@@ -49,7 +49,7 @@ fn timeline(c: &mut Criterion) {
             });
         }
     }
-    // Two seconds in: every box rests on the ground or another, awake.
+    // Two seconds in: the heap has formed (with sleeping on it would sleep), every box awake.
     let mut lab = awake_pile();
     let recorded = 120 - 120 % KEYFRAME_INTERVAL;
     for _ in 0..recorded {

@@ -2,8 +2,9 @@
 //! exactly where one longer run would be, and refuses corrupted, truncated and
 //! mismatched files with one line on stderr and exit code 2.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
+use tempfile::TempDir;
 
 const BIN: &str = env!("CARGO_BIN_EXE_gyrolab");
 
@@ -15,12 +16,12 @@ fn stderr(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).unwrap()
 }
 
-/// A fresh directory for one test's files.
-fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("gyrolab-state-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh directory for one test's files, removed when the test ends.
+fn dir(name: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("gyrolab-state-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 fn ok(args: &[&str]) -> Output {
@@ -56,9 +57,14 @@ fn last_rows(csv: &[u8]) -> Vec<String> {
 
 /// 2N steps in one run, against N, save, load, N more: the same rows at the end and the
 /// same state, bitwise (the files' state lines are equal text, and JSON keeps every bit).
-fn continues(scene: &str, n: u64) -> PathBuf {
+/// Returns the state line saved after N steps.
+fn continues(scene: &str, n: u64) -> String {
     let d = dir(scene);
-    let (half, whole, on) = (d.join("half.json"), d.join("whole.json"), d.join("on.json"));
+    let (half, whole, on) = (
+        d.path().join("half.json"),
+        d.path().join("whole.json"),
+        d.path().join("on.json"),
+    );
     let n_s = n.to_string();
     let two_n = (2 * n).to_string();
     ok(&[
@@ -98,7 +104,7 @@ fn continues(scene: &str, n: u64) -> PathBuf {
         state_line(&whole),
         "{scene}: the whole state"
     );
-    half
+    state_line(&half)
 }
 
 #[test]
@@ -120,21 +126,21 @@ fn newtons_cradle_goes_on_bitwise() {
 #[test]
 fn tank_goes_on_bitwise() {
     let half = continues("tank", 200);
-    assert!(state_line(&half).contains("\"fired\":1"));
+    assert!(half.contains("\"fired\":1"));
 }
 
 /// Saved asleep: the file says so, and the boxes sleep on.
 #[test]
 fn pile_goes_on_bitwise() {
     let half = continues("pile", 120);
-    assert!(state_line(&half).contains("\"asleep\":true"));
+    assert!(half.contains("\"asleep\":true"));
 }
 
 /// Going on with another integrator: a switch at the save point.
 #[test]
 fn a_moment_goes_on_with_another_integrator() {
     let d = dir("switch");
-    let (half, on) = (d.join("half.json"), d.join("on.json"));
+    let (half, on) = (d.path().join("half.json"), d.path().join("on.json"));
     ok(&[
         "simulate",
         "tumbling-crowd",
@@ -184,7 +190,7 @@ fn refused(args: &[&str], file: &Path, needle: &str) {
 #[test]
 fn bad_state_files_are_refused_with_one_line() {
     let d = dir("bad");
-    let good = d.join("good.json");
+    let good = d.path().join("good.json");
     ok(&[
         "simulate",
         "tank",
@@ -195,7 +201,7 @@ fn bad_state_files_are_refused_with_one_line() {
     ]);
     let text = std::fs::read_to_string(&good).unwrap();
     let write = |name: &str, content: &str| {
-        let p = d.join(name);
+        let p = d.path().join(name);
         std::fs::write(&p, content).unwrap();
         p
     };
@@ -211,7 +217,7 @@ fn bad_state_files_are_refused_with_one_line() {
         &format!("{}0.6{}", &text[..at], &text[at + 3..]),
     );
     refused(&["simulate", "--state", s(&p)], &p, "corrupted");
-    let p = d.join("binary.json");
+    let p = d.path().join("binary.json");
     std::fs::write(&p, [0xff, 0xfe, 0x00, 0x41]).unwrap();
     refused(&["simulate", "--state", s(&p)], &p, "cannot read");
     let p = write("empty.json", "");
@@ -253,7 +259,7 @@ fn bad_state_files_are_refused_with_one_line() {
         "not a gyrolab state file",
     );
     // A missing file.
-    let p = d.join("missing.json");
+    let p = d.path().join("missing.json");
     refused(&["simulate", "--state", s(&p)], &p, "cannot read");
 }
 
@@ -262,7 +268,7 @@ fn bad_state_files_are_refused_with_one_line() {
 #[test]
 fn save_state_is_written_only_by_a_run_that_succeeds() {
     let d = dir("atomic");
-    let target = d.join("keep.json");
+    let target = d.path().join("keep.json");
     std::fs::write(&target, "precious").unwrap();
     let o = gyrolab(&[
         "simulate",
@@ -292,7 +298,7 @@ fn save_state_is_written_only_by_a_run_that_succeeds() {
             .starts_with("{\"format\":\"gyrolab-state\"")
     );
     assert_eq!(
-        std::fs::read_dir(&d).unwrap().count(),
+        std::fs::read_dir(d.path()).unwrap().count(),
         1,
         "no temporary file left"
     );
@@ -312,7 +318,7 @@ fn save_state_is_written_only_by_a_run_that_succeeds() {
 #[test]
 fn a_moment_of_several_lanes_is_refused() {
     let d = dir("lanes");
-    let p = d.join("lanes.json");
+    let p = d.path().join("lanes.json");
     let lab = gyrolab::lab::Lab::new(gyrolab::scene::Scene::load("dzhanibekov").unwrap());
     lab.save_moment(&p).unwrap();
     refused(&["simulate", "--state", s(&p)], &p, "4 lanes side by side");
@@ -325,7 +331,7 @@ fn a_moment_of_several_lanes_is_refused() {
 #[test]
 fn files_that_would_overwrite_each_other_are_refused_before_the_run() {
     let d = dir("same-file");
-    let f = d.join("run.out");
+    let f = d.path().join("run.out");
     std::fs::write(&f, "precious\n").unwrap();
     for args in [
         vec![
@@ -346,7 +352,7 @@ fn files_that_would_overwrite_each_other_are_refused_before_the_run() {
         assert!(err.contains("name the same file"), "{err}");
         assert_eq!(std::fs::read(&f).unwrap(), b"precious\n");
     }
-    let out = d.join("trajectory.csv");
+    let out = d.path().join("trajectory.csv");
     let o = gyrolab(&[
         "simulate",
         "--steps",

@@ -6,7 +6,8 @@
 //! the moving ones (static ends are only read). Within a colour no two rows share a
 //! moving body, so a row's update depends on nothing another row of its colour does: the
 //! result is bitwise the same on any number of threads, and the same as the rows one
-//! after another in the colours' order, which is how one thread runs them.
+//! after another in the colours' order, which is how one thread runs them (but for the
+//! sign of a static body's zero velocity, see [`for_each_row`]).
 
 use std::sync::Mutex;
 
@@ -171,7 +172,8 @@ pub fn for_each_row<R, F>(
         if !(colours.independent(k) && shared(len, PARALLEL_ROWS, &run)) {
             // One row at a time, on the bodies themselves: a static body's velocity
             // gains exact zeros (its inverse mass and inertia are zero), so this is
-            // bitwise what the copies above give.
+            // what the copies above give, bitwise but for the sign of a zero: a static
+            // velocity component of -0.0 becomes +0.0 here, and stays -0.0 there.
             for r in rows.iter_mut() {
                 let (a, b) = r.ends();
                 let (body_a, body_b) = pair(bodies, a, b);

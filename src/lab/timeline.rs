@@ -20,14 +20,13 @@ use crate::heap::vec_bytes;
 pub const DEFAULT_BUDGET: usize = 256 << 20;
 
 /// Steps between keyframes, chosen from `benches/timeline.rs` on `pile` (1,000 boxes
-/// awake, 2 s into the fall; one run on the shared 2-core machine): a step takes
-/// 3.45 ms, a keyframe 63 µs to take and 0.8 MB to keep, a fingerprint 12 µs. Time alone
-/// would allow a keyframe every step (2%); memory would not (256 MB would hold 5 s of the
-/// pile). The seek's worst case restores a keyframe and takes `K - 1` steps again, 23 ms
-/// at `K = 8` (47 ms would be `K = 14`), so 8 is about half the 50 ms target, records at
-/// 20 µs a step (0.6%; measured against steps without history, under 2.5% in three
-/// runs), and keeps 40 s of the pile in 256 MB before the history thins.
-pub const KEYFRAME_INTERVAL: u64 = 8;
+/// in a heap, awake, 2 s into the fall; the shared 2-core machine): a step takes
+/// 7.4–9 ms, a keyframe 155 µs to take and 1.6 MB to keep, a fingerprint 12 µs. Time
+/// alone would allow a keyframe every step (2%); memory would not (256 MB would hold 3 s
+/// of the pile). The seek's worst case restores a keyframe and takes `K - 1` steps again:
+/// 50 ms at `K = 8`, on the 50 ms target, and 37 ms at `K = 6`, which records at 38 µs a
+/// step (0.5%) and keeps about 16 s of the pile in 256 MB before the history thins.
+pub const KEYFRAME_INTERVAL: u64 = 6;
 
 /// The widest gap between keyframes that thinning makes: a seek into thinned history
 /// simulates at most this many steps again.
