@@ -102,9 +102,9 @@ pub fn solver_panel(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: 
             );
             ui.add(egui::Slider::new(&mut s.contact_hertz, 5.0..=120.0).text("contact Hz"))
                 .on_hover_text(
-                    "The contacts' spring. Held at a quarter of the sub-step rate at most, \
-                     and twice as stiff against the ground or any body that does not move, \
-                     as in Box2D v3.",
+                    "The contacts' spring frequency. Held at a quarter of the sub-step rate \
+                     at most, and doubled (four times the stiffness) against the ground or \
+                     any body the solver cannot move, as in Box2D v3.",
                 );
             ui.add(egui::Slider::new(&mut s.contact_damping_ratio, 0.0..=20.0).text("contact ζ"));
             ui.add(egui::Slider::new(&mut s.joint_hertz, 5.0..=240.0).text("joint Hz"));

@@ -139,9 +139,9 @@ impl SolverSettings {
 
     /// The soft step's contact springs over a solver sub-step of `h`, between two moving
     /// bodies and against one that does not move (the ground, a kinematic collider, a
-    /// sleeping body), as Box2D v3 sets them [Catto 2024]: no stiffer than a quarter of
-    /// the sub-step rate, which the sub-steps can no longer follow, and twice as stiff
-    /// against a body that does not move, which gives nothing back (a stack's whole
+    /// sleeping body), as Box2D v3 sets them [Catto 2024]: a frequency of at most a
+    /// quarter of the sub-step rate, which the sub-steps can no longer follow, and twice
+    /// the frequency (four times the stiffness) against a body that does not move, which gives nothing back (a stack's whole
     /// weight rests on its ground contacts).
     pub fn contact_softness(&self, h: f64) -> (Softness, Softness) {
         let hertz = self.contact_hertz.min(0.25 / h);
