@@ -289,6 +289,12 @@ fn bad_input_is_one_line_exit_two_no_panic() {
         &["compare", "free-body", "--sweep", "--duration", "1e9"],
         "at most 100000000",
     );
+    // The sweep's exact reference turns the T-handle (|ω| ≈ 10 rad/s) 1e4 rad at most:
+    // the flag is named, not ω or dt.
+    assert_bad_input(
+        &["compare", "dzhanibekov", "--sweep", "--duration", "1001"],
+        "--duration: 1001 s is too long for a sweep of this scene",
+    );
     assert_bad_input(
         &["simulate", "--duration", "1e12", "--dt", "1e-6"],
         "at most",

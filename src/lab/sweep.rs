@@ -17,7 +17,7 @@ use std::time::Instant;
 use glam::DQuat;
 
 use crate::integrators::Integrator;
-use crate::integrators::analytic::TorqueFreeTop;
+use crate::integrators::analytic::{MAX_STEP_ANGLE, TorqueFreeTop};
 use crate::integrators::exact_kicks::free_flow;
 use crate::math::{norm, quat};
 use crate::world::World;
@@ -130,6 +130,13 @@ pub fn check(world: &World) -> Result<(), String> {
     }
 }
 
+/// The longest sweep of a sweepable `world` that the exact reference covers: it turns
+/// the body by at most [`MAX_STEP_ANGLE`] in one evaluation (infinite for a body at rest).
+pub fn longest(world: &World) -> f64 {
+    let body = &world.bodies[0];
+    MAX_STEP_ANGLE / body.state.body_omega(&body.props).length()
+}
+
 /// Sweeps every integrator over `step_sizes`, calling `progress(done, total)` after each
 /// run.
 pub fn sweep(
@@ -140,6 +147,12 @@ pub fn sweep(
     mut progress: impl FnMut(usize, usize),
 ) -> Result<Sweep, String> {
     check(world)?;
+    let most = longest(world);
+    if t_end > most {
+        return Err(format!(
+            "a sweep of {t_end} s is longer than its exact reference covers on this scene: at most {most} s, a turn of {MAX_STEP_ANGLE:e} rad"
+        ));
+    }
     let body = &world.bodies[0];
     let inertia = body.props.inertia.principal();
     let omega0 = body.state.body_omega(&body.props);
