@@ -370,3 +370,20 @@ fn files_that_would_overwrite_each_other_are_refused_before_the_run() {
     );
     assert!(!out.exists(), "the run did not start");
 }
+
+/// A new state file gets the permissions `fs::write` gives (not a temporary file's
+/// private 0600), like `--out`, and an existing one keeps its own.
+#[test]
+fn state_files_keep_the_usual_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = dir("modes");
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let plain = d.path().join("plain");
+    std::fs::write(&plain, "").unwrap();
+    let state = d.path().join("state.json");
+    ok(&["simulate", "--steps", "2", "--save-state", s(&state)]);
+    assert_eq!(mode(&state), mode(&plain));
+    std::fs::set_permissions(&state, std::fs::Permissions::from_mode(0o640)).unwrap();
+    ok(&["simulate", "--steps", "3", "--save-state", s(&state)]);
+    assert_eq!(mode(&state), 0o640);
+}

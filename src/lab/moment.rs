@@ -21,6 +21,7 @@ use super::presets::Start;
 use super::run::Run;
 use super::snapshot::LabState;
 use super::{Lab, MAX_STEPS_PER_DT};
+use crate::atomic_file::AtomicFile;
 use crate::integrators::Integrator;
 use crate::scene::{Scene, check_step};
 use crate::world::World;
@@ -130,18 +131,10 @@ impl Moment {
                 "cannot save {file}: the state does not read back ({e})"
             ));
         }
-        let dir = match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-        let write = || -> std::io::Result<()> {
-            let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-            tmp.write_all(text.as_bytes())?;
-            tmp.as_file().sync_all()?;
-            tmp.persist(path).map_err(|e| e.error)?;
-            Ok(())
-        };
-        write().map_err(|e| format!("cannot write {file}: {e}"))
+        let mut out = AtomicFile::create(path).map_err(|e| format!("cannot write {file}: {e}"))?;
+        out.write_all(text.as_bytes())
+            .and_then(|()| out.commit())
+            .map_err(|e| format!("cannot write {file}: {e}"))
     }
 
     /// Reads a state file; its scene is loaded from the header, or must be `scene`
