@@ -2,9 +2,8 @@
 //!
 //! The layers run one way, each using only those before it:
 //! `math` ← `body` ← `integrators` ← {`hierarchy`, `contact`} ← `world` ← `scene` ← `lab`
-//! ← {`cli`, `app`}; `heap` (the memory a value owns) and `atomic_file` (files written whole
-//! or not at all) serve them all. See README.md for
-//! what each holds.
+//! ← {`cli`, `app`}; `heap` (the memory a value owns) and `atomic_file` (files written
+//! whole or not at all) serve them all. See README.md for what each holds.
 
 pub mod atomic_file;
 pub mod heap;

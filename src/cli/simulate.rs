@@ -125,7 +125,8 @@ fn check_paths(args: &SimulateArgs) -> Result<(), CliError> {
             Some(d) if !d.as_os_str().is_empty() => d,
             _ => std::path::Path::new("."),
         };
-        // A device, a pipe or a link would be replaced by the renamed file: refused.
+        // A device or a pipe would be replaced by the renamed file; a link is refused as
+        // well, so that the state file written is the file named.
         let special = std::fs::symlink_metadata(path).is_ok_and(|m| !m.is_file());
         if special || !dir.is_dir() {
             return Err(CliError(format!(

@@ -24,8 +24,7 @@ pub fn run(args: &CompareArgs) -> Result<(), CliError> {
     let steps = sweep::step_sizes(t_end, COARSEST * dt, LEVELS);
     // The finest step size takes the most steps; the limit of a run applies to it.
     step_count(t_end, steps.iter().copied().fold(f64::INFINITY, f64::min))?;
-    let most = sweep::longest(&world);
-    if t_end > most {
+    if let Some(most) = sweep::too_long(&world, t_end) {
         return Err(CliError(format!(
             "--duration: {t_end} s is too long for a sweep of this scene: the exact solution it measures against turns the body at most {:e} rad, {most} s; accepted: above 0 and at most {most} s",
             crate::integrators::analytic::MAX_STEP_ANGLE
