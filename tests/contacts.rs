@@ -599,8 +599,8 @@ fn a_rolling_ball_keeps_its_speed() {
 /// `W / (m_eff ω²)` under a weight `W` with `ω = 2π f` (the soft step's equilibrium: the
 /// spring's impulse per sub-step, `m_eff ω² h |s|`, carries `W h`). Two equal balls of
 /// mass `m`, one on the other: the ground, which does not move, carries `2 m g` with
-/// `m_eff = m` and a spring of twice the frequency, so it sinks `2 g / (2ω)²`; between the balls
-/// `m g` with `m_eff = m/2`, `2 g / ω²`. A setting stiffer than a quarter of the
+/// `m_eff = m` and a spring of twice the frequency, so it sinks `2 g / (2ω)²`; between the
+/// balls `m g` with `m_eff = m/2`, `2 g / ω²`. A setting stiffer than a quarter of the
 /// sub-step rate is held at that rate.
 #[test]
 fn resting_balls_sink_by_the_springs_static_deflection() {

@@ -29,31 +29,24 @@ impl Contacts {
             .filter(|&(i, _)| !self.is_passive(i))
             .flat_map(|(i, body)| (0..body.parts.len() as u32).map(move |k| (i as u32, k)))
             .collect();
-        let mut made = Vec::new();
-        parallel::collect(owners.len(), &mut made, |k| {
+        parallel::collect(owners.len(), &mut self.proxies, |k| {
             let (i, part) = owners[k];
             let body = &bodies[i as usize];
             let (s, shape) = (&body.state, &body.parts[part as usize]);
             let omega = s.world_omega(&body.props).length();
             let reach = spec + h * (s.velocity.length() + omega * shape.radius_from_centre());
-            let geom = Geom::of_part(shape, s.position, s.orientation);
-            let aabb = geom.aabb().expanded(DVec3::splat(reach));
-            (
-                aabb,
-                Proxy {
-                    body: i,
-                    part,
-                    geom,
-                    reach,
-                },
-            )
+            Proxy {
+                body: i,
+                part,
+                geom: Geom::of_part(shape, s.position, s.orientation),
+                reach,
+            }
         });
-        self.proxies.clear();
-        self.boxes.clear();
-        for (aabb, proxy) in made {
-            self.boxes.push(aabb);
-            self.proxies.push(proxy);
-        }
+        let proxies = &self.proxies;
+        parallel::collect(proxies.len(), &mut self.boxes, |k| {
+            let p = &proxies[k];
+            p.geom.aabb().expanded(DVec3::splat(p.reach))
+        });
         let mut pairs = std::mem::take(&mut self.pairs);
         {
             let (proxies, sleep, joints) = (&self.proxies, &self.sleep, &self.joints);

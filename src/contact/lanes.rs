@@ -710,7 +710,8 @@ pub struct Lanes {
     rest: Vec<usize>,
     /// Scratch of the plan: a colour's rows in order of their point order and count.
     order: Vec<usize>,
-    /// Scratch of [`Self::refresh`]: the rows in no group.
+    /// The rows in no group (the colours' left-over rows and the rows of colours that
+    /// are not independent), listed by the plan for [`Self::refresh`].
     loose: Vec<usize>,
     /// Whether the plan and the lanes are of the current rows and colours.
     planned: bool,
@@ -814,6 +815,13 @@ impl Lanes {
             });
         }
         self.groups.truncate(planned);
+        self.loose.clear();
+        self.loose.extend_from_slice(&self.rest);
+        for (k, range) in colours.ranges.iter().enumerate() {
+            if !colours.independent(k) {
+                self.loose.extend(range.clone());
+            }
+        }
         self.planned = true;
     }
 
@@ -840,7 +848,6 @@ impl Lanes {
     pub fn refresh(
         &mut self,
         rows: &mut [ContactRows],
-        colours: &Colours,
         bodies: &[SolverBody],
         poses: &[Pose],
         follow: bool,
@@ -862,15 +869,7 @@ impl Lanes {
             }
             kernel.load(g, lanes!(|l| unsafe { &*each.at(r[l]) }), what);
         });
-        // The rows in no group: the colours' left-over rows and the overflow colour.
-        self.loose.clear();
-        self.loose.extend_from_slice(&self.rest);
-        for (k, range) in colours.ranges.iter().enumerate() {
-            if !colours.independent(k) {
-                self.loose.extend(range.clone());
-            }
-        }
-        // SAFETY: these rows are in no group, each listed once.
+        // SAFETY: the loose rows are in no group, each listed once.
         parallel::for_each_indexed(&mut self.loose, |_, &mut i| {
             unsafe { each.at(i) }.refresh(bodies, poses, follow)
         });

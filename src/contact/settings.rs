@@ -141,8 +141,8 @@ impl SolverSettings {
     /// bodies and against one that does not move (the ground, a kinematic collider, a
     /// sleeping body), as Box2D v3 sets them [Catto 2024]: a frequency of at most a
     /// quarter of the sub-step rate, which the sub-steps can no longer follow, and twice
-    /// the frequency (four times the stiffness) against a body that does not move, which gives nothing back (a stack's whole
-    /// weight rests on its ground contacts).
+    /// the frequency (four times the stiffness) against a body that does not move, which
+    /// gives nothing back (a stack's whole weight rests on its ground contacts).
     pub fn contact_softness(&self, h: f64) -> (Softness, Softness) {
         let hertz = self.contact_hertz.min(0.25 / h);
         let spring = |hertz| Softness::new(hertz, self.contact_damping_ratio, h);

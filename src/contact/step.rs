@@ -433,7 +433,6 @@ impl StepState {
     pub fn update_contacts(&mut self, settings: &SolverSettings) {
         self.lanes.refresh(
             &mut self.contact_rows,
-            &self.colours,
             &self.bodies,
             &self.poses,
             settings.follow_anchors,
