@@ -98,7 +98,7 @@ pub enum Generator {
         size: DVec3,
         mass: f64,
     },
-    /// `count` boxes in a loose grid above the ground, falling into a pile: every other
+    /// `count` boxes in a grid above the ground, falling into a pile: every other
     /// layer is shifted by half the grid's pitch and every box is turned, so the boxes
     /// land on edges and corners and tumble into a heap (boxes dropped square onto each
     /// other stood in tall columns that buckled seconds later). The pitch, 2.5 half
