@@ -7,22 +7,39 @@ use super::{Contact, Contacts, Material, NONE, Proxy, Sleep, narrow_phase, paral
 use super::{Geom, Manifold};
 use crate::body::Body;
 
+/// A manifold found against the ground or a kinematic part: the body's part, the other
+/// end (`NONE`, the plane's or part's index, the kinematic collider or `NONE`), the
+/// manifold and the mixed material.
+type Touch = ((u32, u32), (u32, u32, u32), Manifold, Material);
+
 impl Contacts {
     /// Finds every manifold within reach and updates the contact graph: a pair that
     /// still touches keeps its contact (and its impulses, matched by feature id), a new
     /// pair is inserted, a pair that parted is erased. Pairs of sleeping bodies are
-    /// left as they are.
+    /// left as they are. The stages run in order: proxies, broad phase, pairs, planes,
+    /// kinematic parts, stale contacts.
     pub fn detect(&mut self, bodies: &[Body], h: f64) {
         let big = parallel::worth_threads(bodies.len().max(self.graph.len()));
-        parallel::on_workers(big, || self.detect_pairs(bodies, h));
+        parallel::on_workers(big, || {
+            self.sleep.resize(bodies.len(), Sleep::default());
+            self.graph.reserve_bodies(bodies.len());
+            self.stamp += 1;
+            self.update_proxies(bodies, h);
+            self.broad_phase();
+            self.collide_pairs(bodies);
+            let mut grounded = self.collide_planes(bodies);
+            self.collide_kinematic(bodies, h, &mut grounded);
+            for (a, b, m, material) in grounded {
+                self.touch(a, b, m, material);
+            }
+            self.erase_stale();
+        });
     }
 
-    fn detect_pairs(&mut self, bodies: &[Body], h: f64) {
+    /// Proxies: each part's proxy and its box, grown by the reach, on its own (on the
+    /// stage's team when there are many), in body order.
+    fn update_proxies(&mut self, bodies: &[Body], h: f64) {
         let spec = 0.5 * self.settings.speculative_distance;
-        self.sleep.resize(bodies.len(), Sleep::default());
-        self.graph.reserve_bodies(bodies.len());
-        // Each part's proxy and box on its own (on the stage's team when there are many),
-        // in body order.
         let owners: Vec<(u32, u32)> = bodies
             .iter()
             .enumerate()
@@ -47,80 +64,97 @@ impl Contacts {
             let p = &proxies[k];
             p.geom.aabb().expanded(DVec3::splat(p.reach))
         });
-        let mut pairs = std::mem::take(&mut self.pairs);
-        {
-            let (proxies, sleep, joints) = (&self.proxies, &self.sleep, &self.joints);
-            // Jointed bodies overlap at the joint by design: they do not collide.
-            let jointed = |a: usize, b: usize| {
-                joints
-                    .iter()
-                    .any(|j| (j.a == a && j.b == Some(b)) || (j.a == b && j.b == Some(a)))
-            };
-            self.broad.pairs(
-                &self.boxes,
-                |i, j| {
-                    let (a, b) = (proxies[i].body as usize, proxies[j].body as usize);
-                    a != b && !(sleep[a].asleep && sleep[b].asleep) && !jointed(a, b)
-                },
-                &mut pairs,
-            );
-        }
-        self.stamp += 1;
-        // The narrow phase, each pair on its own (on rayon's threads when there are
-        // many); the graph is then updated in the pairs' order.
+    }
+
+    /// Broad phase: the pairs of proxies whose boxes overlap, of different bodies not
+    /// both asleep and not jointed (jointed bodies overlap at the joint by design).
+    fn broad_phase(&mut self) {
+        let (proxies, sleep, joints) = (&self.proxies, &self.sleep, &self.joints);
+        let jointed = |a: usize, b: usize| {
+            joints
+                .iter()
+                .any(|j| (j.a == a && j.b == Some(b)) || (j.a == b && j.b == Some(a)))
+        };
+        self.broad.pairs(
+            &self.boxes,
+            |i, j| {
+                let (a, b) = (proxies[i].body as usize, proxies[j].body as usize);
+                a != b && !(sleep[a].asleep && sleep[b].asleep) && !jointed(a, b)
+            },
+            &mut self.pairs,
+        );
+        self.stats.pairs = self.pairs.len();
+    }
+
+    /// Pairs: the narrow phase, each pair on its own (on rayon's threads when there are
+    /// many); the graph is then updated in the pairs' order.
+    fn collide_pairs(&mut self, bodies: &[Body]) {
         let mut found = std::mem::take(&mut self.found);
-        {
-            let proxies = &self.proxies;
-            parallel::collect(pairs.len(), &mut found, |k| {
-                let (i, j) = pairs[k];
-                let (pa, pb) = (&proxies[i as usize], &proxies[j as usize]);
-                narrow_phase::collide(&pa.geom, &pb.geom, pa.reach + pb.reach)
-            });
-        }
-        for (&(i, j), m) in pairs.iter().zip(&mut found) {
+        let (proxies, pairs, graph) = (&self.proxies, &self.pairs, &self.graph);
+        parallel::collect(pairs.len(), &mut found, |k| {
+            let (i, j) = pairs[k];
+            let (pa, pb) = (&proxies[i as usize], &proxies[j as usize]);
+            let same = |c: &Contact| c.part_a == pa.part && c.part_b == pb.part;
+            let last = graph
+                .find(pa.body, pb.body, same)
+                .map(|c| &graph.values()[c].manifold);
+            narrow_phase::collide(&pa.geom, &pb.geom, pa.reach + pb.reach, last)
+        });
+        for (k, m) in found.iter_mut().enumerate() {
             if let Some(m) = m.take() {
+                let (i, j) = self.pairs[k];
                 let (pa, pb) = (&self.proxies[i as usize], &self.proxies[j as usize]);
                 let material = Material::mix(
                     &bodies[pa.body as usize].material,
                     &bodies[pb.body as usize].material,
                 );
-                self.touch((pa.body, pa.part), (pb.body, pb.part, NONE), m, material);
-            }
-        }
-        // Each proxy against each plane, the same way.
-        {
-            let (proxies, planes, boxes, sleep) =
-                (&self.proxies, &self.planes, &self.boxes, &self.sleep);
-            parallel::collect(proxies.len() * planes.len(), &mut found, |k| {
-                let (p, plane) = (k / planes.len(), &planes[k % planes.len()]);
-                let proxy = &proxies[p];
-                let bb = &boxes[p];
-                let lowest = DVec3::select(plane.normal.cmpge(DVec3::ZERO), bb.min, bb.max);
-                if sleep[proxy.body as usize].asleep || plane.height(lowest) > 0.0 {
-                    return None;
-                }
-                narrow_phase::collide_plane(&proxy.geom, plane, proxy.reach + spec)
-            });
-        }
-        let mut grounded = Vec::new();
-        for (k, m) in found.iter_mut().enumerate() {
-            if let Some(m) = m.take() {
-                let (proxy, plane) = (&self.proxies[k / self.planes.len()], k % self.planes.len());
-                let material = Material::mix(
-                    &bodies[proxy.body as usize].material,
-                    &self.planes[plane].material(),
-                );
-                grounded.push((
-                    (proxy.body, proxy.part),
-                    (NONE, plane as u32, NONE),
-                    m,
-                    material,
-                ));
+                let (a, b) = ((pa.body, pa.part), (pb.body, pb.part, NONE));
+                self.touch(a, b, m, material);
             }
         }
         self.found = found;
-        // Kinematic colliders are few (a frame's parts): each part against every proxy's
-        // box, then the narrow phase, as for the ground.
+    }
+
+    /// Planes: each awake proxy against each plane that its box reaches, the same way.
+    /// Returns the manifolds found, for the graph after the kinematic parts'.
+    fn collide_planes(&mut self, bodies: &[Body]) -> Vec<Touch> {
+        let spec = 0.5 * self.settings.speculative_distance;
+        let mut found = std::mem::take(&mut self.found);
+        let (proxies, planes, boxes, sleep) =
+            (&self.proxies, &self.planes, &self.boxes, &self.sleep);
+        parallel::collect(proxies.len() * planes.len(), &mut found, |k| {
+            let (p, plane) = (k / planes.len(), &planes[k % planes.len()]);
+            let proxy = &proxies[p];
+            let bb = &boxes[p];
+            let lowest = DVec3::select(plane.normal.cmpge(DVec3::ZERO), bb.min, bb.max);
+            if sleep[proxy.body as usize].asleep || plane.height(lowest) > 0.0 {
+                return None;
+            }
+            narrow_phase::collide_plane(&proxy.geom, plane, proxy.reach + spec)
+        });
+        let mut grounded = Vec::new();
+        for (k, m) in found.iter_mut().enumerate() {
+            if let Some(m) = m.take() {
+                let (proxy, plane) = (&proxies[k / planes.len()], k % planes.len());
+                let material = Material::mix(
+                    &bodies[proxy.body as usize].material,
+                    &planes[plane].material(),
+                );
+                let end = (NONE, plane as u32, NONE);
+                grounded.push(((proxy.body, proxy.part), end, m, material));
+            }
+        }
+        self.found = found;
+        grounded
+    }
+
+    /// Kinematic parts: kinematic colliders are few (a frame's parts), so each part is
+    /// tried against every proxy's box, then the narrow phase, as for the ground. A
+    /// moving collider wakes what it reaches, as Box2D's kinematic bodies do (a sleeping
+    /// body would let it pass through): those bodies are handed to the sleep stage.
+    fn collide_kinematic(&mut self, bodies: &[Body], h: f64, out: &mut Vec<Touch>) {
+        let spec = 0.5 * self.settings.speculative_distance;
+        self.woken.clear();
         for (k, kin) in self.kinematic.iter().enumerate() {
             let moving = kin.velocity != DVec3::ZERO || kin.angular_velocity != DVec3::ZERO;
             for (kp, part) in kin.parts.iter().enumerate() {
@@ -138,28 +172,31 @@ impl Contacts {
                     if !self.boxes[p].overlaps(&bb) || jointed() {
                         continue;
                     }
-                    // A moving collider wakes what it reaches, as Box2D's kinematic
-                    // bodies do: a sleeping body would let it pass through.
-                    if self.sleep[body].asleep {
+                    if self.sleep[body].asleep && !self.woken.contains(&body) {
                         if !moving {
                             continue;
                         }
-                        self.sleep[body] = Sleep::default();
+                        self.woken.push(body);
                     }
-                    if let Some(m) = narrow_phase::collide(&proxy.geom, &geom, proxy.reach + reach)
-                    {
+                    let same = |c: &Contact| {
+                        c.part_a == proxy.part && c.part_b == kp as u32 && c.kinematic == k as u32
+                    };
+                    let last = (self.graph.find(proxy.body, NONE, same))
+                        .map(|c| &self.graph.values()[c].manifold);
+                    let margin = proxy.reach + reach;
+                    if let Some(m) = narrow_phase::collide(&proxy.geom, &geom, margin, last) {
                         let material = Material::mix(&bodies[body].material, &kin.material);
                         let end = (NONE, kp as u32, k as u32);
-                        grounded.push(((proxy.body, proxy.part), end, m, material));
+                        out.push(((proxy.body, proxy.part), end, m, material));
                     }
                 }
             }
         }
-        for (a, b, m, material) in grounded {
-            self.touch(a, b, m, material);
-        }
-        self.stats.pairs = pairs.len();
-        self.pairs = pairs;
+    }
+
+    /// Stale contacts: a contact this detection did not touch is erased, unless both its
+    /// ends sleep (a sleeping pair is not looked at, and keeps its contact).
+    fn erase_stale(&mut self) {
         let (stamp, sleep) = (self.stamp, &self.sleep);
         let asleep = |b: u32| b == NONE || sleep[b as usize].asleep;
         for c in (0..self.graph.len()).rev() {

@@ -13,24 +13,46 @@ pub struct Sleep {
     pub asleep: bool,
 }
 
-/// Updates `sleep` from the bodies' speeds over a step of `h`; returns how many islands
-/// there are and the bodies that fell asleep in this call (their velocities must be
-/// zeroed).
+/// Advances each awake body's sleep timer over a step of `h` in which it moved at
+/// `speeds` (see [`sleep_speed`]): reset where the body was faster than the sleep speed.
+pub fn tick(sleep: &mut [Sleep], speeds: &[f64], settings: &SolverSettings, h: f64) {
+    for (s, &v) in sleep.iter_mut().zip(speeds) {
+        if !s.asleep {
+            s.timer = if v > settings.sleep_speed {
+                0.0
+            } else {
+                s.timer + h
+            };
+        }
+    }
+}
+
+/// How fast a body moved through a step of `h`, for the sleep test: the speed of its
+/// farthest point (`radius` from its centre), or half the speed of its position change
+/// if that is more. Position correction moves a body without leaving it a velocity (the
+/// relax pass takes that velocity out), so a body being pushed out of a penetration is
+/// not at rest, whatever its velocity (Box2D v3's `sleepVelocity`, Catto, `solver.c`).
+pub fn sleep_speed(
+    (velocity, omega): (glam::DVec3, glam::DVec3),
+    (moved, turned): (glam::DVec3, f64),
+    radius: f64,
+    h: f64,
+) -> f64 {
+    let moving = velocity.length() + omega.length() * radius;
+    let correcting = 0.5 * (moved.length() + turned * radius) / h;
+    moving.max(correcting)
+}
+
+/// Puts to sleep every island whose bodies have all been slow for the sleep time, and
+/// wakes the others; returns how many islands there are and the bodies that fell asleep
+/// in this call (their velocities must be zeroed).
 pub fn update<V>(
     graph: &ContactGraph<V>,
     joints: &[Joint],
-    speeds: &[f64],
     sleep: &mut [Sleep],
     settings: &SolverSettings,
-    h: f64,
 ) -> (usize, Vec<usize>) {
-    let (sleep_speed, sleep_time) = (settings.sleep_speed, settings.sleep_time);
     let n = sleep.len();
-    for (s, &v) in sleep.iter_mut().zip(speeds) {
-        if !s.asleep {
-            s.timer = if v > sleep_speed { 0.0 } else { s.timer + h };
-        }
-    }
     let edges = graph.ends().iter().map(|&[a, b]| (a, b)).chain(
         joints
             .iter()
@@ -45,7 +67,7 @@ pub fn update<V>(
     }
     let mut fell_asleep = Vec::new();
     for (b, &r) in roots.iter().enumerate() {
-        let asleep = settings.sleep && calm[r as usize] >= sleep_time;
+        let asleep = settings.sleep && calm[r as usize] >= settings.sleep_time;
         if asleep && !sleep[b].asleep {
             fell_asleep.push(b);
         }

@@ -6,6 +6,9 @@ use glam::DVec3;
 /// The greatest number of points a manifold keeps: four span a face contact.
 pub const MAX_POINTS: usize = 4;
 
+/// How close (m) a new point must be to an old one of another id to take its warm start.
+pub const SAME_PLACE: f64 = 0.01;
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ContactPoint {
     /// Midway between the two surfaces, world coordinates.
@@ -71,12 +74,37 @@ impl Manifold {
     }
 
     /// Carries last step's impulses over to the points whose features still touch,
-    /// and the manifold's friction if any point does.
+    /// and the manifold's friction if any point does. A point whose id is new takes the
+    /// impulse of an unmatched old point within [`SAME_PLACE`] of it, as Bullet matches
+    /// its cached points by distance: a clipped corner's id depends on which side plane
+    /// cut it, which can change from step to step where the point does not move, and a
+    /// resting box whose point lost its warm start every other step jittered.
     pub fn warm_from(&mut self, old: &Manifold) {
         let mut kept = false;
-        for p in self.points_mut() {
-            if let Some(o) = old.points().iter().find(|o| o.id == p.id) {
-                p.normal_impulse = o.normal_impulse;
+        let mut taken = [false; MAX_POINTS];
+        let mut unmatched = [false; MAX_POINTS];
+        for (k, p) in self.points_mut().iter_mut().enumerate() {
+            match old.points().iter().position(|o| o.id == p.id) {
+                Some(i) => {
+                    p.normal_impulse = old.points[i].normal_impulse;
+                    taken[i] = true;
+                    kept = true;
+                }
+                None => unmatched[k] = true,
+            }
+        }
+        for (k, p) in self.points_mut().iter_mut().enumerate() {
+            if !unmatched[k] {
+                continue;
+            }
+            let near = (0..old.len)
+                .filter(|&i| !taken[i])
+                .map(|i| (i, old.points[i].position.distance_squared(p.position)))
+                .filter(|&(_, d2)| d2 < SAME_PLACE * SAME_PLACE)
+                .min_by(|x, y| x.1.total_cmp(&y.1));
+            if let Some((i, _)) = near {
+                p.normal_impulse = old.points[i].normal_impulse;
+                taken[i] = true;
                 kept = true;
             }
         }

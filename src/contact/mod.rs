@@ -49,7 +49,7 @@ pub use kinematic::Kinematic;
 pub use manifold::{ContactPoint, Manifold};
 pub use settings::{Softness, SolverKind, SolverSettings};
 pub use solver::Pose;
-pub use step::{FreeFlight, Movers, StepState};
+pub use step::{Movers, StepState};
 
 /// One contact of the graph: a manifold between a part of one body and a part of
 /// another, or, with `NONE` as the second body, a plane or a kinematic collider's part.
@@ -113,6 +113,10 @@ pub struct Contacts {
     /// go into the graph; rebuilt each step.
     #[serde(skip)]
     found: Vec<Option<Manifold>>,
+    /// Sleeping bodies a moving kinematic collider reached in this detection: the sleep
+    /// stage wakes them.
+    #[serde(skip)]
+    woken: Vec<usize>,
     /// What the solver's stages hand each other, kept from step to step: a pile's rows
     /// are megabytes, and allocating them anew each step costs page faults. Rebuilt by
     /// each step's prepare stage, so not a state.

@@ -8,12 +8,14 @@ use super::box_box::box_box;
 use super::geometry::{Geom, Plane, box_signed_distance, closest_segments, segment_parameter};
 use super::manifold::{Manifold, reduce};
 
-/// The manifold between two shapes, if they are within `margin` of each other.
-pub fn collide(a: &Geom, b: &Geom, margin: f64) -> Option<Manifold> {
+/// The manifold between two shapes, if they are within `margin` of each other; `last` is
+/// the pair's manifold of the last step, if any (two boxes keep the kind of axis it was
+/// made on unless another is clearly better).
+pub fn collide(a: &Geom, b: &Geom, margin: f64, last: Option<&Manifold>) -> Option<Manifold> {
     use Geom::*;
     match (*a, *b) {
-        (Box { .. }, Box { .. }) => box_box(a, b, margin),
-        (Box { .. }, _) => collide(b, a, margin).map(Manifold::flipped),
+        (Box { .. }, Box { .. }) => box_box(a, b, margin, last),
+        (Box { .. }, _) => collide(b, a, margin, None).map(Manifold::flipped),
         (
             Sphere { center, radius },
             Box {
@@ -26,7 +28,7 @@ pub fn collide(a: &Geom, b: &Geom, margin: f64) -> Option<Manifold> {
             rounded_segment_box((p, q, radius), (center, axes, half), margin)
         }
         (Cylinder { .. }, _) | (_, Cylinder { .. }) => {
-            collide(&inscribed_capsule(a), &inscribed_capsule(b), margin)
+            collide(&inscribed_capsule(a), &inscribed_capsule(b), margin, None)
         }
         _ => {
             let (p1, q1, r1) = segment_of(a);
@@ -294,17 +296,17 @@ mod tests {
             center: DVec3::new(0.1, 0.7, 0.0),
             radius: 0.25,
         };
-        let m = collide(&s, &b, 0.01).unwrap();
+        let m = collide(&s, &b, 0.01, None).unwrap();
         assert!((m.normal + DVec3::Y).length() < 1e-12);
         assert!((m.points[0].separation + 0.05).abs() < 1e-9);
-        let m2 = collide(&b, &s, 0.01).unwrap();
+        let m2 = collide(&b, &s, 0.01, None).unwrap();
         assert!((m2.normal - DVec3::Y).length() < 1e-12);
         let c = Geom::Capsule {
             a: DVec3::new(-0.4, 0.69, 0.0),
             b: DVec3::new(0.4, 0.69, 0.0),
             radius: 0.2,
         };
-        let m = collide(&c, &b, 0.01).unwrap();
+        let m = collide(&c, &b, 0.01, None).unwrap();
         assert!(
             m.len >= 2,
             "a lying capsule needs two points, got {}",
@@ -325,7 +327,7 @@ mod tests {
             center: DVec3::new(1.9, 0.0, 0.0),
             radius: 1.0,
         };
-        let m = collide(&a, &b, 0.0).unwrap();
+        let m = collide(&a, &b, 0.0, None).unwrap();
         assert!((m.normal - DVec3::X).length() < 1e-15);
         assert!((m.points[0].separation + 0.1).abs() < 1e-12);
         assert!((m.points[0].position.x - 0.95).abs() < 1e-12);
@@ -334,9 +336,9 @@ mod tests {
             b: DVec3::new(1.0, y, 0.0),
             radius: 0.1,
         };
-        let m = collide(&cap(0.0), &cap(0.19), 0.0).unwrap();
+        let m = collide(&cap(0.0), &cap(0.19), 0.0, None).unwrap();
         assert_eq!(m.len, 2);
-        assert!(collide(&cap(0.0), &cap(0.3), 0.05).is_none());
+        assert!(collide(&cap(0.0), &cap(0.3), 0.05, None).is_none());
     }
 
     #[test]

@@ -48,6 +48,7 @@ impl Contacts {
             boxes: _,
             pairs: _,
             found: _,
+            woken: _,
             state: _,
         } = self;
         Contacts {
@@ -65,6 +66,7 @@ impl Contacts {
             boxes: Vec::new(),
             pairs: Vec::new(),
             found: Vec::new(),
+            woken: Vec::new(),
             state: StepState::default(),
         }
     }
@@ -87,6 +89,7 @@ impl Contacts {
             boxes: _,
             pairs: _,
             found: _,
+            woken: _,
             state: _,
         } = from;
         self.settings = *settings;

@@ -4,8 +4,8 @@
 //! restitution and store impulses. The classic solver runs the same stages once per
 //! step, with Baumgarte's bias in place of the soft rows' springs [Havok solver].
 //!
-//! Every stage is public, so that the app can run each as a system of its own, in the
-//! order [`Contacts::step`] calls them; [`StepState`] is what they hand each other.
+//! The world runs detection ([`Contacts::detect`]) and then [`Contacts::solve`], which
+//! runs the rest in order; [`StepState`] is what the stages hand each other.
 
 use glam::DVec3;
 
@@ -32,19 +32,6 @@ pub trait Movers: Send {
     fn advance(&mut self, i: usize, body: &mut Body, h: f64) -> Result<(), StepError>;
 }
 
-/// No body is moved by the world: every body flies free between impulses.
-pub struct FreeFlight;
-
-impl Movers for FreeFlight {
-    fn moves(&self, _: usize) -> bool {
-        false
-    }
-
-    fn advance(&mut self, _: usize, _: &mut Body, _: f64) -> Result<(), StepError> {
-        Ok(())
-    }
-}
-
 /// Who takes part in a step besides the bodies: which sleep, which the world keeps out of
 /// the solver, and the kinematic colliders.
 pub struct Participants<'a> {
@@ -62,6 +49,8 @@ pub struct StepState {
     pub bodies: Vec<SolverBody>,
     /// Each body's pose, the world's, then each kinematic collider's.
     pub poses: Vec<Pose>,
+    /// Each body's pose at the step's start (then the world's), for the sleep test.
+    pub start: Vec<Pose>,
     /// Which bodies are solved and moved in this step.
     pub awake: Vec<bool>,
     /// The rows of every contact with an awake body, contacts with the ground first.
@@ -71,7 +60,7 @@ pub struct StepState {
     pub joint_rows: JointRows,
     /// The contact rows' colours: `contact_rows` lists the rows colour by colour.
     pub colours: Colours,
-    /// The rows four by four in SIMD lanes for the solve passes, which hold the
+    /// The rows eight by eight in SIMD lanes for the solve passes, which hold the
     /// accumulated impulses between [`Lanes::write_back`]s.
     pub lanes: Lanes,
     /// Scratch of the prepare stage, rebuilt each step: each row's bodies and contact
@@ -86,19 +75,6 @@ pub struct StepState {
 }
 
 impl Contacts {
-    /// One step of `h`: the stages in order, then the readout (see the module docs
-    /// for the split of velocities and positions).
-    pub fn step(
-        &mut self,
-        bodies: &mut [Body],
-        gravity: DVec3,
-        integrator: Integrator,
-        h: f64,
-    ) -> Result<(), StepError> {
-        self.detect(bodies, h);
-        self.solve(bodies, gravity, &[], integrator, h, &mut FreeFlight)
-    }
-
     /// Every stage after detection: sleep, the solver's stages with the integration of
     /// the bodies it moves (the world's `movers` move theirs), store impulses, readout.
     pub fn solve(
@@ -125,7 +101,7 @@ impl Contacts {
         h: f64,
         movers: &mut dyn Movers,
     ) -> Result<(), StepError> {
-        self.update_sleep(bodies, h);
+        self.update_sleep(bodies);
         let Contacts {
             settings,
             graph,
@@ -176,6 +152,7 @@ impl Contacts {
             }
         }
         state.store_impulses(graph, joints);
+        self.tick_sleep(bodies, h);
         self.update_stats();
         if bodies.iter().all(|b| b.state.is_finite()) {
             Ok(())
@@ -192,30 +169,42 @@ impl Contacts {
         self.stats.awake = self.state.awake.iter().filter(|a| **a).count();
     }
 
-    /// Sleep: finds the islands and advances each body's sleep timer; an island slow
-    /// for the sleep time falls asleep, and its bodies stop dead.
-    pub fn update_sleep(&mut self, bodies: &mut [Body], h: f64) {
-        let mut speeds = Vec::new();
-        parallel::collect(bodies.len(), &mut speeds, |i| {
-            let b = &bodies[i];
-            b.state
-                .velocity
-                .length()
-                .max(b.state.world_omega(&b.props).length() * b.radius())
-        });
-        let (islands, fell_asleep) = islands::update(
-            &self.graph,
-            &self.joints,
-            &speeds,
-            &mut self.sleep,
-            &self.settings,
-            h,
-        );
+    /// Sleep: wakes the bodies a moving kinematic collider reached, finds the islands,
+    /// and puts to sleep those whose bodies have all been slow for the sleep time; their
+    /// bodies stop dead. The only writer of sleep state besides [`Contacts::wake`].
+    fn update_sleep(&mut self, bodies: &mut [Body]) {
+        for b in self.woken.drain(..) {
+            self.sleep[b] = Sleep::default();
+        }
+        let (islands, fell_asleep) =
+            islands::update(&self.graph, &self.joints, &mut self.sleep, &self.settings);
         for b in fell_asleep {
             bodies[b].state.velocity = DVec3::ZERO;
             bodies[b].state.angular_momentum = DVec3::ZERO;
         }
         self.stats.islands = islands;
+    }
+
+    /// Sleep timers: each awake body's timer advances over the step of `h` just taken, or
+    /// is reset if it moved faster than the sleep speed ([`islands::sleep_speed`]).
+    fn tick_sleep(&mut self, bodies: &[Body], h: f64) {
+        let mut speeds = Vec::new();
+        let start = &self.state.start;
+        parallel::collect(bodies.len(), &mut speeds, |i| {
+            let (b, from) = (&bodies[i], &start[i]);
+            let s = &b.state;
+            let turn = s.orientation * from.orientation.inverse();
+            islands::sleep_speed(
+                (s.velocity, s.world_omega(&b.props)),
+                (
+                    s.position - from.position,
+                    turn.angle_between(glam::DQuat::IDENTITY),
+                ),
+                b.radius(),
+                h,
+            )
+        });
+        islands::tick(&mut self.sleep, &speeds, &self.settings, h);
     }
 }
 
@@ -252,6 +241,7 @@ impl StepState {
         self.bodies
             .extend(kinematic.iter().map(Kinematic::solver_body));
         self.poses = Contacts::poses(bodies);
+        self.start.clone_from(&self.poses);
         self.poses.extend(kinematic.iter().map(|k| k.pose));
         let awake = &self.awake;
         let active =
