@@ -212,7 +212,10 @@ impl Generator {
                 .collect(),
             Generator::Pile { count, size, mass } => {
                 let side = (count as f64).cbrt().ceil().max(1.0) as usize;
-                let pitch = 2.5 * size.max_element();
+                // The boxes start clear of each other and of the ground, however each is
+                // turned: the spheres around them (radius |size|) are 10% of a diameter
+                // apart.
+                let pitch = 2.2 * size.length();
                 (0..count)
                     .map(|k| {
                         let (i, j, l) = (k % side, (k / side) % side, k / (side * side));
@@ -222,7 +225,7 @@ impl Generator {
                         let shift = 0.5 * pitch * (l % 2) as f64;
                         let p = DVec3::new(
                             (i as f64 - c) * pitch + shift,
-                            2.0 * size.y + l as f64 * pitch,
+                            0.55 * pitch + l as f64 * pitch,
                             (j as f64 - c) * pitch + shift,
                         );
                         let mut b = boxed(format!("box {}", k + 1), size, mass, p);
