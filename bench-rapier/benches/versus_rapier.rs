@@ -26,17 +26,27 @@ use rapier3d::prelude::*;
 const HALF: f32 = 0.5;
 const FRICTION: f32 = 0.6;
 
-/// The scene's boxes as gyrolab generates them.
+/// The scene's boxes as gyrolab generates them, with sleeping off.
 fn gyrolab_world(scene: &str, size: usize) -> World {
+    sleepy_gyrolab_world(scene, size, false)
+}
+
+/// The scene's boxes as gyrolab generates them, with sleeping on or off.
+fn sleepy_gyrolab_world(scene: &str, size: usize, sleep: bool) -> World {
     let mut scene = Scene::load(scene).expect("built-in scene");
     scene.set_generated_size(size).expect("size in range");
     let mut world = scene.build();
     let contacts = world.contacts.as_mut().expect("a contact scene");
-    contacts.settings.sleep = false;
+    contacts.settings.sleep = sleep;
     world
 }
 
 fn rapier_world(gyro: &World) -> PhysicsWorld {
+    sleepy_rapier_world(gyro, false)
+}
+
+/// Rapier's copy of gyrolab's world, with sleeping on or off.
+fn sleepy_rapier_world(gyro: &World, sleep: bool) -> PhysicsWorld {
     let s = gyro.contacts.as_ref().expect("a contact scene").settings;
     let mut w = PhysicsWorld::default();
     w.integration_parameters.num_solver_iterations = s.substeps as usize;
@@ -56,7 +66,7 @@ fn rapier_world(gyro: &World) -> PhysicsWorld {
             RigidBodyBuilder::dynamic()
                 .translation(p)
                 .rotation(r)
-                .can_sleep(false),
+                .can_sleep(sleep),
             ColliderBuilder::cuboid(HALF, HALF, HALF)
                 .density(1.0)
                 .friction(FRICTION),
@@ -239,5 +249,104 @@ fn versus(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, versus);
+/// Steps of 60 Hz in the whole fall that the sleeping benchmarks simulate (30 s).
+const FALL_STEPS: usize = 1800;
+
+/// When every box of the clear-start pile is asleep in each engine (sleeping on in both),
+/// within the 30 s of the sleeping benchmark.
+fn report_sleeping(size: usize) {
+    let mut gyro = sleepy_gyrolab_world("pile", size, true);
+    let mut rapier = sleepy_rapier_world(&gyro, true);
+    let (mut g, mut r) = (None, None);
+    for k in 1..=FALL_STEPS {
+        step_gyrolab(&mut gyro);
+        step_rapier(&mut rapier);
+        let t = k as f64 / 60.0;
+        let contacts = gyro.contacts.as_ref().expect("contacts");
+        if g.is_none() && (0..gyro.bodies.len()).all(|b| contacts.is_asleep(b)) {
+            g = Some(t);
+        }
+        if r.is_none()
+            && rapier
+                .bodies
+                .iter()
+                .all(|(_, b)| b.is_sleeping() || b.is_fixed())
+        {
+            r = Some(t);
+        }
+    }
+    let at = |t: Option<f64>| t.map_or("not within 30 s".into(), |t| format!("at {t:.2} s"));
+    println!(
+        "pile {size}: every box asleep {} in gyrolab, {} in rapier",
+        at(g),
+        at(r)
+    );
+}
+
+/// The whole fall of the clear-start pile, sleeping on in both engines: 30 s from the
+/// start, each run timed whole (the world is built outside the timing); and the step of
+/// the heap at rest, asleep against the same heap kept awake.
+fn sleeping(c: &mut Criterion) {
+    let size = 1000;
+    report_sleeping(size);
+    let mut group = c.benchmark_group(format!("pile-{size}, 30 s fall, sleeping on"));
+    group.sample_size(10);
+    let one = pool(1);
+    group.bench_function("gyrolab, 1 thread", |b| {
+        b.iter_custom(|n| {
+            one.install(|| {
+                let mut total = Duration::ZERO;
+                for _ in 0..n {
+                    let mut w = sleepy_gyrolab_world("pile", size, true);
+                    let start = Instant::now();
+                    (0..FALL_STEPS).for_each(|_| step_gyrolab(black_box(&mut w)));
+                    total += start.elapsed();
+                }
+                total
+            })
+        })
+    });
+    group.bench_function("rapier", |b| {
+        b.iter_custom(|n| {
+            let mut total = Duration::ZERO;
+            for _ in 0..n {
+                let mut w = sleepy_rapier_world(&sleepy_gyrolab_world("pile", size, true), true);
+                let start = Instant::now();
+                (0..FALL_STEPS).for_each(|_| step_rapier(black_box(&mut w)));
+                total += start.elapsed();
+            }
+            total
+        })
+    });
+    group.finish();
+    let mut group = c.benchmark_group(format!("pile-{size} at rest"));
+    group.sample_size(20);
+    let rested = one.install(|| {
+        let mut w = sleepy_gyrolab_world("pile", size, true);
+        (0..FALL_STEPS).for_each(|_| step_gyrolab(&mut w));
+        w
+    });
+    for asleep in [true, false] {
+        let mut w = rested.clone();
+        w.contacts.as_mut().expect("contacts").settings.sleep = asleep;
+        one.install(|| (0..10).for_each(|_| step_gyrolab(&mut w)));
+        let name = if asleep {
+            "gyrolab, asleep"
+        } else {
+            "gyrolab, kept awake"
+        };
+        group.bench_function(name, |b| {
+            b.iter_custom(|n| {
+                one.install(|| {
+                    let start = Instant::now();
+                    (0..n).for_each(|_| step_gyrolab(black_box(&mut w)));
+                    start.elapsed()
+                })
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, versus, sleeping);
 criterion_main!(benches);

@@ -24,6 +24,12 @@ impl Contacts {
             self.sleep.resize(bodies.len(), Sleep::default());
             self.graph.reserve_bodies(bodies.len());
             self.stamp += 1;
+            self.woken.clear();
+            // Nothing awake and nothing moving: every stage would find nothing new and
+            // keep every contact, so none runs (a sleeping world costs nothing).
+            if self.at_rest() && self.kinematic.iter().all(|k| !k.moves()) {
+                return;
+            }
             self.update_proxies(bodies, h);
             self.broad_phase();
             self.collide_pairs(bodies);
@@ -154,9 +160,8 @@ impl Contacts {
     /// body would let it pass through): those bodies are handed to the sleep stage.
     fn collide_kinematic(&mut self, bodies: &[Body], h: f64, out: &mut Vec<Touch>) {
         let spec = 0.5 * self.settings.speculative_distance;
-        self.woken.clear();
         for (k, kin) in self.kinematic.iter().enumerate() {
-            let moving = kin.velocity != DVec3::ZERO || kin.angular_velocity != DVec3::ZERO;
+            let moving = kin.moves();
             for (kp, part) in kin.parts.iter().enumerate() {
                 let geom = Geom::of_part(part, kin.pose.position, kin.pose.orientation);
                 let reach = spec + kin.reach(part, h);

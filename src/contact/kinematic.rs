@@ -22,6 +22,11 @@ pub struct Kinematic {
 }
 
 impl Kinematic {
+    /// Whether it moves this step (a moving collider wakes the sleeping bodies it reaches).
+    pub fn moves(&self) -> bool {
+        self.velocity != DVec3::ZERO || self.angular_velocity != DVec3::ZERO
+    }
+
     /// The solver's view: its motion, and no inverse mass, so impulses do not move it.
     pub fn solver_body(&self) -> SolverBody {
         SolverBody {

@@ -188,6 +188,14 @@ impl Contacts {
         }
     }
 
+    /// Whether sleeping is on and every body (passive ones aside) is asleep with nothing
+    /// waiting to wake it: then a step has nothing to detect, solve or move.
+    pub fn at_rest(&self) -> bool {
+        self.settings.sleep
+            && self.woken.is_empty()
+            && (self.sleep.iter().enumerate()).all(|(i, s)| s.asleep || self.is_passive(i))
+    }
+
     pub fn is_asleep(&self, body: usize) -> bool {
         self.sleep.get(body).is_some_and(|s| s.asleep)
     }

@@ -86,6 +86,13 @@ impl Contacts {
         h: f64,
         movers: &mut dyn Movers,
     ) -> Result<(), StepError> {
+        if self.sleep.len() == bodies.len() && self.at_rest() {
+            // The stages would solve and move nothing (see `Contacts::detect`).
+            self.state.awake.clear();
+            self.state.awake.resize(bodies.len(), false);
+            self.update_stats();
+            return Ok(());
+        }
         let big = parallel::worth_threads(bodies.len().max(self.graph.len()));
         parallel::on_workers(big, || {
             self.solve_stages(bodies, gravity, loads, integrator, h, movers)
