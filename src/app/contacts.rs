@@ -123,6 +123,11 @@ pub fn solver_panel(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: 
     ui.add(egui::Slider::new(&mut s.slop, 0.0..=0.02).text("slop (m)"));
     ui.add(egui::Slider::new(&mut s.restitution_threshold, 0.0..=3.0).text("bounce above (m/s)"));
     ui.add(egui::Slider::new(&mut s.speculative_distance, 0.0..=0.1).text("speculative (m)"));
+    ui.add(egui::Slider::new(&mut s.recycle_distance, 0.0..=0.05).text("recycle (m)"))
+        .on_hover_text(
+            "A manifold is carried with its two bodies instead of computed again while \
+             they have moved less than this relative to each other (0: never)",
+        );
     ui.checkbox(&mut s.warm_start, "warm starting");
     ui.checkbox(&mut s.sleep, "sleeping islands");
     if s != current {

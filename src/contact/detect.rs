@@ -3,9 +3,20 @@
 
 use glam::DVec3;
 
+use super::settings::RECYCLE_TURN;
 use super::{Contact, Contacts, Material, NONE, Proxy, Sleep, narrow_phase, parallel};
-use super::{Geom, Manifold};
+use super::{Geom, Manifold, Origin, Pose};
 use crate::body::Body;
+
+/// Where a manifold came from.
+enum Source {
+    /// The narrow phase, from the bodies at these poses.
+    Computed(Origin),
+    /// Carried on from the one its contact keeps the origin of.
+    Carried,
+    /// The narrow phase, against a plane or a kinematic collider: not kept to carry on.
+    Unkept,
+}
 
 /// A manifold found against the ground or a kinematic part: the body's part, the other
 /// end (`NONE`, the plane's or part's index, the kinematic collider or `NONE`), the
@@ -36,7 +47,7 @@ impl Contacts {
             let mut grounded = self.collide_planes(bodies);
             self.collide_kinematic(bodies, h, &mut grounded);
             for (a, b, m, material) in grounded {
-                self.touch(a, b, m, material);
+                self.touch(a, b, (m, Source::Unkept), material);
             }
             self.erase_stale();
         });
@@ -57,12 +68,14 @@ impl Contacts {
             let body = &bodies[i as usize];
             let (s, shape) = (&body.state, &body.parts[part as usize]);
             let omega = s.world_omega(&body.props).length();
-            let reach = spec + h * (s.velocity.length() + omega * shape.radius_from_centre());
+            let extent = shape.radius_from_centre();
+            let reach = spec + h * (s.velocity.length() + omega * extent);
             Proxy {
                 body: i,
                 part,
                 geom: Geom::of_part(shape, s.position, s.orientation),
                 reach,
+                extent,
             }
         });
         let proxies = &self.proxies;
@@ -93,32 +106,53 @@ impl Contacts {
     }
 
     /// Pairs: the narrow phase, each pair on its own (on rayon's threads when there are
-    /// many); the graph is then updated in the pairs' order.
+    /// many); the graph is then updated in the pairs' order. A pair whose bodies kept
+    /// their relative pose since its manifold was computed carries that manifold on
+    /// instead (see [`Origin`]).
     fn collide_pairs(&mut self, bodies: &[Body]) {
-        let mut found = std::mem::take(&mut self.found);
+        let mut found = std::mem::take(&mut self.found_pairs);
         let (proxies, pairs, graph) = (&self.proxies, &self.pairs, &self.graph);
+        let limits = (self.settings.recycle_distance, RECYCLE_TURN);
+        let pose = |p: &Proxy| Pose::of(&bodies[p.body as usize].state);
         parallel::collect(pairs.len(), &mut found, |k| {
             let (i, j) = pairs[k];
             let (pa, pb) = (&proxies[i as usize], &proxies[j as usize]);
             let same = |c: &Contact| c.part_a == pa.part && c.part_b == pb.part;
             let last = graph
                 .find(pa.body, pb.body, same)
-                .map(|c| &graph.values()[c].manifold);
-            narrow_phase::collide(&pa.geom, &pb.geom, pa.reach + pb.reach, last)
+                .map(|c| &graph.values()[c]);
+            let (a, b) = (pose(pa), pose(pb));
+            let origin = last.and_then(|c| c.origin.as_ref());
+            if let Some(o) = origin.filter(|o| o.fits((&a, &b), pb.extent, limits)) {
+                return Some((o.carried(&a, &b), true));
+            }
+            let last = last.map(|c| &c.manifold);
+            narrow_phase::collide(&pa.geom, &pb.geom, pa.reach + pb.reach, last).map(|m| (m, false))
         });
-        for (k, m) in found.iter_mut().enumerate() {
-            if let Some(m) = m.take() {
+        self.stats.recycled = 0;
+        for (k, found) in found.iter_mut().enumerate() {
+            if let Some((m, recycled)) = found.take() {
                 let (i, j) = self.pairs[k];
                 let (pa, pb) = (&self.proxies[i as usize], &self.proxies[j as usize]);
                 let material = Material::mix(
                     &bodies[pa.body as usize].material,
                     &bodies[pb.body as usize].material,
                 );
+                let origin = if recycled {
+                    self.stats.recycled += 1;
+                    Source::Carried
+                } else {
+                    Source::Computed(Origin {
+                        manifold: m,
+                        pose_a: pose(pa),
+                        pose_b: pose(pb),
+                    })
+                };
                 let (a, b) = ((pa.body, pa.part), (pb.body, pb.part, NONE));
-                self.touch(a, b, m, material);
+                self.touch(a, b, (m, origin), material);
             }
         }
-        self.found = found;
+        self.found_pairs = found;
     }
 
     /// Planes: each awake proxy against each plane that its box reaches, the same way.
@@ -214,12 +248,12 @@ impl Contacts {
     }
 
     /// Records a manifold between part `pa` of body `a` and part `pb` of `b` (of the
-    /// kinematic collider `kin` when not `NONE`).
+    /// kinematic collider `kin` when not `NONE`), and where it came from.
     fn touch(
         &mut self,
         (a, pa): (u32, u32),
         (b, pb, kin): (u32, u32, u32),
-        mut m: Manifold,
+        (mut m, source): (Manifold, Source),
         mat: Material,
     ) {
         let stamp = self.stamp;
@@ -232,8 +266,17 @@ impl Contacts {
                 contact.friction = mat.friction;
                 contact.restitution = mat.restitution;
                 contact.stamp = stamp;
+                match source {
+                    Source::Computed(o) => contact.origin = Some(o),
+                    Source::Carried => {}
+                    Source::Unkept => contact.origin = None,
+                }
             }
             None => {
+                let origin = match source {
+                    Source::Computed(o) => Some(o),
+                    Source::Carried | Source::Unkept => None,
+                };
                 self.graph.insert(
                     a,
                     b,
@@ -244,6 +287,7 @@ impl Contacts {
                         manifold: m,
                         friction: mat.friction,
                         restitution: mat.restitution,
+                        origin,
                         stamp,
                     },
                 );

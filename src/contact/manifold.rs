@@ -1,7 +1,9 @@
 //! Contact manifolds: up to four points sharing one normal, each with a feature id that
 //! stays the same while the same features touch, so last step's impulses warm start it.
 
-use glam::DVec3;
+use glam::{DQuat, DVec3};
+
+use super::solver::Pose;
 
 /// The greatest number of points a manifold keeps: four span a face contact.
 pub const MAX_POINTS: usize = 4;
@@ -112,6 +114,61 @@ impl Manifold {
             self.friction_impulse = old.friction_impulse;
             self.twist_impulse = old.twist_impulse;
         }
+    }
+}
+
+/// What a manifold between two bodies was computed from, so that it can be carried with
+/// them instead of computed again (Box2D v3.2's contact recycling, Catto, `physics_world.c`).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Origin {
+    /// The manifold as computed, and the two bodies' poses then.
+    pub manifold: Manifold,
+    pub pose_a: Pose,
+    pub pose_b: Pose,
+}
+
+impl Origin {
+    /// Whether the bodies, now at `a` and `b`, are still near enough to where the
+    /// manifold was computed: neither has turned more than `turn` (rad), and the second
+    /// body's pose relative to the first has moved less than `distance` at any point
+    /// within `extent` of its centre.
+    pub fn fits(&self, (a, b): (&Pose, &Pose), extent: f64, (distance, turn): (f64, f64)) -> bool {
+        let angle = |q: DQuat, q0: DQuat| (q * q0.inverse()).to_axis_angle().1;
+        let within = |q: DQuat, q0: DQuat| {
+            let dot = q.dot(q0).abs().min(1.0);
+            2.0 * dot.acos() < turn
+        };
+        if !within(a.orientation, self.pose_a.orientation)
+            || !within(b.orientation, self.pose_b.orientation)
+        {
+            return false;
+        }
+        let (qa, qa0) = (a.orientation.inverse(), self.pose_a.orientation.inverse());
+        let moved = (qa * (b.position - a.position)
+            - qa0 * (self.pose_b.position - self.pose_a.position))
+            .length();
+        let turned = angle(qa * b.orientation, qa0 * self.pose_b.orientation);
+        moved + extent * turned.min(std::f64::consts::FRAC_PI_2).sin() < distance
+    }
+
+    /// The manifold carried with the bodies, now at `a` and `b`: each point's anchor on
+    /// each body moves with that body, the separation changes by their relative motion
+    /// along the normal, which turns with the second body (the ground's stays put), and
+    /// the point lies midway between its anchors. The ids stay, and with them the warm
+    /// starts.
+    pub fn carried(&self, a: &Pose, b: &Pose) -> Manifold {
+        let turn_a = a.orientation * self.pose_a.orientation.inverse();
+        let turn_b = b.orientation * self.pose_b.orientation.inverse();
+        let mut m = self.manifold;
+        let n = (turn_b * m.normal).normalize();
+        m.normal = n;
+        for p in m.points_mut() {
+            let on_a = a.position + turn_a * (p.position - self.pose_a.position);
+            let on_b = b.position + turn_b * (p.position - self.pose_b.position);
+            p.separation += n.dot(on_b - on_a);
+            p.position = 0.5 * (on_a + on_b);
+        }
+        m
     }
 }
 

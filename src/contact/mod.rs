@@ -46,7 +46,7 @@ pub use graph::{ContactGraph, NONE};
 pub use islands::Sleep;
 pub use joint::{Joint, JointKind, Motor};
 pub use kinematic::Kinematic;
-pub use manifold::{ContactPoint, Manifold};
+pub use manifold::{ContactPoint, Manifold, Origin};
 pub use settings::{Softness, SolverKind, SolverSettings};
 pub use solver::Pose;
 pub use step::{Movers, StepState};
@@ -63,6 +63,9 @@ pub struct Contact {
     pub manifold: Manifold,
     pub friction: f64,
     pub restitution: f64,
+    /// What the manifold between two bodies was last computed from, to carry it on while
+    /// they keep their relative pose; `None` against planes and kinematic colliders.
+    pub origin: Option<Origin>,
     stamp: u64,
 }
 
@@ -74,6 +77,8 @@ pub struct Stats {
     pub points: usize,
     pub islands: usize,
     pub awake: usize,
+    /// Manifolds carried on from an earlier step instead of computed.
+    pub recycled: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -84,6 +89,8 @@ struct Proxy {
     /// How far ahead of touching this shape's contacts start: half the speculative
     /// distance plus what the body can move in one step.
     reach: f64,
+    /// How far the shape reaches from its body's centre.
+    extent: f64,
 }
 
 /// The contact and joint state of a world.
@@ -113,6 +120,9 @@ pub struct Contacts {
     /// go into the graph; rebuilt each step.
     #[serde(skip)]
     found: Vec<Option<Manifold>>,
+    /// The pairs' manifolds, each with whether it was carried on (recycled).
+    #[serde(skip)]
+    found_pairs: Vec<Option<(Manifold, bool)>>,
     /// Sleeping bodies a moving kinematic collider reached in this detection: the sleep
     /// stage wakes them.
     #[serde(skip)]

@@ -44,6 +44,10 @@ impl FromStr for SolverKind {
     }
 }
 
+/// The most a body may turn (rad) between the step its manifold was computed and a step
+/// that carries it on: Box2D v3.2's `cos θ > 0.98`, about 11.5°.
+pub const RECYCLE_TURN: f64 = 0.2;
+
 #[derive(Clone, Copy, Debug, PartialEq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SolverSettings {
@@ -72,6 +76,11 @@ pub struct SolverSettings {
     /// Contacts are created this far (m) before touching, plus the distance the pair
     /// can close in one step: speculative contacts that stop tunnelling.
     pub speculative_distance: f64,
+    /// A manifold between two bodies is carried with them instead of computed again while
+    /// their relative pose has moved less than this (m) since it was computed, and neither
+    /// has turned more than [`RECYCLE_TURN`] (Box2D v3.2's contact recycling [Catto]); 0
+    /// computes every manifold every step.
+    pub recycle_distance: f64,
     /// Soft step: contact stiffness (Hz) and damping ratio, joint stiffness and damping.
     pub contact_hertz: f64,
     pub contact_damping_ratio: f64,
@@ -110,6 +119,7 @@ impl Default for SolverSettings {
             warm_start: true,
             restitution_threshold: 1.0,
             speculative_distance: 0.02,
+            recycle_distance: 0.005,
             contact_hertz: 30.0,
             contact_damping_ratio: 10.0,
             joint_hertz: 60.0,

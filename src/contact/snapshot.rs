@@ -48,6 +48,7 @@ impl Contacts {
             boxes: _,
             pairs: _,
             found: _,
+            found_pairs: _,
             woken: _,
             state: _,
         } = self;
@@ -66,6 +67,7 @@ impl Contacts {
             boxes: Vec::new(),
             pairs: Vec::new(),
             found: Vec::new(),
+            found_pairs: Vec::new(),
             woken: Vec::new(),
             state: StepState::default(),
         }
@@ -89,6 +91,7 @@ impl Contacts {
             boxes: _,
             pairs: _,
             found: _,
+            found_pairs: _,
             woken: _,
             state: _,
         } = from;

@@ -27,7 +27,8 @@ use crate::scene::{Scene, check_step};
 use crate::world::World;
 
 pub const FORMAT: &str = "gyrolab-state";
-pub const VERSION: u32 = 1;
+/// 2: contacts keep the origin of their manifold (contact recycling).
+pub const VERSION: u32 = 2;
 
 /// The first line of a state file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -353,6 +353,7 @@ pub fn validate_solver(s: &SolverSettings) -> Result<(), Invalid> {
     DAMPING_RATIO.check("joint_damping_ratio", s.joint_damping_ratio)?;
     SOLVER_DISTANCE.check("slop", s.slop)?;
     SOLVER_DISTANCE.check("speculative_distance", s.speculative_distance)?;
+    SOLVER_DISTANCE.check("recycle_distance", s.recycle_distance)?;
     SOLVER_SPEED.check("restitution_threshold", s.restitution_threshold)?;
     SOLVER_SPEED.check("max_push_out", s.max_push_out)?;
     SOLVER_SPEED.check("sleep_speed", s.sleep_speed)?;

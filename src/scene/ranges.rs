@@ -255,7 +255,7 @@ pub const DAMPING_RATIO: Range = closed(
 );
 pub const SOLVER_DISTANCE: Range = closed(
     "solver distance",
-    "`solver.slop`, `solver.speculative_distance`",
+    "`solver.slop`, `solver.speculative_distance`, `solver.recycle_distance`",
     (0.0, 1.0),
     "m",
     "tolerances beside bodies of a millimetre to a kilometre",
