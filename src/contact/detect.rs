@@ -112,7 +112,7 @@ impl Contacts {
     fn collide_pairs(&mut self, bodies: &[Body]) {
         let mut found = std::mem::take(&mut self.found_pairs);
         let (proxies, pairs, graph) = (&self.proxies, &self.pairs, &self.graph);
-        let limits = (self.settings.recycle_distance, RECYCLE_TURN);
+        let limits = (self.settings.recycle_distance, (0.5 * RECYCLE_TURN).cos());
         let pose = |p: &Proxy| Pose::of(&bodies[p.body as usize].state);
         parallel::collect(pairs.len(), &mut found, |k| {
             let (i, j) = pairs[k];

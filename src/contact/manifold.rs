@@ -129,15 +129,18 @@ pub struct Origin {
 
 impl Origin {
     /// Whether the bodies, now at `a` and `b`, are still near enough to where the
-    /// manifold was computed: neither has turned more than `turn` (rad), and the second
-    /// body's pose relative to the first has moved less than `distance` at any point
-    /// within `extent` of its centre.
-    pub fn fits(&self, (a, b): (&Pose, &Pose), extent: f64, (distance, turn): (f64, f64)) -> bool {
-        let angle = |q: DQuat, q0: DQuat| (q * q0.inverse()).to_axis_angle().1;
-        let within = |q: DQuat, q0: DQuat| {
-            let dot = q.dot(q0).abs().min(1.0);
-            2.0 * dot.acos() < turn
-        };
+    /// manifold was computed: neither has turned by more than the angle whose half has
+    /// the cosine `cos_half_turn`, and the second body's pose relative to the first has
+    /// moved less than `distance` at any point within `extent` of its centre. (No
+    /// trigonometry: a unit quaternion's scalar part is the cosine of half its angle, its
+    /// vector part's length the sine.)
+    pub fn fits(
+        &self,
+        (a, b): (&Pose, &Pose),
+        extent: f64,
+        (distance, cos_half_turn): (f64, f64),
+    ) -> bool {
+        let within = |q: DQuat, q0: DQuat| q.dot(q0).abs() > cos_half_turn;
         if !within(a.orientation, self.pose_a.orientation)
             || !within(b.orientation, self.pose_b.orientation)
         {
@@ -147,8 +150,10 @@ impl Origin {
         let moved = (qa * (b.position - a.position)
             - qa0 * (self.pose_b.position - self.pose_a.position))
             .length();
-        let turned = angle(qa * b.orientation, qa0 * self.pose_b.orientation);
-        moved + extent * turned.min(std::f64::consts::FRAC_PI_2).sin() < distance
+        let turn = (qa * b.orientation) * (qa0 * self.pose_b.orientation).inverse();
+        // sin θ = 2 sin(θ/2) cos(θ/2); θ is at most twice the turn allowed each body.
+        let sin_turned = 2.0 * turn.xyz().length() * turn.w.abs();
+        moved + extent * sin_turned < distance
     }
 
     /// The manifold carried with the bodies, now at `a` and `b`: each point's anchor on
