@@ -101,9 +101,8 @@ pub enum Generator {
     /// `count` boxes in a grid above the ground, falling into a pile: every other
     /// layer is shifted by half the grid's pitch and every box is turned, so the boxes
     /// land on edges and corners and tumble into a heap (boxes dropped square onto each
-    /// other stood in tall columns that buckled seconds later). The pitch, 2.5 half
-    /// extents, is too close for turned boxes: neighbouring cubes start overlapping by up
-    /// to 0.31 of their edge, which the contacts push apart in the first 20 steps.
+    /// other stood in tall columns that buckled seconds later). The pitch, 2.2 times a
+    /// box's half-diagonal, keeps every box clear of the others whatever its turn.
     Pile {
         count: usize,
         size: DVec3,
