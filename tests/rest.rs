@@ -41,8 +41,20 @@ fn into_front_wall(world: &World, body: usize) -> f64 {
     if (world.bodies[body].state.position.z - van.translation.z).abs() > 1.2 {
         return f64::NEG_INFINITY;
     }
-    // The wall's inner face is 2.5 m ahead of the van's centre (its part at 2.6, 0.1 thick).
-    let face = van.transform_point(DVec3::new(2.5, 0.0, 0.0)).x;
+    // The front wall is the part farthest ahead; its inner face is its back face.
+    let front = |p: &&gyrolab::body::inertia::Part| p.offset.x;
+    let wall = world.frames[0]
+        .parts
+        .iter()
+        .max_by(|p, q| front(p).total_cmp(&front(q)));
+    let wall = wall.expect("the van has parts");
+    let Shape::Box { half_extents } = wall.shape else {
+        unreachable!("the van's wall is a box");
+    };
+    assert!(wall.rotation.angle_between(glam::DQuat::IDENTITY) < 1e-12);
+    let face = van
+        .transform_point(wall.offset - DVec3::X * half_extents.x)
+        .x;
     corners(world, body).map(|c| c.x).fold(f64::MIN, f64::max) - face
 }
 

@@ -126,7 +126,8 @@ pub fn solver_panel(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: 
     ui.add(egui::Slider::new(&mut s.recycle_distance, 0.0..=0.05).text("recycle (m)"))
         .on_hover_text(
             "A manifold is carried with its two bodies instead of computed again while \
-             they have moved less than this relative to each other (0: never)",
+             they have moved less than this relative to each other, and less than half \
+             the speculative distance (0: never)",
         );
     ui.checkbox(&mut s.warm_start, "warm starting");
     ui.checkbox(&mut s.sleep, "sleeping islands");

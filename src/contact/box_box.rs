@@ -5,7 +5,7 @@
 use glam::{DMat3, DVec3};
 
 use super::geometry::{Geom, closest_segments};
-use super::manifold::{Manifold, reduce};
+use super::manifold::{Manifold, Side, reduce};
 
 /// The second box's faces win only if clearly better than the first's: near-ties
 /// otherwise flip the manifold (and its feature ids) from step to step, warm starting is
@@ -20,12 +20,14 @@ const FACE_BIAS: f64 = 1e-3;
 /// which crept on and never slept). Comparing with the clipped points, not the face axis,
 /// and these tolerances are Gregorius's ("Robust Contact Creation for Physics
 /// Simulations", GDC 2015; Catto's box3d compares a hull's edges with the clipped face
-/// contact the same way).
+/// contact the same way). Gregorius states the relative part for penetration; for a
+/// speculative contact (a positive separation) it is taken of the gap here.
 const EDGE_RELATIVE: f64 = 0.9;
 const EDGE_ABSOLUTE: f64 = 2.5e-3;
 
 /// How much better (m of separation) the other box's best face axis must be than the
-/// face axis the pair's last manifold used.
+/// face axis the pair's last manifold used (and [`FACE_BIAS`] more, 3 mm in all, to
+/// switch to the second box's face).
 /// Two boxes resting on each other at a small angle have two face axes within a
 /// millimetre of each other; picking them in turn clips the faces against different
 /// reference planes, so the points, their ids and their warm starts change every step,
@@ -69,21 +71,48 @@ const CLIP_TOLERANCE: f64 = 1e-3;
 /// The manifold of two boxes within `margin`; `last` is the pair's manifold of the last
 /// step, if any, whose kind of axis is kept unless another is clearly better.
 pub fn box_box(a: &Geom, b: &Geom, margin: f64, last: Option<&Manifold>) -> Option<Manifold> {
-    let (
-        &Geom::Box {
-            center: ca,
-            axes: ra,
-            half: ha,
-        },
-        &Geom::Box {
-            center: cb,
-            axes: rb,
-            half: hb,
-        },
-    ) = (a, b)
-    else {
+    let (Some(a), Some(b)) = (pose_of(a), pose_of(b)) else {
         unreachable!("box_box takes two boxes");
     };
+    let axes = best_axes(a, b, margin)?;
+    let face = face_manifold(a, b, &axes, margin, last.and_then(Reference::of));
+    let (s, l, i, j) = axes.edge;
+    if s > f64::NEG_INFINITY && face.as_ref().is_none_or(|m| edges_win(s, m, &axes)) {
+        let n = if l.dot(b.0 - a.0) < 0.0 { -l } else { l };
+        return Some(edge_contact(a, b, n, i, j));
+    }
+    face
+}
+
+/// Which body's face a box-box manifold was made on: none for an edge contact, whose
+/// normal is fixed in neither box.
+pub fn face_of(m: &Manifold) -> Option<Side> {
+    match Reference::of(m)? {
+        Reference::FirstFace => Some(Side::First),
+        Reference::SecondFace => Some(Side::Second),
+        Reference::Edges => None,
+    }
+}
+
+type BoxPose = (DVec3, DMat3, DVec3);
+
+fn pose_of(g: &Geom) -> Option<BoxPose> {
+    match *g {
+        Geom::Box { center, axes, half } => Some((center, axes, half)),
+        _ => None,
+    }
+}
+
+/// The best separating axes found: each box's best face axis and the best edge pair,
+/// each as (separation, axis, then the axis numbers).
+struct Axes {
+    faces: [(f64, DVec3, usize); 2],
+    edge: (f64, DVec3, usize, usize),
+}
+
+/// The separating-axis test over the 15 candidate axes; none when one separates the
+/// boxes by more than `margin`.
+fn best_axes((ca, ra, ha): BoxPose, (cb, rb, hb): BoxPose, margin: f64) -> Option<Axes> {
     let d = cb - ca;
     let separation = |l: DVec3| {
         let pa = ha.x * l.dot(ra.x_axis).abs()
@@ -94,7 +123,6 @@ pub fn box_box(a: &Geom, b: &Geom, margin: f64, last: Option<&Manifold>) -> Opti
             + hb.z * l.dot(rb.z_axis).abs();
         l.dot(d).abs() - pa - pb
     };
-    // Best face axis of each box: (separation, axis, axis number).
     let mut faces = [(f64::NEG_INFINITY, DVec3::X, 0usize); 2];
     for (best, r) in faces.iter_mut().zip([ra, rb]) {
         for i in 0..3 {
@@ -126,7 +154,18 @@ pub fn box_box(a: &Geom, b: &Geom, margin: f64, last: Option<&Manifold>) -> Opti
             }
         }
     }
-    let last = last.and_then(Reference::of);
+    Some(Axes { faces, edge })
+}
+
+/// The face contact on the better face axis, the one the last manifold used kept unless
+/// the other is better by [`HYSTERESIS`].
+fn face_manifold(
+    a: BoxPose,
+    b: BoxPose,
+    axes: &Axes,
+    margin: f64,
+    last: Option<Reference>,
+) -> Option<Manifold> {
     let score = |kind: Reference, s: f64, bias: f64| {
         if last == Some(kind) {
             s + HYSTERESIS
@@ -134,44 +173,40 @@ pub fn box_box(a: &Geom, b: &Geom, margin: f64, last: Option<&Manifold>) -> Opti
             s - bias
         }
     };
-    let first = score(Reference::FirstFace, faces[0].0, 0.0);
-    let second = score(Reference::SecondFace, faces[1].0, FACE_BIAS);
-    let face = if first >= second {
-        let (_, l, axis) = faces[0];
-        let n = if l.dot(d) < 0.0 { -l } else { l };
-        face_contact((ca, ra, ha), (cb, rb, hb), n, axis, margin)
+    let d = b.0 - a.0;
+    let toward_b = |l: DVec3| if l.dot(d) < 0.0 { -l } else { l };
+    let first = score(Reference::FirstFace, axes.faces[0].0, 0.0);
+    let second = score(Reference::SecondFace, axes.faces[1].0, FACE_BIAS);
+    if first >= second {
+        let (_, l, axis) = axes.faces[0];
+        face_contact(a, b, toward_b(l), axis, margin)
     } else {
-        let (_, l, axis) = faces[1];
-        let n = if l.dot(d) < 0.0 { -l } else { l };
-        face_contact((cb, rb, hb), (ca, ra, ha), -n, axis, margin).map(|m| {
-            let mut m = m.flipped();
-            for p in m.points_mut() {
-                p.id |= SECOND_REFERENCE;
-            }
-            m
-        })
-    };
-    // The face contact's depth: its deepest clipped point, where it has several.
-    let face_separation = match &face {
-        Some(m) if m.len > 1 => m
-            .points()
-            .iter()
-            .map(|p| p.separation)
-            .fold(f64::MAX, f64::min),
-        _ => faces[0].0.max(faces[1].0),
-    };
-    // Better by a fraction of the depth (of the gap, for a speculative contact) and more.
-    let margin_needed = (1.0 - EDGE_RELATIVE) * face_separation.abs() + EDGE_ABSOLUTE;
-    let edges_better = edge.0 > face_separation + margin_needed;
-    if edge.0 > f64::NEG_INFINITY && (face.is_none() || edges_better) {
-        let (_, l, i, j) = edge;
-        let n = if l.dot(d) < 0.0 { -l } else { l };
-        return Some(edge_contact((ca, ra, ha), (cb, rb, hb), n, i, j));
+        let (_, l, axis) = axes.faces[1];
+        let m = face_contact(b, a, -toward_b(l), axis, margin)?;
+        let mut m = m.flipped();
+        for p in m.points_mut() {
+            p.id |= SECOND_REFERENCE;
+        }
+        Some(m)
     }
-    face
 }
 
-type BoxPose = (DVec3, DMat3, DVec3);
+/// Whether the edge axis's separation `edge` beats the face contact `face` by
+/// [`EDGE_RELATIVE`] and [`EDGE_ABSOLUTE`], measured against its deepest clipped point
+/// where it has several (against the better face axis for a one-point contact).
+fn edges_win(edge: f64, face: &Manifold, axes: &Axes) -> bool {
+    let face_separation = if face.len > 1 {
+        face.points()
+            .iter()
+            .map(|p| p.separation)
+            .fold(f64::MAX, f64::min)
+    } else {
+        axes.faces[0].0.max(axes.faces[1].0)
+    };
+    // Better by a fraction of the depth (of the gap, for a speculative contact) and more.
+    let needed = (1.0 - EDGE_RELATIVE) * face_separation.abs() + EDGE_ABSOLUTE;
+    edge > face_separation + needed
+}
 
 /// `n` is the reference box's face normal `axis` pointing toward the incident box.
 fn face_contact(

@@ -8,13 +8,16 @@ use super::{Contact, Contacts, Material, NONE, Proxy, Sleep, narrow_phase, paral
 use super::{Geom, Manifold, Origin, Pose};
 use crate::body::Body;
 
-/// Where a manifold came from.
+/// Where a manifold came from. (Passed by value once per pair and never stored: boxing
+/// the origin would cost an allocation per computed manifold.)
+#[allow(clippy::large_enum_variant)]
 enum Source {
     /// The narrow phase, from the bodies at these poses.
     Computed(Origin),
     /// Carried on from the one its contact keeps the origin of.
     Carried,
-    /// The narrow phase, against a plane or a kinematic collider: not kept to carry on.
+    /// The narrow phase, against a plane or a kinematic collider, or with a normal fixed
+    /// in neither body: not kept to carry on.
     Unkept,
 }
 
@@ -39,6 +42,8 @@ impl Contacts {
             // Nothing awake and nothing moving: every stage would find nothing new and
             // keep every contact, so none runs (a sleeping world costs nothing).
             if self.at_rest() && self.kinematic.iter().all(|k| !k.moves()) {
+                self.stats.pairs = 0;
+                self.stats.recycled = 0;
                 return;
             }
             self.update_proxies(bodies, h);
@@ -112,7 +117,7 @@ impl Contacts {
     fn collide_pairs(&mut self, bodies: &[Body]) {
         let mut found = std::mem::take(&mut self.found_pairs);
         let (proxies, pairs, graph) = (&self.proxies, &self.pairs, &self.graph);
-        let limits = (self.settings.recycle_distance, (0.5 * RECYCLE_TURN).cos());
+        let limits = (self.settings.recycle_limit(), (0.5 * RECYCLE_TURN).cos());
         let pose = |p: &Proxy| Pose::of(&bodies[p.body as usize].state);
         parallel::collect(pairs.len(), &mut found, |k| {
             let (i, j) = pairs[k];
@@ -142,11 +147,15 @@ impl Contacts {
                     self.stats.recycled += 1;
                     Source::Carried
                 } else {
-                    Source::Computed(Origin {
-                        manifold: m,
-                        pose_a: pose(pa),
-                        pose_b: pose(pb),
-                    })
+                    match narrow_phase::face_of(&pa.geom, &pb.geom, &m) {
+                        Some(face) => Source::Computed(Origin {
+                            manifold: m,
+                            pose_a: pose(pa),
+                            pose_b: pose(pb),
+                            face,
+                        }),
+                        None => Source::Unkept,
+                    }
                 };
                 let (a, b) = ((pa.body, pa.part), (pb.body, pb.part, NONE));
                 self.touch(a, b, (m, origin), material);

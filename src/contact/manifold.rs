@@ -117,6 +117,14 @@ impl Manifold {
     }
 }
 
+/// Which of a pair's two bodies a manifold's normal is fixed in: the body whose face the
+/// manifold was made on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Side {
+    First,
+    Second,
+}
+
 /// What a manifold between two bodies was computed from, so that it can be carried with
 /// them instead of computed again (Box2D v3.2's contact recycling, Catto, `physics_world.c`).
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -125,15 +133,17 @@ pub struct Origin {
     pub manifold: Manifold,
     pub pose_a: Pose,
     pub pose_b: Pose,
+    /// The body whose face the normal is: it turns with that body.
+    pub face: Side,
 }
 
 impl Origin {
     /// Whether the bodies, now at `a` and `b`, are still near enough to where the
     /// manifold was computed: neither has turned by more than the angle whose half has
-    /// the cosine `cos_half_turn`, and the second body's pose relative to the first has
-    /// moved less than `distance` at any point within `extent` of its centre. (No
-    /// trigonometry: a unit quaternion's scalar part is the cosine of half its angle, its
-    /// vector part's length the sine.)
+    /// the cosine `cos_half_turn`, and no point of the second body within `extent` of its
+    /// centre has moved `distance` relative to the first. (No trigonometry: a unit
+    /// quaternion's scalar part is the cosine of half its angle, and a turn by θ moves a
+    /// point at r by the chord 2r·sin(θ/2), r times twice its vector part's length.)
     pub fn fits(
         &self,
         (a, b): (&Pose, &Pose),
@@ -151,21 +161,22 @@ impl Origin {
             - qa0 * (self.pose_b.position - self.pose_a.position))
             .length();
         let turn = (qa * b.orientation) * (qa0 * self.pose_b.orientation).inverse();
-        // sin θ = 2 sin(θ/2) cos(θ/2); θ is at most twice the turn allowed each body.
-        let sin_turned = 2.0 * turn.xyz().length() * turn.w.abs();
-        moved + extent * sin_turned < distance
+        moved + extent * 2.0 * turn.xyz().length() < distance
     }
 
     /// The manifold carried with the bodies, now at `a` and `b`: each point's anchor on
-    /// each body moves with that body, the separation changes by their relative motion
-    /// along the normal, which turns with the second body (the ground's stays put), and
-    /// the point lies midway between its anchors. The ids stay, and with them the warm
-    /// starts.
+    /// each body moves with that body, the normal turns with the body whose face it is,
+    /// the separation changes by the anchors' relative motion along it, and the point lies
+    /// midway between its anchors. The ids stay, and with them the warm starts.
     pub fn carried(&self, a: &Pose, b: &Pose) -> Manifold {
         let turn_a = a.orientation * self.pose_a.orientation.inverse();
         let turn_b = b.orientation * self.pose_b.orientation.inverse();
         let mut m = self.manifold;
-        let n = (turn_b * m.normal).normalize();
+        let face_turn = match self.face {
+            Side::First => turn_a,
+            Side::Second => turn_b,
+        };
+        let n = (face_turn * m.normal).normalize();
         m.normal = n;
         for p in m.points_mut() {
             let on_a = a.position + turn_a * (p.position - self.pose_a.position);
@@ -208,4 +219,143 @@ pub fn reduce(candidates: &[(DVec3, f64, u32)], normal: DVec3) -> Vec<(DVec3, f6
         }
     }
     keep.into_iter().map(|k| candidates[k]).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contact::box_box::{box_box, face_of};
+    use crate::contact::geometry::Geom;
+    use glam::DMat3;
+
+    fn pose(position: DVec3, orientation: DQuat) -> Pose {
+        Pose {
+            position,
+            orientation,
+        }
+    }
+
+    fn block(p: &Pose, half: DVec3) -> Geom {
+        Geom::Box {
+            center: p.position,
+            axes: DMat3::from_quat(p.orientation),
+            half,
+        }
+    }
+
+    const BASE: DVec3 = DVec3::new(2.0, 0.5, 2.0);
+    const CUBE: DVec3 = DVec3::splat(0.5);
+
+    /// A cube on a wide base, tipped 5° onto one edge (two corners touch, 1 mm deep);
+    /// `base_first` says which of the two is the pair's first body.
+    fn on_edge(base: Pose, cube: Pose, base_first: bool) -> Option<Manifold> {
+        let (b, c) = (block(&base, BASE), block(&cube, CUBE));
+        if base_first {
+            box_box(&b, &c, 0.02, None)
+        } else {
+            box_box(&c, &b, 0.02, None)
+        }
+    }
+
+    /// The cube slides 3 mm and the base tilts 0.3°: the carried manifold has the normal
+    /// of one computed afresh (it turns with the base, whose face it is, whichever body is
+    /// first), its separations to the tilt's second order, and its points within half
+    /// the slide (its anchors stay on both bodies).
+    #[test]
+    fn a_carried_manifold_is_the_one_computed_afresh() {
+        let tip = 5f64.to_radians();
+        let depth = 0.5 + 0.5 * tip.cos() + 0.5 * tip.sin() - 1e-3;
+        let base0 = pose(DVec3::ZERO, DQuat::IDENTITY);
+        let cube0 = pose(DVec3::new(0.3, depth, 0.2), DQuat::from_rotation_z(tip));
+        let base1 = pose(DVec3::ZERO, DQuat::from_rotation_x(0.3f64.to_radians()));
+        let cube1 = pose(
+            cube0.position + DVec3::new(3e-3, 0.0, 0.0),
+            cube0.orientation,
+        );
+        for base_first in [true, false] {
+            let computed = on_edge(base0, cube0, base_first).unwrap();
+            let face = face_of(&computed).unwrap();
+            assert_eq!(
+                face == Side::First,
+                base_first,
+                "the base's face is the reference"
+            );
+            let (poses0, poses1) = if base_first {
+                ((base0, cube0), (base1, cube1))
+            } else {
+                ((cube0, base0), (cube1, base1))
+            };
+            let origin = Origin {
+                manifold: computed,
+                pose_a: poses0.0,
+                pose_b: poses0.1,
+                face,
+            };
+            let carried = origin.carried(&poses1.0, &poses1.1);
+            let fresh = on_edge(base1, cube1, base_first).unwrap();
+            assert_eq!(fresh.len, 2);
+            assert!(
+                carried.normal.distance(fresh.normal) < 1e-12,
+                "{base_first}"
+            );
+            for p in fresh.points() {
+                let q = carried.points().iter().find(|q| q.id == p.id).unwrap();
+                assert!((q.separation - p.separation).abs() < 1e-7, "{base_first}");
+                let moved = 3e-3 + p.position.length() * 0.3f64.to_radians();
+                assert!(q.position.distance(p.position) < moved, "{base_first}");
+            }
+        }
+    }
+
+    /// A pose that a turn of `angle` about z takes `p` to.
+    fn turned(p: Pose, angle: f64) -> Pose {
+        pose(p.position, DQuat::from_rotation_z(angle) * p.orientation)
+    }
+
+    /// Neither body may turn by more than the limit; within it, the second body's turn
+    /// moves its farthest point by the chord 2r·sin(θ/2), which must stay within the
+    /// distance.
+    #[test]
+    fn a_pose_fits_while_turns_and_chords_stay_within_limits() {
+        let a = pose(DVec3::ZERO, DQuat::IDENTITY);
+        let b = pose(DVec3::Y, DQuat::from_rotation_y(0.4));
+        let origin = Origin {
+            manifold: Manifold::new(DVec3::Y),
+            pose_a: a,
+            pose_b: b,
+            face: Side::First,
+        };
+        let limit = (0.2f64 * 0.5).cos();
+        let far = (1e3, limit);
+        assert!(origin.fits((&a, &turned(b, 0.19)), 0.0, far));
+        assert!(!origin.fits((&a, &turned(b, 0.21)), 0.0, far));
+        assert!(!origin.fits((&turned(a, -0.21), &b), 0.0, far));
+        let (r, angle): (f64, f64) = (0.7, 0.05);
+        let chord = 2.0 * r * (0.5 * angle).sin();
+        let b1 = turned(b, angle);
+        assert!(origin.fits((&a, &b1), r, (1.01 * chord, limit)));
+        assert!(!origin.fits((&a, &b1), r, (0.99 * chord, limit)));
+    }
+
+    /// A point whose id changed keeps the warm start of the old point it sits on, not
+    /// of one farther than `SAME_PLACE`.
+    #[test]
+    fn a_renamed_point_in_the_same_place_keeps_its_warm_start() {
+        let mut old = Manifold::new(DVec3::Y);
+        old.push(DVec3::ZERO, -1e-3, 5);
+        old.points[0].normal_impulse = 3.0;
+        old.friction_impulse = DVec3::X;
+        let renamed = |at: DVec3| {
+            let mut m = Manifold::new(DVec3::Y);
+            m.push(at, -1e-3, 9);
+            m.warm_from(&old);
+            m
+        };
+        let near = renamed(DVec3::new(0.4 * SAME_PLACE, 0.0, 0.0));
+        assert_eq!(near.points[0].normal_impulse, 3.0);
+        assert_eq!(near.friction_impulse, DVec3::X);
+        let far = renamed(DVec3::new(1.5 * SAME_PLACE, 0.0, 0.0));
+        assert_eq!(far.points[0].normal_impulse, 0.0);
+        assert_eq!(far.friction_impulse, DVec3::ZERO);
+    }
 }

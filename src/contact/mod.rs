@@ -25,6 +25,7 @@ pub mod geometry;
 pub mod graph;
 pub mod islands;
 pub mod joint;
+pub mod kernel;
 pub mod kinematic;
 pub mod lanes;
 pub mod manifold;
@@ -36,6 +37,7 @@ mod snapshot;
 pub mod solver;
 pub mod step;
 mod team;
+pub mod wide;
 
 use glam::DVec3;
 
@@ -72,6 +74,8 @@ pub struct Contact {
 /// What the last step found, for the app's readout.
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Stats {
+    /// Pairs of parts the broad phase found this step (none while the world is at rest,
+    /// when it does not run).
     pub pairs: usize,
     pub contacts: usize,
     pub points: usize,

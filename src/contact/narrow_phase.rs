@@ -4,9 +4,9 @@
 
 use glam::{DMat3, DVec3};
 
-use super::box_box::box_box;
+use super::box_box::{self, box_box};
 use super::geometry::{Geom, Plane, box_signed_distance, closest_segments, segment_parameter};
-use super::manifold::{Manifold, reduce};
+use super::manifold::{Manifold, Side, reduce};
 
 /// The manifold between two shapes, if they are within `margin` of each other; `last` is
 /// the pair's manifold of the last step, if any (two boxes keep the kind of axis it was
@@ -35,6 +35,16 @@ pub fn collide(a: &Geom, b: &Geom, margin: f64, last: Option<&Manifold>) -> Opti
             let (p2, q2, r2) = segment_of(b);
             rounded_segments((p1, q1, r1), (p2, q2, r2), margin)
         }
+    }
+}
+
+/// Which shape's face a manifold between `a` and `b` was made on, so that its normal can
+/// be carried with that body: box-box face contacts only (a rounded shape's normal runs
+/// along the line between closest points, fixed in neither body).
+pub fn face_of(a: &Geom, b: &Geom, m: &Manifold) -> Option<Side> {
+    match (a, b) {
+        (Geom::Box { .. }, Geom::Box { .. }) => box_box::face_of(m),
+        _ => None,
     }
 }
 

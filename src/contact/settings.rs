@@ -79,7 +79,8 @@ pub struct SolverSettings {
     /// A manifold between two bodies is carried with them instead of computed again while
     /// their relative pose has moved less than this (m) since it was computed, and neither
     /// has turned more than [`RECYCLE_TURN`] (Box2D v3.2's contact recycling [Catto]); 0
-    /// computes every manifold every step.
+    /// computes every manifold every step. No more than half the speculative distance
+    /// is used ([`Self::recycle_limit`]).
     pub recycle_distance: f64,
     /// Soft step: contact stiffness (Hz) and damping ratio, joint stiffness and damping.
     pub contact_hertz: f64,
@@ -135,6 +136,14 @@ impl Default for SolverSettings {
 }
 
 impl SolverSettings {
+    /// How far (m) a pair's relative pose may move before its manifold is computed
+    /// again: `recycle_distance`, but no more than half the speculative distance. A
+    /// carried manifold gains no points, so a feature beyond the speculative distance
+    /// when it was computed must not come into contact before it is computed again.
+    pub fn recycle_limit(&self) -> f64 {
+        self.recycle_distance.min(0.5 * self.speculative_distance)
+    }
+
     /// The Baumgarte factor per step of `h` from the ERP [Havok solver].
     pub fn beta(&self, h: f64) -> f64 {
         1.0 - (1.0 - self.erp).powf(h)

@@ -8,6 +8,7 @@ use std::ops::{Add, Mul, Neg, Sub};
 use glam::{DMat3, DVec3};
 
 use super::geometry::tangents;
+use super::kernel::{LaneAxis, LanePoint, RowPass, Rows, Velocities};
 use super::manifold::{MAX_POINTS, Manifold};
 use super::parallel::Ends;
 use super::settings::{Softness, SolverKind, SolverSettings};
@@ -73,7 +74,25 @@ where
     M: Mul<V, Output = V>,
     V: Add<Output = V> + Sub<Output = V> + Neg<Output = V> + Mul<f64, Output = V>,
 {
-    -(mass * (velocity + bias)) * softness.mass_scale - accumulated * softness.impulse_scale
+    let scales = (softness.mass_scale, softness.impulse_scale);
+    soft_impulse_scaled(scales, mass, velocity, bias, accumulated)
+}
+
+/// [`soft_impulse`] with the softness's mass and impulse scales given, which differ from
+/// lane to lane in the contact rows' [`kernel`](super::kernel).
+#[inline(always)]
+pub fn soft_impulse_scaled<M, V, S>(
+    (mass_scale, impulse_scale): (S, S),
+    mass: M,
+    velocity: V,
+    bias: V,
+    accumulated: V,
+) -> V
+where
+    M: Mul<V, Output = V>,
+    V: Add<Output = V> + Sub<Output = V> + Neg<Output = V> + Mul<S, Output = V>,
+{
+    -(mass * (velocity + bias)) * mass_scale - accumulated * impulse_scale
 }
 
 /// Borrows the two bodies of a row; `a != b` always holds (a body never touches itself).
@@ -158,39 +177,10 @@ impl Axis {
         axis.mass = recip(coupling(&axis, &axis, linear_k));
         axis
     }
-
-    /// The relative velocity of the point along `d`, b's minus a's (`d = 0`: the
-    /// relative spin of a twist row).
-    #[inline]
-    fn velocity(&self, a: &SolverBody, b: &SolverBody, d: DVec3) -> f64 {
-        d.dot(b.v - a.v) + self.ang_b.dot(b.w) - self.ang_a.dot(a.w)
-    }
-
-    /// An impulse `λ d` on b at the point, and its reaction on a.
-    #[inline]
-    fn apply(&self, a: &mut SolverBody, b: &mut SolverBody, d: DVec3, lambda: f64) {
-        a.v -= d * (lambda * a.inv_mass);
-        a.w -= self.turn_a * lambda;
-        b.v += d * (lambda * b.inv_mass);
-        b.w += self.turn_b * lambda;
-    }
 }
 
-/// A point's normal row: what every pass of the solver reads and writes. (Where the
-/// point is, read only when the rows are moved, is in its [`PointAnchor`], apart, so
-/// that the passes stream through less memory.)
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PointRow {
-    pub normal: Axis,
-    /// Separation now: `base + n·(anchor_b − anchor_a)`.
-    pub separation: f64,
-    pub normal_impulse: f64,
-    pub max_normal_impulse: f64,
-    /// PGS only: the velocity bias the row drives `v_n + bias` to zero with.
-    pub bias: f64,
-}
-
-/// Where a point's row acts, and what it was when prepared.
+/// Where a point's row acts, and what it was when prepared: read only when the rows
+/// are moved, apart from the rows, so that the passes stream through less memory.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PointAnchor {
     /// The point in each body's own frame, fixed when prepared: the soft step follows
@@ -205,12 +195,12 @@ pub struct PointAnchor {
     pub position: DVec3,
     /// Separation when prepared.
     pub base_separation: f64,
-    /// Normal relative velocity before the solve, for restitution.
-    pub approach: f64,
 }
 
-/// One manifold's rows: a normal row per point, and friction for the manifold as a
-/// whole: two tangent rows at the points' centroid and a twist row about the normal.
+/// One manifold's rows between bodies `a` and `b`: a normal row per point, and friction
+/// for the manifold as a whole: two tangent rows at the points' centroid and a twist row
+/// about the normal. The rows themselves ([`Rows`]) are the kernel's, solved alone or in
+/// lanes with others.
 ///
 /// Why not friction at each point: a face contact's four normal impulses are statically
 /// indeterminate, and Gauss-Seidel shares the load unevenly, in an order-dependent way.
@@ -224,23 +214,10 @@ pub struct PointAnchor {
 pub struct ContactRows {
     pub a: usize,
     pub b: usize,
-    pub normal: DVec3,
-    pub tangents: [DVec3; 2],
-    pub mu: f64,
-    pub restitution: f64,
-    pub points: [PointRow; MAX_POINTS],
-    pub len: usize,
-    pub friction: [Axis; 2],
-    pub friction_impulse: [f64; 2],
-    pub twist: Axis,
-    pub twist_impulse: f64,
-    /// Mean distance of the points from their centroid: the twist row's lever.
-    pub twist_radius: f64,
     /// Which contact of the graph these rows came from, to store the impulses back.
     pub contact: usize,
-    /// Whether the last pass went through the points backwards.
-    pub flip: bool,
     pub anchors: [PointAnchor; MAX_POINTS],
+    pub rows: Rows<f64>,
 }
 
 impl Ends for ContactRows {
@@ -334,16 +311,14 @@ impl ContactRows {
         let (a, b) = (input.a, input.b);
         let n = m.normal;
         let (t1, t2) = tangents(n);
-        self.a = a;
-        self.b = b;
-        self.normal = n;
-        self.tangents = [t1, t2];
-        self.mu = input.friction;
-        self.restitution = input.restitution;
-        self.len = m.len;
-        self.contact = input.contact;
-        self.flip = false;
-        (self.friction_impulse, self.twist_impulse) = if warm_start {
+        (self.a, self.b, self.contact) = (a, b, input.contact);
+        let rows = &mut self.rows;
+        rows.normal = n.to_array();
+        rows.tangents = [t1.to_array(), t2.to_array()];
+        rows.mu = input.friction;
+        rows.restitution = input.restitution;
+        (rows.len, rows.mixed, rows.flip) = (m.len, false, false);
+        (rows.friction_impulse, rows.twist_impulse) = if warm_start {
             (
                 [m.friction_impulse.dot(t1), m.friction_impulse.dot(t2)],
                 m.twist_impulse,
@@ -356,11 +331,10 @@ impl ContactRows {
             poses[a].orientation.inverse(),
             poses[b].orientation.inverse(),
         );
-        for ((row, anchor), p) in self
-            .points
-            .iter_mut()
+        for (j, ((row, anchor), p)) in (rows.points.iter_mut())
             .zip(&mut self.anchors)
             .zip(m.points())
+            .enumerate()
         {
             let ra = p.position - poses[a].position;
             let rb = p.position - poses[b].position;
@@ -372,34 +346,37 @@ impl ContactRows {
                 offset_b: rb,
                 position: DVec3::ZERO,
                 base_separation: p.separation,
+            };
+            *row = LanePoint {
+                impulse: if warm_start { p.normal_impulse } else { 0.0 },
                 approach: rel.dot(n),
+                ..LanePoint::default()
             };
-            *row = PointRow {
-                normal_impulse: if warm_start { p.normal_impulse } else { 0.0 },
-                ..PointRow::default()
-            };
+            rows.active[j] = true;
         }
         // The slots past the manifold's points stay empty rows.
-        self.points[m.len..].fill(PointRow::default());
+        rows.points[m.len..].fill(LanePoint::default());
+        rows.active[m.len..].fill(false);
         self.anchors[m.len..].fill(PointAnchor::default());
         self.refresh(bodies, poses, true);
     }
 
     /// Moves the rows with the bodies: the anchors to where the bodies have carried them
     /// and the separation measured there; each point carried with the bodies'
-    /// translation; and the Jacobians at the point and the bodies' current inertia. The soft step calls it after
-    /// every solver sub-step's integration, so that both bodies' impulses act at one point
-    /// with the inertia that turns them into momentum: linear and angular momentum are then
-    /// conserved to round-off (with the anchors fixed, as Box2D v3 keeps them, a pair of
-    /// impulses on anchors that drifted apart leaked a few % of the angular momentum of a
-    /// collision).
+    /// translation; and the Jacobians at the point and the bodies' current inertia. The
+    /// soft step calls it after every solver sub-step's integration, so that both bodies'
+    /// impulses act at one point with the inertia that turns them into momentum: linear
+    /// and angular momentum are then conserved to round-off (with the anchors fixed, as
+    /// Box2D v3 keeps them, a pair of impulses on anchors that drifted apart leaked a few
+    /// % of the angular momentum of a collision).
     ///
     /// `follow: false` updates the separations only and leaves the points and
     /// Jacobians where they were prepared (Box2D's and rapier's fixed anchors).
     pub fn refresh(&mut self, bodies: &[SolverBody], poses: &[Pose], follow: bool) {
         let (ba, bb) = (&bodies[self.a], &bodies[self.b]);
         let (pa, pb) = (&poses[self.a], &poses[self.b]);
-        let n = self.normal;
+        let rows = &mut self.rows;
+        let n = DVec3::from_array(rows.normal);
         // Each body carries the point along with its translation; the point is their
         // average weighted by inverse mass, so against the ground or a kinematic body it
         // stays with the moving body (under a rolling ball, not on the material points
@@ -411,52 +388,49 @@ impl ContactRows {
             (0.5, 0.5)
         };
         let mut centroid = DVec3::ZERO;
-        let len = self.len;
+        let len = rows.len;
         // A matrix turns a point in half the work of a quaternion; four points pay for it.
         let (turn_a, turn_b) = (
             DMat3::from_quat(pa.orientation),
             DMat3::from_quat(pb.orientation),
         );
-        for (p, at) in self.points[..len].iter_mut().zip(&mut self.anchors[..len]) {
+        for (p, at) in rows.points[..len].iter_mut().zip(&mut self.anchors[..len]) {
             let anchor_a = pa.position + turn_a * at.local_a;
             let anchor_b = pb.position + turn_b * at.local_b;
             p.separation = at.base_separation + n.dot(anchor_b - anchor_a);
             if follow {
                 at.position = wa * (pa.position + at.offset_a) + wb * (pb.position + at.offset_b);
                 let (ra, rb) = (at.position - pa.position, at.position - pb.position);
-                p.normal = Axis::new(ba, bb, ra, rb, n);
+                p.normal = (&Axis::new(ba, bb, ra, rb, n)).into();
             }
             centroid += at.position;
         }
         if !follow {
             return;
         }
-        centroid /= self.len.max(1) as f64;
+        centroid /= len.max(1) as f64;
         let (ca, cb) = (centroid - pa.position, centroid - pb.position);
-        for (axis, &t) in self.friction.iter_mut().zip(&self.tangents) {
-            *axis = Axis::new(ba, bb, ca, cb, t);
+        for (axis, &t) in rows.friction.iter_mut().zip(&rows.tangents) {
+            *axis = (&Axis::new(ba, bb, ca, cb, DVec3::from_array(t))).into();
         }
-        self.twist = Axis::twist(ba, bb, n);
-        self.twist_radius = self.anchors[..len]
+        rows.twist = (&Axis::twist(ba, bb, n)).into();
+        rows.twist_radius = self.anchors[..len]
             .iter()
             .map(|p| (p.position - centroid).length())
             .sum::<f64>()
-            / self.len.max(1) as f64;
+            / len.max(1) as f64;
     }
 
-    fn points(&self) -> &[PointRow] {
-        &self.points[..self.len]
-    }
-
-    /// Applies last step's impulses again: the solve then starts next to its answer.
-    pub fn warm_start(&self, a: &mut SolverBody, b: &mut SolverBody) {
-        for p in self.points() {
-            p.normal.apply(a, b, self.normal, p.normal_impulse);
-        }
-        for k in 0..2 {
-            self.friction[k].apply(a, b, self.tangents[k], self.friction_impulse[k]);
-        }
-        self.twist.apply(a, b, DVec3::ZERO, self.twist_impulse);
+    /// A pass of the [`kernel`](super::kernel) on these rows alone, between their bodies
+    /// `a` and `b`.
+    pub fn run(&mut self, a: &mut SolverBody, b: &mut SolverBody, pass: RowPass) {
+        let mut ends = (
+            Velocities::gather(std::slice::from_ref(a)),
+            Velocities::gather(std::slice::from_ref(b)),
+        );
+        self.rows.run(&mut ends.0, &mut ends.1, pass);
+        ends.0.write(0, a);
+        ends.1.write(0, b);
     }
 
     /// PGS: the velocity bias of each point once per step, from the separation: a
@@ -464,144 +438,40 @@ impl ContactRows {
     /// is pushed out by the Baumgarte fraction `β` of its depth beyond the slop; a fast
     /// approach bounces with the restitution coefficient.
     pub fn set_pgs_bias(&mut self, settings: &SolverSettings, h: f64) {
-        let (beta, e) = (settings.beta(h), self.restitution);
-        let len = self.len;
-        for (p, at) in self.points[..len].iter_mut().zip(&self.anchors[..len]) {
+        let (beta, e) = (settings.beta(h), self.rows.restitution);
+        let len = self.rows.len;
+        for (p, at) in self.rows.points[..len].iter_mut().zip(&self.anchors[..len]) {
             let s = at.base_separation;
             p.bias = if s > 0.0 {
                 s / h
             } else {
                 -beta * (-s - settings.slop).max(0.0) / h
             };
-            if e > 0.0 && at.approach < -settings.restitution_threshold && s + at.approach * h < 0.0
-            {
-                p.bias = p.bias.min(e * at.approach);
+            if e > 0.0 && p.approach < -settings.restitution_threshold && s + p.approach * h < 0.0 {
+                p.bias = p.bias.min(e * p.approach);
             }
         }
     }
 
-    /// One Gauss-Seidel pass over the rows: friction first (bounded by last pass's
-    /// normal impulses), then the normal rows, with the bias `bias` (the soft step's at
-    /// the separation of the last [`Self::refresh`]).
-    pub fn solve(&mut self, a: &mut SolverBody, b: &mut SolverBody, bias: NormalBias, sor: f64) {
-        let n = self.normal;
-        self.solve_friction(a, b, sor);
-        // Alternate the points' order from pass to pass: a face's four normal impulses
-        // are statically indeterminate, and a fixed order shares the load unevenly, the
-        // same way every pass; soft contacts then give more on one side and a stack
-        // leans (its top drifted 4.7 mm in 10 s awake; 0.3 mm alternating).
-        self.flip = !self.flip;
-        let flip = self.flip;
-        let len = self.len;
-        // Against a body that does not move (no inverse mass), the stiffer spring.
-        let still = a.inv_mass == 0.0 || b.inv_mass == 0.0;
-        for i in 0..len {
-            let p = &mut self.points[if flip { len - 1 - i } else { i }];
-            let vn = p.normal.velocity(a, b, n);
-            let s = p.separation;
-            let (softness, bias) = match bias {
-                NormalBias::Fixed => (Softness::RIGID, p.bias),
-                NormalBias::Soft { inv_h, .. } if s > 0.0 => (Softness::RIGID, s * inv_h),
-                NormalBias::Soft {
-                    softness,
-                    static_softness,
-                    max_push_out,
-                    ..
-                } => {
-                    let softness = if still { static_softness } else { softness };
-                    (softness, (softness.bias_rate * s).max(-max_push_out))
-                }
-            };
-            let delta = soft_impulse(softness, p.normal.mass, vn, bias, p.normal_impulse);
-            let total = (p.normal_impulse + sor * delta).max(0.0);
-            let applied = total - p.normal_impulse;
-            p.normal_impulse = total;
-            p.max_normal_impulse = p.max_normal_impulse.max(total);
-            p.normal.apply(a, b, n, applied);
-        }
-    }
-
-    /// Coulomb's circular cone at the centroid, `|λ_t| ≤ μ Σλ_n`, and the twist row
-    /// within `±μ r Σλ_n`.
-    fn solve_friction(&mut self, a: &mut SolverBody, b: &mut SolverBody, sor: f64) {
-        let load: f64 = self.points().iter().map(|p| p.normal_impulse).sum();
-        let old = self.friction_impulse;
-        // No load and no friction: the cone is a point and nothing changes. Skipping it
-        // is exact, and speculative manifolds are many.
-        if load == 0.0 && old == [0.0; 2] && self.twist_impulse == 0.0 {
-            return;
-        }
-        let limit = self.mu * load;
-        let mut new = [0.0; 2];
-        for k in 0..2 {
-            let vt = self.friction[k].velocity(a, b, self.tangents[k]);
-            new[k] = old[k] - sor * self.friction[k].mass * vt;
-        }
-        let len = (new[0] * new[0] + new[1] * new[1]).sqrt();
-        if len > limit {
-            let s = if len > 0.0 { limit / len } else { 0.0 };
-            new = [new[0] * s, new[1] * s];
-        }
-        self.friction_impulse = new;
-        for k in 0..2 {
-            self.friction[k].apply(a, b, self.tangents[k], new[k] - old[k]);
-        }
-        let spin = self.twist.velocity(a, b, DVec3::ZERO);
-        let max_twist = limit * self.twist_radius;
-        // max/min, not clamp: an overflowed load makes the bound NaN, which clamp panics
-        // on; the NaN must instead reach the integrator, which refuses the step.
-        let twist = (self.twist_impulse - sor * self.twist.mass * spin)
-            .max(-max_twist)
-            .min(max_twist);
-        self.twist
-            .apply(a, b, DVec3::ZERO, twist - self.twist_impulse);
-        self.twist_impulse = twist;
-    }
-
-    /// Whether a point of these rows bounces: restitution, hit faster than `threshold`,
-    /// and loaded in the solve.
-    pub fn bounces(&self, threshold: f64) -> bool {
-        self.restitution != 0.0
-            && self.points[..self.len]
+    /// Whether a point of these rows may bounce: restitution, and hit faster than
+    /// `threshold` (the restitution pass bounces those of them that carried load).
+    pub fn may_bounce(&self, threshold: f64) -> bool {
+        let rows = &self.rows;
+        rows.restitution != 0.0
+            && rows.points[..rows.len]
                 .iter()
-                .zip(&self.anchors)
-                .any(|(p, at)| Self::bouncing(p, at, threshold))
-    }
-
-    fn bouncing(p: &PointRow, at: &PointAnchor, threshold: f64) -> bool {
-        !(at.approach > -threshold || p.max_normal_impulse == 0.0)
-    }
-
-    /// Soft step's last pass: points that were hit fast and carried load bounce with
-    /// `v_n = −e v_n(before)`.
-    pub fn restitution(&mut self, a: &mut SolverBody, b: &mut SolverBody, threshold: f64) {
-        let e = self.restitution;
-        if e == 0.0 {
-            return;
-        }
-        let n = self.normal;
-        let len = self.len;
-        for (p, at) in self.points[..len].iter_mut().zip(&self.anchors[..len]) {
-            if !Self::bouncing(p, at, threshold) {
-                continue;
-            }
-            let vn = p.normal.velocity(a, b, n);
-            let bounce = e * at.approach;
-            let delta = soft_impulse(Softness::RIGID, p.normal.mass, vn, bounce, p.normal_impulse);
-            let total = (p.normal_impulse + delta).max(0.0);
-            p.normal.apply(a, b, n, total - p.normal_impulse);
-            p.normal_impulse = total;
-        }
+                .any(|p| p.approach <= -threshold || p.approach.is_nan())
     }
 
     /// Writes the accumulated impulses back into the manifold for next step's warm start.
     pub fn store(&self, m: &mut Manifold) {
-        for (row, p) in self.points().iter().zip(m.points_mut()) {
-            p.normal_impulse = row.normal_impulse;
+        let rows = &self.rows;
+        for (row, p) in rows.points[..rows.len].iter().zip(m.points_mut()) {
+            p.normal_impulse = row.impulse;
         }
-        m.friction_impulse = self.tangents[0] * self.friction_impulse[0]
-            + self.tangents[1] * self.friction_impulse[1];
-        m.twist_impulse = self.twist_impulse;
+        let [t1, t2] = rows.tangents.map(DVec3::from_array);
+        m.friction_impulse = t1 * rows.friction_impulse[0] + t2 * rows.friction_impulse[1];
+        m.twist_impulse = rows.twist_impulse;
     }
 }
 
@@ -696,7 +566,7 @@ impl PointBlock {
 pub struct Row {
     pub a: usize,
     pub b: usize,
-    pub axis: Axis,
+    pub axis: LaneAxis<f64>,
     pub target: f64,
     pub error: f64,
     /// PGS rows use `bias_rate = β/h` with full mass; soft rows Box2D's spring.
@@ -713,7 +583,7 @@ impl Row {
         Self {
             a,
             b,
-            axis: Axis::twist(&bodies[a], &bodies[b], dir),
+            axis: (&Axis::twist(&bodies[a], &bodies[b], dir)).into(),
             target: 0.0,
             error: 0.0,
             softness: Softness::RIGID,
@@ -724,14 +594,31 @@ impl Row {
     }
 
     pub fn warm_start(&self, bodies: &mut [SolverBody]) {
+        self.on_bodies(bodies, |axis, a, b| {
+            axis.apply(a, b, &[0.0; 3], self.impulse)
+        });
+    }
+
+    /// Runs `f` with the row's axis on its two bodies' velocities.
+    fn on_bodies<R>(
+        &self,
+        bodies: &mut [SolverBody],
+        f: impl FnOnce(&LaneAxis<f64>, &mut Velocities<f64>, &mut Velocities<f64>) -> R,
+    ) -> R {
         let (a, b) = pair(bodies, self.a, self.b);
-        self.axis.apply(a, b, DVec3::ZERO, self.impulse);
+        let mut ends = (
+            Velocities::gather(std::slice::from_ref(a)),
+            Velocities::gather(std::slice::from_ref(b)),
+        );
+        let out = f(&self.axis, &mut ends.0, &mut ends.1);
+        ends.0.write(0, a);
+        ends.1.write(0, b);
+        out
     }
 
     /// `use_bias = false` is the soft step's relax pass: rigid, no position feedback.
     pub fn solve(&mut self, bodies: &mut [SolverBody], use_bias: bool, sor: f64) {
-        let (a, b) = pair(bodies, self.a, self.b);
-        let spin = self.axis.velocity(a, b, DVec3::ZERO);
+        let spin = self.on_bodies(bodies, |axis, a, b| axis.velocity(a, b, &[0.0; 3]));
         let s = if use_bias {
             self.softness
         } else {
@@ -741,7 +628,8 @@ impl Row {
         let delta = soft_impulse(s, self.axis.mass, spin - self.target, bias, self.impulse);
         // max/min, not clamp, which panics on NaN bounds (see `solve_friction`).
         let total = (self.impulse + sor * delta).max(self.lo).min(self.hi);
-        self.axis.apply(a, b, DVec3::ZERO, total - self.impulse);
+        let applied = total - self.impulse;
+        self.on_bodies(bodies, |axis, a, b| axis.apply(a, b, &[0.0; 3], applied));
         self.impulse = total;
     }
 }

@@ -13,6 +13,7 @@ use super::colouring::{self, Colours};
 use super::graph::{ContactGraph, NONE};
 use super::islands::{self, Sleep};
 use super::joint::{Joint, JointRows};
+use super::kernel::RowPass;
 use super::lanes::Lanes;
 use super::parallel;
 use super::settings::{SolverKind, SolverSettings};
@@ -178,7 +179,8 @@ impl Contacts {
 
     /// Sleep: wakes the bodies a moving kinematic collider reached, finds the islands,
     /// and puts to sleep those whose bodies have all been slow for the sleep time; their
-    /// bodies stop dead. The only writer of sleep state besides [`Contacts::wake`].
+    /// bodies stop dead. Sleep state changes only here, in [`Self::tick_sleep`] and in
+    /// [`Contacts::wake`]; what it is changed to is decided in [`islands`].
     fn update_sleep(&mut self, bodies: &mut [Body]) {
         for b in self.woken.drain(..) {
             self.sleep[b] = Sleep::default();
@@ -366,12 +368,7 @@ impl StepState {
     /// starts next to its answer [Catto 2005].
     pub fn warm_start(&mut self) {
         self.joint_rows.warm_start(&mut self.bodies);
-        self.lanes.warm_start(
-            &mut self.contact_rows,
-            &self.colours,
-            &mut self.bodies,
-            &self.awake,
-        );
+        self.run_contacts(RowPass::WarmStart);
     }
 
     /// Solve: one Gauss-Seidel pass over the joints, then the contacts, with the
@@ -449,43 +446,30 @@ impl StepState {
     /// Gauss-Seidel pass (Box2D's) leaves the bounce a few % short of `e`, so the pass
     /// runs as often as the solve's iterations, which converges it.
     pub fn restitution(&mut self, settings: &SolverSettings) {
-        self.lanes.write_back(&mut self.contact_rows);
         let threshold = settings.restitution_threshold;
         // Most steps nothing bounces (a pile's boxes have no restitution): then the
         // passes would change nothing, and are not run.
-        if !self.contact_rows.iter().any(|r| r.bounces(threshold)) {
+        if !self.contact_rows.iter().any(|r| r.may_bounce(threshold)) {
             return;
         }
         for _ in 0..settings.substep_iterations.max(1) {
-            self.for_each_row(|r, a, b| r.restitution(a, b, threshold));
+            self.run_contacts(RowPass::Restitution(threshold));
         }
     }
 
-    /// A pass of [`ContactRows::solve`] over the contact rows, in lanes (which hold
-    /// the impulses until [`Lanes::write_back`]).
     fn solve_contacts(&mut self, bias: NormalBias, sor: f64) {
-        self.lanes.solve(
-            &mut self.contact_rows,
-            &self.colours,
-            &mut self.bodies,
-            &self.awake,
-            bias,
-            sor,
-        );
+        self.run_contacts(RowPass::Solve(bias, sor));
     }
 
-    /// A pass of `f` over the contact rows, colour by colour (each colour on rayon's
-    /// threads), with each row's two bodies.
-    fn for_each_row(
-        &mut self,
-        f: impl Fn(&mut ContactRows, &mut SolverBody, &mut SolverBody) + Sync,
-    ) {
-        parallel::for_each_row(
+    /// A pass of the contact rows' kernel over the rows, in lanes (which hold the
+    /// impulses until [`Lanes::write_back`]).
+    fn run_contacts(&mut self, pass: RowPass) {
+        self.lanes.run(
             &mut self.contact_rows,
             &self.colours,
             &mut self.bodies,
             &self.awake,
-            f,
+            pass,
         );
     }
 

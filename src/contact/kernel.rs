@@ -1,0 +1,403 @@
+//! The contact rows' maths, written once for any [`Lane`]: one manifold's rows in each
+//! lane, solved as a row alone (`f64`) or eight manifolds at a time ([`Wide`], as rapier
+//! solves four constraints at once and Box2D v3 eight, [rapier], [Catto,
+//! `contact_solver.c`]). Lanes whose manifolds lack a point, or whose rows a pass leaves
+//! alone, compute what the others do and keep what they had by a mask, so every lane
+//! ends bitwise as its row would alone.
+//!
+//! [`Wide`]: super::wide::Wide
+
+use glam::DVec3;
+
+use super::manifold::MAX_POINTS;
+use super::settings::Softness;
+use super::solver::{Axis, NormalBias, SolverBody, soft_impulse_scaled};
+use super::wide::{Lane, xyz};
+
+/// A vector per lane.
+pub type V3<W> = [W; 3];
+
+/// `DVec3::dot`'s order: `(x x' + y y') + z z'`.
+#[inline(always)]
+fn dot<W: Lane>(a: &V3<W>, b: &V3<W>) -> W {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+#[inline(always)]
+fn select3<W: Lane>(m: W::Mask, yes: &V3<W>, no: &V3<W>) -> V3<W> {
+    xyz!(|k| W::select(m, yes[k], no[k]))
+}
+
+#[inline(always)]
+fn vector<W: Lane>(f: impl Fn(usize) -> DVec3) -> V3<W> {
+    xyz!(|k| W::gather(|l| f(l)[k]))
+}
+
+/// The velocities of one end of each lane's rows, and its inverse mass.
+#[derive(Clone, Copy)]
+pub struct Velocities<W: Lane> {
+    v: V3<W>,
+    w: V3<W>,
+    inv_mass: W,
+}
+
+impl<W: Lane> Velocities<W> {
+    /// Lane `l` from `bodies[l]`.
+    #[inline(always)]
+    pub fn gather(bodies: &[SolverBody]) -> Self {
+        Self {
+            v: vector(|l| bodies[l].v),
+            w: vector(|l| bodies[l].w),
+            inv_mass: W::gather(|l| bodies[l].inv_mass),
+        }
+    }
+
+    /// Lane `l`'s velocities, written into `body`.
+    #[inline(always)]
+    pub fn write(&self, l: usize, body: &mut SolverBody) {
+        body.v = DVec3::new(self.v[0].lane(l), self.v[1].lane(l), self.v[2].lane(l));
+        body.w = DVec3::new(self.w[0].lane(l), self.w[1].lane(l), self.w[2].lane(l));
+    }
+
+    #[inline(always)]
+    fn select(m: W::Mask, yes: &Self, no: &Self) -> Self {
+        Self {
+            v: select3(m, &yes.v, &no.v),
+            w: select3(m, &yes.w, &no.w),
+            inv_mass: no.inv_mass,
+        }
+    }
+}
+
+/// [`Axis`] in lanes: a row's Jacobian and effective mass.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LaneAxis<W: Lane> {
+    ang_a: V3<W>,
+    ang_b: V3<W>,
+    turn_a: V3<W>,
+    turn_b: V3<W>,
+    pub mass: W,
+}
+
+impl<W: Lane> LaneAxis<W> {
+    /// Lane `l` from `axes(l)`, a field at a time (a vector's worth of stores each).
+    #[inline(always)]
+    pub fn gather<'a>(axes: impl Fn(usize) -> &'a LaneAxis<f64>) -> Self {
+        let v = |f: fn(&LaneAxis<f64>) -> &V3<f64>| xyz!(|k| W::gather(|l| f(axes(l))[k]));
+        Self {
+            ang_a: v(|a| &a.ang_a),
+            ang_b: v(|a| &a.ang_b),
+            turn_a: v(|a| &a.turn_a),
+            turn_b: v(|a| &a.turn_b),
+            mass: W::gather(|l| axes(l).mass),
+        }
+    }
+
+    /// The relative velocity of the point along `d`, b's minus a's (`d = 0`: the
+    /// relative spin of a twist row).
+    #[inline(always)]
+    pub fn velocity(&self, a: &Velocities<W>, b: &Velocities<W>, d: &V3<W>) -> W {
+        let dv = xyz!(|k| b.v[k] - a.v[k]);
+        dot(d, &dv) + dot(&self.ang_b, &b.w) - dot(&self.ang_a, &a.w)
+    }
+
+    /// An impulse `λ d` on b at the point, and its reaction on a.
+    #[inline(always)]
+    pub fn apply(&self, a: &mut Velocities<W>, b: &mut Velocities<W>, d: &V3<W>, lambda: W) {
+        let (la, lb) = (lambda * a.inv_mass, lambda * b.inv_mass);
+        // An axis at a time, the four updates together: the same operations as four
+        // `xyz!` arrays took half as long again on the 1,000-box pile.
+        #[allow(clippy::needless_range_loop)]
+        for k in 0..3 {
+            a.v[k] = a.v[k] - d[k] * la;
+            a.w[k] = a.w[k] - self.turn_a[k] * lambda;
+            b.v[k] = b.v[k] + d[k] * lb;
+            b.w[k] = b.w[k] + self.turn_b[k] * lambda;
+        }
+    }
+}
+
+impl From<&Axis> for LaneAxis<f64> {
+    fn from(a: &Axis) -> Self {
+        Self {
+            ang_a: a.ang_a.to_array(),
+            ang_b: a.ang_b.to_array(),
+            turn_a: a.turn_a.to_array(),
+            turn_b: a.turn_b.to_array(),
+            mass: a.mass,
+        }
+    }
+}
+
+/// A point's normal row in lanes: what every pass reads and writes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LanePoint<W: Lane> {
+    pub normal: LaneAxis<W>,
+    /// Separation now: the prepared one plus the anchors' relative motion along the
+    /// normal.
+    pub separation: W,
+    /// PGS only: the velocity bias the row drives `v_n + bias` to zero with.
+    pub bias: W,
+    /// The accumulated normal impulse, and the most it has been this step.
+    pub impulse: W,
+    pub max_impulse: W,
+    /// Normal relative velocity before the solve, for restitution.
+    pub approach: W,
+}
+
+/// A pass over the rows.
+#[derive(Clone, Copy, Debug)]
+pub enum RowPass {
+    /// Applies the accumulated impulses again.
+    WarmStart,
+    /// One Gauss-Seidel pass with a normal bias and a relaxation factor (the solve and,
+    /// with [`NormalBias::relax`], the relax stage).
+    Solve(NormalBias, f64),
+    /// Points hit faster than the threshold (m/s) bounce.
+    Restitution(f64),
+}
+
+/// One manifold's rows in each lane: a normal row per point, and friction for the
+/// manifold as a whole, two tangent rows at the points' centroid and a twist row about
+/// the normal (see [`ContactRows`](super::solver::ContactRows) for why).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Rows<W: Lane> {
+    pub normal: V3<W>,
+    pub tangents: [V3<W>; 2],
+    pub mu: W,
+    pub restitution: W,
+    /// Mean distance of the points from their centroid: the twist row's lever.
+    pub twist_radius: W,
+    pub friction: [LaneAxis<W>; 2],
+    pub friction_impulse: [W; 2],
+    pub twist: LaneAxis<W>,
+    pub twist_impulse: W,
+    pub points: [LanePoint<W>; MAX_POINTS],
+    /// The lanes that have point `j`.
+    pub active: [W::Mask; MAX_POINTS],
+    /// Whether the lanes have different numbers of points (then the missing ones are
+    /// masked out); if not, how many they have.
+    pub mixed: bool,
+    pub len: usize,
+    /// Whether the last pass went through the points backwards.
+    pub flip: bool,
+}
+
+/// A softness's mass and impulse scales in every lane.
+#[inline(always)]
+fn scales<W: Lane>(s: Softness) -> (W, W) {
+    (W::splat(s.mass_scale), W::splat(s.impulse_scale))
+}
+
+impl<W: Lane> Rows<W> {
+    /// The pass on these rows, between the ends `a` and `b`.
+    #[inline(always)]
+    pub fn run(&mut self, a: &mut Velocities<W>, b: &mut Velocities<W>, pass: RowPass) {
+        match pass {
+            RowPass::WarmStart => self.warm_start(a, b),
+            RowPass::Solve(bias, sor) => {
+                self.solve_friction(a, b, sor);
+                // Alternate the points' order from pass to pass: a face's four normal
+                // impulses are statically indeterminate, and a fixed order shares the
+                // load unevenly, the same way every pass; soft contacts then give more on
+                // one side and a stack leans (its top drifted 4.7 mm in 10 s awake; 0.3 mm
+                // alternating).
+                self.flip = !self.flip;
+                if self.mixed {
+                    self.solve_points::<true>(a, b, bias, sor);
+                } else {
+                    self.solve_points::<false>(a, b, bias, sor);
+                }
+            }
+            RowPass::Restitution(threshold) => self.restitution(a, b, threshold),
+        }
+    }
+
+    /// The point slots every lane goes through: all of them if some lanes lack some.
+    #[inline(always)]
+    fn count(&self) -> usize {
+        if self.mixed { MAX_POINTS } else { self.len }
+    }
+
+    /// Applies last step's impulses again: the solve then starts next to its answer.
+    #[inline(always)]
+    fn warm_start(&self, a: &mut Velocities<W>, b: &mut Velocities<W>) {
+        let n = self.normal;
+        for (p, &here) in self.points[..self.count()].iter().zip(&self.active) {
+            let (a0, b0) = (*a, *b);
+            p.normal.apply(a, b, &n, p.impulse);
+            if self.mixed {
+                *a = Velocities::select(here, a, &a0);
+                *b = Velocities::select(here, b, &b0);
+            }
+        }
+        for k in 0..2 {
+            self.friction[k].apply(a, b, &self.tangents[k], self.friction_impulse[k]);
+        }
+        self.twist.apply(a, b, &[W::ZERO; 3], self.twist_impulse);
+    }
+
+    /// Coulomb's circular cone at the centroid, `|λ_t| ≤ μ Σλ_n`, and the twist row
+    /// within `±μ r Σλ_n`, bounded by last pass's normal impulses. A lane with no load
+    /// and no friction has a cone of a point: nothing changes in it, and if no lane
+    /// changes, nothing is computed (speculative manifolds are many).
+    #[inline(always)]
+    fn solve_friction(&mut self, a: &mut Velocities<W>, b: &mut Velocities<W>, sor: f64) {
+        // The start of `Iterator::sum` (−0), as a sum of a row's impulses starts.
+        let mut load = W::splat(std::iter::empty::<f64>().sum());
+        for p in &self.points[..self.count()] {
+            load = load + p.impulse;
+        }
+        let old = self.friction_impulse;
+        let zero = W::ZERO;
+        let idle = W::and(
+            W::and(load.eq(zero), old[0].eq(zero)),
+            W::and(old[1].eq(zero), self.twist_impulse.eq(zero)),
+        );
+        if W::all(idle) {
+            return;
+        }
+        let (a0, b0) = (*a, *b);
+        let sor = W::splat(sor);
+        let limit = self.mu * load;
+        let mut new = [zero; 2];
+        for (k, new) in new.iter_mut().enumerate() {
+            let vt = self.friction[k].velocity(a, b, &self.tangents[k]);
+            *new = old[k] - sor * self.friction[k].mass * vt;
+        }
+        let len = (new[0] * new[0] + new[1] * new[1]).sqrt();
+        let s = W::select(len.gt(zero), limit / len, zero);
+        let over = len.gt(limit);
+        new = [
+            W::select(over, new[0] * s, new[0]),
+            W::select(over, new[1] * s, new[1]),
+        ];
+        for (k, (new, old)) in new.iter().zip(old).enumerate() {
+            self.friction[k].apply(a, b, &self.tangents[k], *new - old);
+        }
+        let still = [zero; 3];
+        let spin = self.twist.velocity(a, b, &still);
+        let max_twist = limit * self.twist_radius;
+        // max/min, not clamp: an overflowed load makes the bound NaN, which clamp panics
+        // on; the NaN must instead reach the integrator, which refuses the step.
+        let twist = (self.twist_impulse - sor * self.twist.mass * spin)
+            .max(-max_twist)
+            .min(max_twist);
+        self.twist.apply(a, b, &still, twist - self.twist_impulse);
+        if W::any(idle) {
+            *a = Velocities::select(idle, &a0, a);
+            *b = Velocities::select(idle, &b0, b);
+            new = [
+                W::select(idle, old[0], new[0]),
+                W::select(idle, old[1], new[1]),
+            ];
+            self.twist_impulse = W::select(idle, self.twist_impulse, twist);
+        } else {
+            self.twist_impulse = twist;
+        }
+        self.friction_impulse = new;
+    }
+
+    /// The normal rows' scales and bias for the point `p`: PGS's fixed bias with a rigid
+    /// row, or the soft step's, where a speculative point closes its gap within the
+    /// sub-step and a penetrating one is pushed out by the spring (the stiffer one
+    /// against a body that does not move), no faster than `max_push_out`.
+    #[inline(always)]
+    fn normal_bias(p: &LanePoint<W>, still: W::Mask, bias: NormalBias) -> ((W, W), W) {
+        let rigid = scales(Softness::RIGID);
+        match bias {
+            NormalBias::Fixed => (rigid, p.bias),
+            NormalBias::Soft {
+                softness,
+                static_softness,
+                inv_h,
+                max_push_out,
+            } => {
+                let (soft, hard) = (scales(softness), scales(static_softness));
+                let rate = W::select(
+                    still,
+                    W::splat(static_softness.bias_rate),
+                    W::splat(softness.bias_rate),
+                );
+                let s = p.separation;
+                let ahead = s.gt(W::ZERO);
+                let pushed = (rate * s).max(W::splat(-max_push_out));
+                let pick = |r: W, h: W, s: W| W::select(ahead, r, W::select(still, h, s));
+                (
+                    (pick(rigid.0, hard.0, soft.0), pick(rigid.1, hard.1, soft.1)),
+                    W::select(ahead, s * W::splat(inv_h), pushed),
+                )
+            }
+        }
+    }
+
+    /// The normal rows, in the order of `flip`; `MASKED`: the lanes lack some points,
+    /// whose slots (the last ones) change nothing. Going through the slots backwards then
+    /// meets each lane's points in its reversed order.
+    #[inline(always)]
+    fn solve_points<const MASKED: bool>(
+        &mut self,
+        a: &mut Velocities<W>,
+        b: &mut Velocities<W>,
+        bias: NormalBias,
+        sor: f64,
+    ) {
+        let (n, count, flip) = (self.normal, self.count(), self.flip);
+        let sor = W::splat(sor);
+        let zero = W::ZERO;
+        let still = W::or(a.inv_mass.eq(zero), b.inv_mass.eq(zero));
+        for i in 0..count {
+            let j = if flip { count - 1 - i } else { i };
+            let p = &mut self.points[j];
+            let (a0, b0) = (*a, *b);
+            let vn = p.normal.velocity(a, b, &n);
+            let (scales, bias) = Self::normal_bias(p, still, bias);
+            let delta = soft_impulse_scaled(scales, p.normal.mass, vn, bias, p.impulse);
+            let total = (p.impulse + sor * delta).max(zero);
+            let applied = total - p.impulse;
+            let max = p.max_impulse.max(total);
+            p.normal.apply(a, b, &n, applied);
+            if MASKED {
+                let here = self.active[j];
+                p.impulse = W::select(here, total, p.impulse);
+                p.max_impulse = W::select(here, max, p.max_impulse);
+                *a = Velocities::select(here, a, &a0);
+                *b = Velocities::select(here, b, &b0);
+            } else {
+                p.impulse = total;
+                p.max_impulse = max;
+            }
+        }
+    }
+
+    /// The soft step's last pass: points with restitution that were hit faster than
+    /// `threshold` and carried load in the solve bounce with `v_n = −e v_n(before)`.
+    #[inline(always)]
+    fn restitution(&mut self, a: &mut Velocities<W>, b: &mut Velocities<W>, threshold: f64) {
+        let zero = W::ZERO;
+        let (n, e) = (self.normal, self.restitution);
+        let bouncy = W::not(e.eq(zero));
+        if !W::any(bouncy) {
+            return;
+        }
+        let rigid = scales(Softness::RIGID);
+        for j in 0..self.count() {
+            let p = &mut self.points[j];
+            let slow = p.approach.gt(W::splat(-threshold));
+            let hit = W::and(W::not(W::or(slow, p.max_impulse.eq(zero))), bouncy);
+            let on = W::and(hit, self.active[j]);
+            if !W::any(on) {
+                continue;
+            }
+            let (a0, b0) = (*a, *b);
+            let vn = p.normal.velocity(a, b, &n);
+            let bounce = e * p.approach;
+            let delta = soft_impulse_scaled(rigid, p.normal.mass, vn, bounce, p.impulse);
+            let total = (p.impulse + delta).max(zero);
+            p.normal.apply(a, b, &n, total - p.impulse);
+            p.impulse = W::select(on, total, p.impulse);
+            *a = Velocities::select(on, a, &a0);
+            *b = Velocities::select(on, b, &b0);
+        }
+    }
+}
