@@ -8,7 +8,7 @@
 //!   the map's pairs each step, and union-find over the map's pairs.
 //!
 //! In the engine's order the lists won by 4× on bookkeeping and 2× with islands; with
-//! the pairs shuffled, by 1.5× (figures in README.md).
+//! the pairs shuffled, by 1.5× (figures in docs/speed.md).
 
 use std::collections::HashMap;
 use std::hint::black_box;

@@ -1,6 +1,6 @@
 //! The app's model without Bevy: what a scene switch, a reset and one physics step of the
 //! default scene cost (the targets are < 100 ms per switch and < 4 ms of our CPU per
-//! frame; the app measures the whole frame itself, see README).
+//! frame; the app measures the whole frame itself, see docs/speed.md).
 
 use std::hint::black_box;
 

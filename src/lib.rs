@@ -3,7 +3,7 @@
 //! The layers run one way, each using only those before it:
 //! `math` ← `body` ← `integrators` ← {`hierarchy`, `contact`} ← `world` ← `scene` ← `lab`
 //! ← {`cli`, `app`}; `heap` (the memory a value owns) and `atomic_file` (files written
-//! whole or not at all) serve them all. See README.md for what each holds.
+//! whole or not at all) serve them all. See docs/architecture.md for what each holds.
 
 pub mod atomic_file;
 pub mod heap;

@@ -685,7 +685,7 @@ fn deepest(world: &World) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// What the README and the generator say of `pile`: its turned boxes start clear of
+/// What docs/speed.md and the generator say of `pile`: its turned boxes start clear of
 /// each other and of the ground: after the first step no manifold point penetrates
 /// (an overlap would be a pair the broad and narrow phases find, with a negative
 /// separation).

@@ -2,13 +2,15 @@
 //! mutated (hostile numbers, wrong types, missing and misspelt fields, truncated and
 //! binary files, duplicated list elements, a byte-order mark) and hostile command lines,
 //! each run through the real binary under a time and a memory limit. Every run must keep
-//! the README's promise: exit 0 with a silent stderr and finite output, or exit 2 with one
-//! line on stderr that, for a scene-file error, starts with `FILE:LINE:COLUMN:`; no panic,
-//! no signal, `--out` untouched on failure and nothing left beside it.
+//! the promise of docs/command-line.md: exit 0 with a silent stderr and finite output, or
+//! exit 2 with one line on stderr that, for a scene-file error, starts with
+//! `FILE:LINE:COLUMN:`; no panic, no signal, `--out` untouched on failure and nothing left
+//! beside it.
 //!
 //! `cargo test` runs a modest number of cases; `PROPTEST_CASES=5000 cargo test --release
 //! --test fuzz` a long run that stops at the first failure, and the ignored `census` test
-//! counts every outcome over `GYROLAB_FUZZ_CASES` cases without stopping (see README).
+//! counts every outcome over `GYROLAB_FUZZ_CASES` cases without stopping (see
+//! docs/testing.md).
 
 mod common;
 

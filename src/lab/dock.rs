@@ -367,7 +367,7 @@ mod tests {
 
     #[test]
     fn each_kind_of_scene_gets_its_dock() {
-        // Every built-in scene, as the README lists them.
+        // Every built-in scene, as docs/app.md lists them.
         let kinds = [
             ("dzhanibekov", DockKind::FreeBody),
             ("free-body", DockKind::FreeBody),

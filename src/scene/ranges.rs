@@ -1,10 +1,10 @@
 //! What gyrolab accepts: every number a scene file (or a flag that changes a scene) may
 //! give, with its range and the reason for it, in one table. Validation checks exactly
-//! these ranges, and the README's table "What gyrolab accepts" is this one (a test checks
-//! that they agree).
+//! these ranges, and the table "What gyrolab accepts" in docs/scenes.md is this one (a
+//! test checks that they agree).
 //!
 //! The ranges are physical, not the limits of a double: within them every body's energy,
-//! momentum and |L|² stay far inside a double, and no step overflows. A mass of a gram
+//! momentum and |L|² stay far inside a double, and no step overflows. A mass of a milligram
 //! to a thousand tonnes, sizes of a millimetre to a kilometre, speeds up to 10 km/s and
 //! spins up to 10⁴ rad/s give energies below 10²³ J and L² below 10³⁷.
 
@@ -268,7 +268,7 @@ pub const SOLVER_SPEED: Range = closed(
     "the speeds in range",
 );
 
-/// The whole table, in the README's order.
+/// The whole table, in the order of docs/scenes.md.
 pub const ALL: [Range; 30] = [
     MASS,
     SIZE,
@@ -324,7 +324,7 @@ impl Range {
         above && below
     }
 
-    /// The range as the README and the errors write it: `0.001 to 1000 m`.
+    /// The range as docs/scenes.md and the errors write it: `0.001 to 1000 m`.
     pub fn accepted(&self) -> String {
         let bound = |x: f64, open: bool| {
             let n = number(x);
@@ -377,7 +377,7 @@ impl Range {
 mod tests {
     use super::*;
 
-    /// The README's table, as this table writes it.
+    /// The table of docs/scenes.md, as this table writes it.
     fn markdown() -> String {
         let mut out = String::from("| quantity | where | accepted | why |\n|---|---|---|---|\n");
         for r in ALL {
@@ -393,12 +393,12 @@ mod tests {
     }
 
     #[test]
-    fn the_readme_lists_exactly_these_ranges() {
-        let readme = include_str!("../../README.md");
+    fn the_scene_page_lists_exactly_these_ranges() {
+        let readme = include_str!("../../docs/scenes.md");
         let table = markdown();
         assert!(
             readme.contains(&table),
-            "README.md's \"What gyrolab accepts\" table must read:\n{table}"
+            "docs/scenes.md's \"What gyrolab accepts\" table must read:\n{table}"
         );
     }
 
