@@ -21,8 +21,9 @@ pub struct Sim(pub Lab);
 
 /// The physics step's systems, chained in `FixedUpdate`: `Begin` (the mouse spring), one
 /// set per [`Stage`] in [`Stage::ALL`] order, `End` (measurements, plots, recording). A
-/// plugin can add forces with `World::add_load` in a system after
-/// `PhysicsSet::Stage(Stage::Forces)` and before `PhysicsSet::Stage(Stage::Frames)`.
+/// plugin can add forces with [`Lab::add_load`] in a system after
+/// `PhysicsSet::Stage(Stage::Forces)` and before `PhysicsSet::Stage(Stage::Frames)`: they
+/// are logged, so the timeline's seeks and replays apply them again.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PhysicsSet {
     Begin,
@@ -224,12 +225,12 @@ mod tests {
     fn a_system_between_stages_can_add_forces() {
         use crate::integrators::Loads;
         fn push(mut sim: ResMut<Sim>) {
-            for run in &mut sim.lanes {
+            for lane in 0..sim.lanes.len() {
                 let load = Loads {
                     force: DVec3::new(2.0, 0.0, 0.0),
                     torque: DVec3::ZERO,
                 };
-                run.world.add_load(0, load);
+                sim.add_load(lane, 0, load).unwrap();
             }
         }
         let velocity = |app: &App| {

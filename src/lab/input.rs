@@ -6,21 +6,37 @@ use glam::DVec3;
 
 use crate::body::inertia::Shape;
 use crate::contact::{Motor, SolverSettings};
-use crate::integrators::Integrator;
+use crate::integrators::{Integrator, Loads};
 use crate::world::grab::Grab;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Input {
-    Hold { lane: usize, grab: Grab },
+    Hold {
+        lane: usize,
+        grab: Grab,
+    },
     DragTo(DVec3),
     Release,
     SwitchIntegrator(Integrator),
     SetDt(f64),
     SetStepsPerDt(u32),
-    SetMotor { joint: usize, motor: Motor },
+    SetMotor {
+        joint: usize,
+        motor: Motor,
+    },
     SetFriction(f64),
     SetSolverSettings(SolverSettings),
-    Spawn { shape: Shape, velocity: DVec3 },
+    Spawn {
+        shape: Shape,
+        velocity: DVec3,
+    },
+    /// A plugin's force and torque on a body of a lane for the integrator step being
+    /// taken, between the forces and frames stages ([`crate::lab::Lab::add_load`]).
+    AddLoad {
+        lane: usize,
+        body: usize,
+        load: Loads,
+    },
 }
 
 /// An input and where it was applied: after `step` physics steps and `sub` integrator

@@ -28,7 +28,7 @@ use crate::body::inertia::{Inertia, Part, Shape};
 use crate::body::{Body, BodyState, MassProps};
 use crate::contact::{JointKind, Material, Motor, SolverSettings};
 use crate::hierarchy::rig::Mount;
-use crate::integrators::Integrator;
+use crate::integrators::{Integrator, Loads};
 use crate::scene::{Scene, check_step};
 use crate::world::Stage;
 use crate::world::grab::Grab;
@@ -101,6 +101,19 @@ pub struct Lab {
     mode: Mode,
     /// The fingerprint of the last step taken.
     last_fingerprint: u64,
+    /// Plugin loads of the integrator step being taken.
+    loads: PluginLoads,
+}
+
+/// Loads a plugin adds between the forces and frames stages. Live, they are added as the
+/// plugin adds them, after the forces stage; simulating again applies the logged ones
+/// before the step, so they wait here for its forces stage (which clears the step's
+/// loads) and are added right after it, in the order they were made.
+#[derive(Clone, Debug, Default)]
+struct PluginLoads {
+    due: Vec<(usize, usize, Loads)>,
+    /// Whether the forces stage of the integrator step being taken has run.
+    forces_run: bool,
 }
 
 /// Whether steps taken are recorded or simulated again.
@@ -179,6 +192,7 @@ impl Lab {
             timeline: Timeline::default(),
             mode: Mode::Live,
             last_fingerprint: 0,
+            loads: PluginLoads::default(),
             scene,
         };
         lab.restart()
@@ -334,7 +348,37 @@ impl Lab {
             Input::SetFriction(friction) => self.apply_friction(friction),
             Input::SetSolverSettings(settings) => self.apply_solver_settings(settings),
             Input::Spawn { shape, velocity } => self.apply_spawn(shape, velocity),
+            Input::AddLoad { lane, body, load } => {
+                if self.loads.forces_run {
+                    self.add_plugin_load(lane, body, load);
+                } else {
+                    self.loads.due.push((lane, body, load));
+                }
+                Ok(())
+            }
         }
+    }
+
+    /// A checked plugin load, added to its lane's world.
+    fn add_plugin_load(&mut self, lane: usize, body: usize, load: Loads) {
+        if let Some(run) = self.lanes.get_mut(lane) {
+            run.world.add_load(body, load);
+        }
+    }
+
+    /// Adds a force and torque (N and N·m, world axes, about the centre of mass) on body
+    /// `body` of lane `lane` for the integrator step being taken: what a plugin's system
+    /// between the forces and frames stages calls. The load is logged as an input, so a
+    /// seek or a replay applies it again at the same step.
+    pub fn add_load(&mut self, lane: usize, body: usize, load: Loads) -> Result<(), String> {
+        let bodies = self.lanes.get(lane).map(|r| r.world.bodies.len());
+        if bodies.is_none_or(|n| body >= n) {
+            return Err(format!("no body {body} in lane {lane}"));
+        }
+        if !(load.force.is_finite() && load.torque.is_finite()) {
+            return Err(format!("a load must be finite, got {load:?}"));
+        }
+        self.input(Input::AddLoad { lane, body, load })
     }
 
     fn apply_switch(&mut self, integrator: Integrator) -> Result<(), String> {
@@ -422,6 +466,12 @@ impl Lab {
         let runs = self.lanes.iter_mut().chain(self.ghost.as_mut());
         self.stage_times
             .time(stage, || runs.for_each(|run| run.run_stage(stage, h)));
+        if stage == Stage::Forces {
+            self.loads.forces_run = true;
+            for (lane, body, load) in std::mem::take(&mut self.loads.due) {
+                self.add_plugin_load(lane, body, load);
+            }
+        }
     }
 
     /// After one integrator step: the lanes' measurements, and after the last of a
@@ -431,6 +481,7 @@ impl Lab {
             let _ = run.end_step();
         }
         self.stage_times.end_step();
+        self.loads = PluginLoads::default();
         self.steps_taken += 1;
         if self.steps_taken >= self.steps_per_dt {
             self.steps_taken = 0;
