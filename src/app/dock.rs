@@ -8,7 +8,7 @@ use bevy_egui::egui;
 use egui_plot::{HLine, LineStyle, PlotPoints, Points};
 
 use crate::hierarchy::InertialForces;
-use crate::lab::dock::DockKind;
+use crate::lab::dock::{DockKind, Pendulum, RiderForces};
 use crate::world::Stage;
 
 use super::colors::{FORCE_COLORS, STAGE_COLORS, egui_color, integrator_color};
@@ -53,6 +53,8 @@ fn lane_name(sim: &Sim, lane: usize, what: &str) -> String {
     }
 }
 
+/// The contact scenes' dock: the energies, the contact points, the deepest penetration
+/// against the slop, and the solver's time per stage.
 fn contacts(ui: &mut egui::Ui, sim: &Sim, view: &mut View) {
     ui.horizontal(|ui| {
         ui.checkbox(
@@ -61,7 +63,7 @@ fn contacts(ui: &mut egui::Ui, sim: &Sim, view: &mut View) {
         );
     });
     let layout = layout(ui, 4, view.autoscroll);
-    // Compared lanes: the energy plot's legend names them for all four plots.
+    // Compared lanes: the energy plot's legend names them for the points and depth plots too.
     let others = Layout {
         legend: sim.lanes.len() == 1,
         ..layout
@@ -69,81 +71,96 @@ fn contacts(ui: &mut egui::Ui, sim: &Sim, view: &mut View) {
     let from = plots::from(sim, view.autoscroll);
     ui.horizontal(|ui| {
         energy(ui, sim, layout, from);
-        plot(
-            ui,
-            "contact points",
-            "contact points",
-            "Contact points the detection found this step, in every manifold: the \
-             speculative ones, not touching yet, included",
-            others,
-            sim,
-            |p| {
-                for (lane, series) in sim.dock.contacts.iter().enumerate() {
-                    p.line(line(
-                        &lane_name(sim, lane, "points"),
-                        &series.samples,
-                        from,
-                        false,
-                        |s| [s.t, s.points as f64],
-                        lane_color(sim, lane),
-                    ));
-                }
-            },
-        );
-        let slop = sim.lanes[0]
-            .world
-            .contacts
-            .as_ref()
-            .map_or(0.0, |c| c.settings.slop);
-        plot(
-            ui,
-            "penetration",
-            "deepest penetration (mm)",
-            "The deepest overlap among this step's contact points, as the detection found \
-             it at the step's start, in millimetres. The dashed line is the slop: the \
-             overlap the solver leaves uncorrected (Solver panel)",
-            others,
-            sim,
-            |p| {
-                for (lane, series) in sim.dock.contacts.iter().enumerate() {
-                    p.line(line(
-                        &lane_name(sim, lane, "deepest"),
-                        &series.samples,
-                        from,
-                        false,
-                        |s| [s.t, 1e3 * s.depth],
-                        lane_color(sim, lane),
-                    ));
-                }
-                p.hline(
-                    HLine::new("slop", 1e3 * slop)
-                        .color(egui::Color32::GRAY)
-                        .style(LineStyle::dashed_loose()),
-                );
-            },
-        );
-        plot(
-            ui,
-            "stages",
-            "time per stage (µs)",
-            "Wall time of each stage of one integrator step, every lane together, \
-             smoothed over about 20 steps: the numbers of the status line",
-            layout,
-            sim,
-            |p| {
-                for (k, stage) in Stage::ALL.into_iter().enumerate() {
-                    p.line(line(
-                        stage.name(),
-                        &sim.dock.stages.samples,
-                        from,
-                        false,
-                        |s| [s.t, s.micros[k]],
-                        egui_color(STAGE_COLORS[k]),
-                    ));
-                }
-            },
-        );
+        contact_points(ui, sim, others, from);
+        penetration(ui, sim, others, from);
+        stages(ui, sim, layout, from);
     });
+}
+
+/// Each lane's count of contact points this step.
+fn contact_points(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
+    plot(
+        ui,
+        "contact points",
+        "contact points",
+        "Contact points the detection found this step, in every manifold: the \
+         speculative ones, not touching yet, included",
+        layout,
+        sim,
+        |p| {
+            for (lane, series) in sim.dock.contacts.iter().enumerate() {
+                p.line(line(
+                    &lane_name(sim, lane, "points"),
+                    &series.samples,
+                    from,
+                    false,
+                    |s| [s.t, s.points as f64],
+                    lane_color(sim, lane),
+                ));
+            }
+        },
+    );
+}
+
+/// Each lane's deepest overlap in millimetres, with the first lane's slop dashed.
+fn penetration(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
+    let slop = sim.lanes[0]
+        .world
+        .contacts
+        .as_ref()
+        .map_or(0.0, |c| c.settings.slop);
+    plot(
+        ui,
+        "penetration",
+        "deepest penetration (mm)",
+        "The deepest overlap among this step's contact points, as the detection found \
+         it at the step's start, in millimetres. The dashed line is the slop: the \
+         overlap the solver leaves uncorrected (Solver panel)",
+        layout,
+        sim,
+        |p| {
+            for (lane, series) in sim.dock.contacts.iter().enumerate() {
+                p.line(line(
+                    &lane_name(sim, lane, "deepest"),
+                    &series.samples,
+                    from,
+                    false,
+                    |s| [s.t, 1e3 * s.depth],
+                    lane_color(sim, lane),
+                ));
+            }
+            p.hline(
+                HLine::new("slop", 1e3 * slop)
+                    .color(egui::Color32::GRAY)
+                    .style(LineStyle::dashed_loose()),
+            );
+        },
+    );
+}
+
+/// The wall time of each stage of the step, every lane together, a line per stage.
+fn stages(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
+    plot(
+        ui,
+        "stages",
+        "time per stage (µs)",
+        "Wall time of each stage of one integrator step, every lane together, \
+         smoothed over about 20 steps: the numbers of the status line",
+        layout,
+        sim,
+        |p| {
+            for (k, stage) in Stage::ALL.into_iter().enumerate() {
+                p.line(line(
+                    stage.name(),
+                    &sim.dock.stages.samples,
+                    from,
+                    false,
+                    |s| [s.t, s.micros[k]],
+                    egui_color(STAGE_COLORS[k]),
+                ));
+            }
+        },
+    );
 }
 
 fn lane_color(sim: &Sim, lane: usize) -> egui::Color32 {
@@ -192,7 +209,40 @@ fn energy(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
     );
 }
 
+/// The moving frames' dock: the inertial forces on the chosen rider, the scene's
+/// measurement (the swing plane, or the circling rate) against its textbook value, and
+/// the energies where they fit.
 fn frames(ui: &mut egui::Ui, sim: &Sim, view: &mut View) {
+    let dock = &sim.dock;
+    let chosen = frame_switches(ui, sim, view);
+    let readout = dock.pendulum.is_some() || sim.circling.is_some();
+    // The energies fill the dock where the forces or the readout leave room; not beside
+    // both: a Foucault pendulum's weight is its frame's gravity, not the world's, which
+    // the potential energy counts.
+    let forces = !dock.riders.is_empty();
+    let energies = !(forces && readout);
+    let count = usize::from(forces) + usize::from(readout) + usize::from(energies);
+    let layout = layout(ui, count, view.autoscroll);
+    let from = plots::from(sim, view.autoscroll);
+    ui.horizontal(|ui| {
+        if let Some(rider) = dock.riders.get(chosen) {
+            inertial_forces(ui, sim, rider, layout, from);
+        }
+        if let Some(pendulum) = &dock.pendulum {
+            swing_plane(ui, sim, pendulum, layout, from);
+        } else if readout {
+            circling(ui, sim, layout, from);
+        }
+        if energies {
+            energy(ui, sim, layout, from);
+        }
+    });
+}
+
+/// The row over the frames' plots: scrolling, and the rider whose inertial forces are
+/// plotted. Returns the rider shown this frame (the view's choice, else the dock's
+/// default), as it was before the row was clicked.
+fn frame_switches(ui: &mut egui::Ui, sim: &Sim, view: &mut View) -> usize {
     let dock = &sim.dock;
     let world = &sim.lanes[0].world;
     let chosen = view
@@ -218,119 +268,115 @@ fn frames(ui: &mut egui::Ui, sim: &Sim, view: &mut View) {
                 });
         }
     });
-    let readout = dock.pendulum.is_some() || sim.circling.is_some();
-    // The energies fill the dock where the forces or the readout leave room; not beside
-    // both: a Foucault pendulum's weight is its frame's gravity, not the world's, which
-    // the potential energy counts.
-    let forces = !dock.riders.is_empty();
-    let energies = !(forces && readout);
-    let count = usize::from(forces) + usize::from(readout) + usize::from(energies);
-    let layout = layout(ui, count, view.autoscroll);
-    let from = plots::from(sim, view.autoscroll);
-    ui.horizontal(|ui| {
-        if let Some(rider) = dock.riders.get(chosen) {
-            let name = &world.bodies[rider.body].name;
-            plot(
-                ui,
-                "inertial forces",
-                "inertial force per kg (m/s²)",
-                &format!(
-                    "The inertial forces on {name} in its frame, per kilogram: the arrows \
-                     in the view. frame: the frame's own acceleration, felt backwards \
-                     (−a); Euler: −α × x; centrifugal: −ω × (ω × x); Coriolis: −2 ω × v; \
-                     with the frame's ω and α, and x and v the rider's place and velocity \
-                     in it"
-                ),
-                layout,
-                sim,
-                |p| {
-                    let names = InertialForces::default().named().map(|(n, _)| n);
-                    for (k, force) in names.into_iter().enumerate() {
-                        p.line(line(
-                            force,
-                            &rider.series.samples,
-                            from,
-                            false,
-                            |s| [s.t, s.magnitudes[k]],
-                            egui_color(FORCE_COLORS[k]),
-                        ));
-                    }
-                },
-            );
-        }
-        if let Some(pendulum) = &dock.pendulum {
-            let expected = pendulum.expected_rate(world);
-            plot(
-                ui,
-                "swing plane",
-                "swing plane angle (°)",
-                "The swing plane's direction at each turning point of the bob, \
-                 counter-clockwise seen from above, from the first one; the dashed line is \
-                 the textbook's −Ω sin φ·t: clockwise in the northern hemisphere",
-                layout,
-                sim,
-                |p| {
-                    let turns = &pendulum.meter.turns;
-                    if let Some(&(t0, a0)) = turns.first() {
-                        let measured: PlotPoints = turns
-                            .iter()
-                            .filter(|(t, _)| *t >= from)
-                            .map(|&(t, a)| [t, (a - a0).to_degrees()])
-                            .collect();
-                        p.points(
-                            Points::new("measured", measured)
-                                .radius(2.5)
-                                .color(egui::Color32::WHITE),
-                        );
-                        let t1 = sim.time();
-                        let textbook: PlotPoints = [t0.max(from), t1]
-                            .into_iter()
-                            .map(|t| [t, (expected * (t - t0)).to_degrees()])
-                            .collect();
-                        p.line(
-                            egui_plot::Line::new("−Ω sin φ·t", textbook)
-                                .color(egui::Color32::LIGHT_BLUE)
-                                .style(LineStyle::dashed_loose()),
-                        );
-                    }
-                },
-            );
-        } else if readout {
-            plot(
-                ui,
-                "circling",
-                "circling rate (rad/s)",
-                "How fast the ball's world velocity has turned, on average since it \
-                 started, against the textbook's 2Ω/7 for a solid sphere rolling without \
-                 slipping on a table turning at Ω",
-                layout,
-                sim,
-                |p| {
-                    let samples = &dock.circling.samples;
-                    p.line(line(
-                        "measured",
-                        samples,
-                        from,
-                        false,
-                        |s| [s.t, s.measured],
-                        egui::Color32::WHITE,
-                    ));
-                    p.line(
-                        line(
-                            "2Ω/7",
-                            samples,
-                            from,
-                            false,
-                            |s| [s.t, s.expected],
-                            egui::Color32::LIGHT_BLUE,
-                        )
+    chosen
+}
+
+/// The magnitudes of the inertial forces per kilogram on one rider, a line per force in
+/// its arrow's colour.
+fn inertial_forces(ui: &mut egui::Ui, sim: &Sim, rider: &RiderForces, layout: Layout, from: f64) {
+    let name = &sim.lanes[0].world.bodies[rider.body].name;
+    plot(
+        ui,
+        "inertial forces",
+        "inertial force per kg (m/s²)",
+        &format!(
+            "The inertial forces on {name} in its frame, per kilogram: the arrows \
+             in the view. frame: the frame's own acceleration, felt backwards \
+             (−a); Euler: −α × x; centrifugal: −ω × (ω × x); Coriolis: −2 ω × v; \
+             with the frame's ω and α, and x and v the rider's place and velocity \
+             in it"
+        ),
+        layout,
+        sim,
+        |p| {
+            let names = InertialForces::default().named().map(|(n, _)| n);
+            for (k, force) in names.into_iter().enumerate() {
+                p.line(line(
+                    force,
+                    &rider.series.samples,
+                    from,
+                    false,
+                    |s| [s.t, s.magnitudes[k]],
+                    egui_color(FORCE_COLORS[k]),
+                ));
+            }
+        },
+    );
+}
+
+/// A Foucault pendulum's swing plane at each turning point, against the textbook's
+/// −Ω sin φ·t from the first one.
+fn swing_plane(ui: &mut egui::Ui, sim: &Sim, pendulum: &Pendulum, layout: Layout, from: f64) {
+    let expected = pendulum.expected_rate(&sim.lanes[0].world);
+    plot(
+        ui,
+        "swing plane",
+        "swing plane angle (°)",
+        "The swing plane's direction at each turning point of the bob, \
+         counter-clockwise seen from above, from the first one; the dashed line is \
+         the textbook's −Ω sin φ·t: clockwise in the northern hemisphere",
+        layout,
+        sim,
+        |p| {
+            let turns = &pendulum.meter.turns;
+            if let Some(&(t0, a0)) = turns.first() {
+                let measured: PlotPoints = turns
+                    .iter()
+                    .filter(|(t, _)| *t >= from)
+                    .map(|&(t, a)| [t, (a - a0).to_degrees()])
+                    .collect();
+                p.points(
+                    Points::new("measured", measured)
+                        .radius(2.5)
+                        .color(egui::Color32::WHITE),
+                );
+                let t1 = sim.time();
+                let textbook: PlotPoints = [t0.max(from), t1]
+                    .into_iter()
+                    .map(|t| [t, (expected * (t - t0)).to_degrees()])
+                    .collect();
+                p.line(
+                    egui_plot::Line::new("−Ω sin φ·t", textbook)
+                        .color(egui::Color32::LIGHT_BLUE)
                         .style(LineStyle::dashed_loose()),
-                    );
-                },
+                );
+            }
+        },
+    );
+}
+
+/// A ball rolling on a turning table: its measured circling rate against 2Ω/7.
+fn circling(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
+    plot(
+        ui,
+        "circling",
+        "circling rate (rad/s)",
+        "How fast the ball's world velocity has turned, on average since it \
+         started, against the textbook's 2Ω/7 for a solid sphere rolling without \
+         slipping on a table turning at Ω",
+        layout,
+        sim,
+        |p| {
+            let samples = &sim.dock.circling.samples;
+            p.line(line(
+                "measured",
+                samples,
+                from,
+                false,
+                |s| [s.t, s.measured],
+                egui::Color32::WHITE,
+            ));
+            p.line(
+                line(
+                    "2Ω/7",
+                    samples,
+                    from,
+                    false,
+                    |s| [s.t, s.expected],
+                    egui::Color32::LIGHT_BLUE,
+                )
+                .style(LineStyle::dashed_loose()),
             );
-        }
-        if energies {
-            energy(ui, sim, layout, from);
-        }
-    });
+        },
+    );
 }

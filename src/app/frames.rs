@@ -1,8 +1,9 @@
 //! Transform-hierarchy scenes in the view. The frames' dynamics live in the lab's world
 //! alone (the core propagates them once per step); here each driven frame is an entity
 //! placed at the core's global transform, with its parts' meshes as children. The
-//! riders' inertial-force arrows, their paths and the Foucault window read the core's
-//! frames too, and the window the lab's meter of the swing plane.
+//! riders' inertial-force arrows and their paths read the core's frames too. The
+//! Foucault and circling readout windows are in `frame_readouts.rs`; this plugin
+//! schedules them with the force labels.
 
 use std::collections::VecDeque;
 
@@ -14,6 +15,7 @@ use crate::hierarchy::rig::Mount;
 use super::colors::{
     FORCE_COLORS, FRAME_PARTS, FRAME_PATH_COLOR, GROUND_COLOR, WORLD_PATH_COLOR, egui_color,
 };
+use super::frame_readouts::{circling, foucault};
 use super::labels::label_at;
 use super::physics::Sim;
 use super::render_sync::mesh_of;
@@ -300,74 +302,6 @@ fn draw_paths(sim: Res<Sim>, view: Res<View>, paths: Res<Paths>, mut gizmos: Giz
             FRAME_PATH_COLOR,
         );
     }
-}
-
-fn foucault(mut contexts: EguiContexts, sim: Res<Sim>) -> Result {
-    let _timed = Timed::start();
-    let world = &sim.lanes[0].world;
-    let Some(pendulum) = &sim.dock.pendulum else {
-        return Ok(());
-    };
-    let site = pendulum.site(world);
-    let ctx = contexts.ctx_mut()?;
-    egui::Window::new("Foucault's pendulum")
-        .anchor(egui::Align2::RIGHT_TOP, [-10.0, 10.0])
-        .resizable(false)
-        .collapsible(false)
-        .show(ctx, |ui| {
-            ui.label(format!(
-                "Ω = {:.4} rad/s, latitude φ = {:.1}°",
-                site.spin,
-                site.latitude.to_degrees()
-            ));
-            if site.rate != 0.0 {
-                ui.label(format!(
-                    "2π/(Ω sin φ) = {:.1} s",
-                    std::f64::consts::TAU / site.rate.abs()
-                ));
-            }
-            match pendulum.meter.rate() {
-                Some(rate) => ui.label(format!(
-                    "measured: the swing plane turns {} once every {:.1} s ({} swings)",
-                    if rate < 0.0 {
-                        "clockwise"
-                    } else {
-                        "anticlockwise"
-                    },
-                    std::f64::consts::TAU / rate.abs(),
-                    pendulum.meter.turns.len()
-                )),
-                None => ui.label("measured: waiting for three swings"),
-            };
-        });
-    Ok(())
-}
-
-/// The circling readout: how fast the ball's world velocity turns, against 2Ω/7.
-fn circling(mut contexts: EguiContexts, sim: Res<Sim>) -> Result {
-    let _timed = Timed::start();
-    let Some(c) = sim.circling else {
-        return Ok(());
-    };
-    let expected = c.expected(&sim.lanes[0].world);
-    let ctx = contexts.ctx_mut()?;
-    egui::Window::new("Rolling on a turning table")
-        .anchor(egui::Align2::RIGHT_TOP, [-10.0, 10.0])
-        .resizable(false)
-        .collapsible(false)
-        .show(ctx, |ui| {
-            ui.label(format!(
-                "2Ω/7 = {expected:.4} rad/s (a solid sphere rolling without slipping)"
-            ));
-            match c.meter.rate() {
-                Some(rate) => ui.label(format!(
-                    "measured: its velocity turns at {rate:.4} rad/s ({:+.2}%)",
-                    100.0 * (rate / expected - 1.0)
-                )),
-                None => ui.label("measured: waiting for the ball to move"),
-            };
-        });
-    Ok(())
 }
 
 #[cfg(test)]

@@ -55,9 +55,7 @@ pub fn controls(
     if sim.lanes[0].world.contacts.is_some() {
         egui::CollapsingHeader::new("Solver")
             .default_open(true)
-            .show(ui, |ui| {
-                super::contacts::solver_panel(ui, sim, view, message)
-            });
+            .show(ui, |ui| super::solver_panel::show(ui, sim, view, message));
     }
     egui::CollapsingHeader::new("Start conditions")
         .default_open(false)

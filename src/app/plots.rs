@@ -21,6 +21,8 @@ pub const WINDOW: f64 = 10.0;
 /// Errors below this are drawn at it on the log scale (exact zero has no logarithm).
 const FLOOR: f64 = 1e-17;
 
+/// The free-body dock: its switches, the two error plots and body ω side by side, the
+/// work-precision diagram when chosen, and the Newton map at the right end.
 pub fn show(
     ui: &mut egui::Ui,
     sim: &Sim,
@@ -28,6 +30,33 @@ pub fn show(
     map: &mut NewtonMap,
     wp: &WorkPrecision,
 ) {
+    switches(ui, sim, view);
+    let height = ui.available_height().max(60.0);
+    let map_side = height.min(ui.available_width() * 0.25);
+    let diagram = view.work_precision && sim.side_by_side();
+    let plots = if diagram { 4.0 } else { 3.0 };
+    let width = ((ui.available_width() - map_side) / plots - 8.0).max(60.0);
+    let from = from(sim, view.autoscroll);
+    let layout = Layout {
+        width,
+        height,
+        log: view.log_plots,
+        scroll: view.autoscroll,
+        legend: true,
+    };
+    ui.horizontal(|ui| {
+        error_plots(ui, sim, view, layout, from);
+        omega_plot(ui, sim, view, layout, from);
+        if diagram {
+            ui.vertical(|ui| work_precision::show(ui, sim, wp, width, height));
+        }
+        ui.vertical(|ui| newton_map::show(ui, sim, map, map_side - 4.0));
+    });
+}
+
+/// The row over the plots: log scale, scrolling, the work-precision diagram (lanes
+/// side by side only), and the lane whose body ω is plotted.
+fn switches(ui: &mut egui::Ui, sim: &Sim, view: &mut View) {
     ui.horizontal(|ui| {
         ui.checkbox(&mut view.log_plots, "log scale");
         ui.checkbox(&mut view.autoscroll, format!("scroll (last {WINDOW} s)"));
@@ -43,113 +72,104 @@ pub fn show(
                 }
             });
     });
-    let height = ui.available_height().max(60.0);
-    let map_side = height.min(ui.available_width() * 0.25);
-    let diagram = view.work_precision && sim.side_by_side();
-    let plots = if diagram { 4.0 } else { 3.0 };
-    let width = ((ui.available_width() - map_side) / plots - 8.0).max(60.0);
-    let from = from(sim, view.autoscroll);
-    let layout = Layout {
-        width,
-        height,
-        log: view.log_plots,
-        scroll: view.autoscroll,
-        legend: true,
-    };
-    ui.horizontal(|ui| {
-        let error = |ui: &mut egui::Ui, id, label, tip, pick: fn(&Sample) -> f64| {
-            // The momentum plot has the same lines as the energy plot: one legend.
-            let layout = Layout {
-                legend: id != "momentum",
-                ..layout
-            };
-            plot(ui, id, label, tip, layout, sim, |p| {
-                for (run, series) in sim.lanes.iter().zip(&sim.history) {
-                    p.line(series_line(
-                        run.integrator().name(),
-                        series,
+}
+
+/// The relative energy error and |ΔL|: a line per lane in its integrator's colour, and
+/// the exact ghost's dashed when shown.
+fn error_plots(ui: &mut egui::Ui, sim: &Sim, view: &View, layout: Layout, from: f64) {
+    let error = |ui: &mut egui::Ui, id, label, tip, pick: fn(&Sample) -> f64| {
+        // The momentum plot has the same lines as the energy plot: one legend.
+        let layout = Layout {
+            legend: id != "momentum",
+            ..layout
+        };
+        plot(ui, id, label, tip, layout, sim, |p| {
+            for (run, series) in sim.lanes.iter().zip(&sim.history) {
+                p.line(series_line(
+                    run.integrator().name(),
+                    series,
+                    from,
+                    view.log_plots,
+                    pick,
+                    egui_color(integrator_color(run.integrator())),
+                ));
+            }
+            if sim.ghost.is_some() && view.ghost {
+                p.line(
+                    series_line(
+                        "exact",
+                        &sim.ghost_history,
                         from,
                         view.log_plots,
                         pick,
-                        egui_color(integrator_color(run.integrator())),
-                    ));
-                }
-                if sim.ghost.is_some() && view.ghost {
-                    p.line(
-                        series_line(
-                            "exact",
-                            &sim.ghost_history,
-                            from,
-                            view.log_plots,
-                            pick,
-                            egui_color(GHOST_PLOT),
-                        )
-                        .style(LineStyle::dashed_loose()),
-                    );
-                }
-            });
-        };
-        error(
-            ui,
-            "energy",
-            "ΔE/E",
-            "(E − E₀)/|E₀|: E is the lane's kinetic plus gravitational potential energy",
-            |s| s.energy,
-        );
-        error(
-            ui,
-            "momentum",
-            "|ΔL|/|L|",
-            "|L − L₀|/|L₀|: the first body's angular momentum vector against its start",
-            |s| s.momentum,
-        );
-        let lane = view.omega_lane.min(sim.lanes.len() - 1);
-        plot(
-            ui,
-            "omega",
-            "body ω (rad/s)",
-            "the chosen lane's first body's angular velocity in its principal axes",
-            Layout {
-                log: false,
-                ..layout
-            },
-            sim,
-            |p| {
-                for k in 0..3 {
-                    let name = ["ω_x", "ω_y", "ω_z"][k];
+                        egui_color(GHOST_PLOT),
+                    )
+                    .style(LineStyle::dashed_loose()),
+                );
+            }
+        });
+    };
+    error(
+        ui,
+        "energy",
+        "ΔE/E",
+        "(E − E₀)/|E₀|: E is the lane's kinetic plus gravitational potential energy",
+        |s| s.energy,
+    );
+    error(
+        ui,
+        "momentum",
+        "|ΔL|/|L|",
+        "|L − L₀|/|L₀|: the first body's angular momentum vector against its start",
+        |s| s.momentum,
+    );
+}
+
+/// The chosen lane's body ω, one line per principal axis, on a linear scale; the
+/// ghost's dashed over it when shown.
+fn omega_plot(ui: &mut egui::Ui, sim: &Sim, view: &View, layout: Layout, from: f64) {
+    let lane = view.omega_lane.min(sim.lanes.len() - 1);
+    plot(
+        ui,
+        "omega",
+        "body ω (rad/s)",
+        "the chosen lane's first body's angular velocity in its principal axes",
+        Layout {
+            log: false,
+            ..layout
+        },
+        sim,
+        |p| {
+            for k in 0..3 {
+                let name = ["ω_x", "ω_y", "ω_z"][k];
+                p.line(
+                    series_line(
+                        name,
+                        &sim.history[lane],
+                        from,
+                        false,
+                        move |s| s.omega[k],
+                        egui_color(AXIS_COLORS[k]),
+                    )
+                    .width(1.5),
+                );
+                if view.ghost && sim.ghost.is_some() {
                     p.line(
                         series_line(
                             name,
-                            &sim.history[lane],
+                            &sim.ghost_history,
                             from,
                             false,
                             move |s| s.omega[k],
                             egui_color(AXIS_COLORS[k]),
                         )
-                        .width(1.5),
+                        .style(LineStyle::dashed_loose())
+                        .width(1.0),
                     );
-                    if view.ghost && sim.ghost.is_some() {
-                        p.line(
-                            series_line(
-                                name,
-                                &sim.ghost_history,
-                                from,
-                                false,
-                                move |s| s.omega[k],
-                                egui_color(AXIS_COLORS[k]),
-                            )
-                            .style(LineStyle::dashed_loose())
-                            .width(1.0),
-                        );
-                    }
                 }
-            },
-        );
-        if diagram {
-            ui.vertical(|ui| work_precision::show(ui, sim, wp, width, height));
-        }
-        ui.vertical(|ui| newton_map::show(ui, sim, map, map_side - 4.0));
-    });
+            }
+        },
+    );
 }
 
 /// One series as a plot line: optionally only the recent window, optionally as log10|y|.

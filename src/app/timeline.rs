@@ -1,16 +1,16 @@
 //! The timeline strip under the dock: a scrubber over the recorded time that pauses and
 //! shows the moment dragged to, steps back and forward, replay, the history's memory
 //! against its budget, the divergence flag (Box2D's samples flag a replay that departs
-//! from its recording [Box2D samples]), and saving and loading a moment. The lab does
-//! the work (`lab::scrub`, `lab::moment`); the keys and the screenshot's `--seek-back`
-//! call the same functions as the strip.
+//! from its recording [Box2D samples]), and the moment file's controls at its right end
+//! (`moments.rs`). The lab does the work (`lab::scrub`); the keys and the screenshot's
+//! `--seek-back` call the same functions as the strip.
 
-use std::path::Path;
+use std::ops::RangeInclusive;
 
 use bevy::prelude::*;
 use bevy_egui::egui;
 
-use super::layout::omega_lane;
+use super::moments::moment_file;
 use super::physics::{Playback, Sim};
 use super::view::{Message, View};
 
@@ -89,64 +89,15 @@ pub fn strip(
     let paused = time.is_paused();
     let replaying = *playback == Playback::Replay && !paused;
     ui.horizontal(|ui| {
-        if ui
-            .add_enabled(paused, egui::Button::new("◀"))
-            .on_hover_text("one physics step back (the Left arrow key, while paused)")
-            .clicked()
-        {
-            step_back(sim, time);
-        }
-        let label = if replaying {
-            "⏸ replay"
-        } else {
-            "▶ replay"
-        };
-        if ui
-            .button(label)
-            .on_hover_text(
-                "play the recording back from the moment shown, at the time scale (P); \
-                 it pauses at the recording's end",
-            )
-            .clicked()
-            && let Err(e) = toggle_replay(sim, time, playback)
-        {
-            message.set(Err(e));
-        }
-        if ui
-            .add_enabled(paused, egui::Button::new("▶"))
-            .on_hover_text("one physics step forward (the Right arrow key or N, while paused)")
-            .clicked()
-        {
-            step_forward(sim, time);
-        }
-        if let Some(flag) = divergence(sim) {
-            ui.label(
-                egui::RichText::new(flag)
-                    .color(egui::Color32::WHITE)
-                    .background_color(egui::Color32::from_rgb(190, 30, 30))
-                    .strong(),
-            )
-            .on_hover_text(
-                "a step simulated again did not match its recording bitwise: a setting \
-                 changed under the replay; play (space) branches from here",
-            );
-        }
-        let mut t = sim.time();
-        let width = (ui.available_width() - 8.0).max(60.0);
-        ui.spacing_mut().slider_width = width;
-        let slider = ui
-            .add_enabled(
-                recorded.last > recorded.first,
-                egui::Slider::new(&mut t, recorded.first_time..=recorded.last_time)
-                    .show_value(false),
-            )
-            .on_hover_text(
-                "the recorded time: drag to pause and show that moment in every lane; \
-                 space plays on from it and discards the old future",
-            );
-        if slider.changed() {
-            show_time(sim, time, t);
-        }
+        step_buttons(ui, sim, time, playback, message, paused);
+        divergence_flag(ui, sim);
+        scrubber(
+            ui,
+            sim,
+            time,
+            recorded.last > recorded.first,
+            recorded.first_time..=recorded.last_time,
+        );
     });
     ui.horizontal(|ui| {
         // The moment file's controls keep the right end; what the strip says fills the rest.
@@ -154,7 +105,6 @@ pub fn strip(
             moment_file(ui, sim, view, playback, message);
             ui.separator();
             ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
-                let ahead = sim.steps_ahead();
                 ui.label(format!(
                     "t = {:.3} s  step {}  of {:.2} … {:.2} s",
                     sim.time(),
@@ -166,80 +116,114 @@ pub fn strip(
                     "the moment shown, and the recorded range: steps {} to {}",
                     recorded.first, recorded.last
                 ));
-                if ahead > 0 {
-                    ui.weak(format!("{ahead} steps back"));
-                }
-                if replaying {
-                    ui.strong("REPLAY");
-                }
-                let history = sim.timeline();
-                ui.label(format!(
-                    "history {:.1}/{:.0} MB",
-                    megabytes(history.heap_bytes()),
-                    megabytes(history.budget()),
-                ))
-                .on_hover_text(
-                    "memory the recording holds (keyframes, inputs, a fingerprint per step) against \
-                     its budget; past it the oldest history thins out",
-                );
+                recording_status(ui, sim, replaying);
             });
         });
     });
 }
 
-/// The moment file's field and its buttons, right to left.
-fn moment_file(
+/// One step back, replay or pause, one step forward. `paused` is taken as the strip
+/// began, so a click on replay does not change the step buttons until the next frame.
+fn step_buttons(
     ui: &mut egui::Ui,
     sim: &mut Sim,
-    view: &mut View,
+    time: &mut Time<Virtual>,
     playback: &mut Playback,
     message: &mut Message,
+    paused: bool,
 ) {
+    let replaying = *playback == Playback::Replay && !paused;
     if ui
-        .button("Load moment")
-        .on_hover_text("go on from a saved moment: its scene, lanes and state")
+        .add_enabled(paused, egui::Button::new("◀"))
+        .on_hover_text("one physics step back (the Left arrow key, while paused)")
         .clicked()
     {
-        message.set(load_moment(sim, view, playback, &view.moment_file.clone()));
+        step_back(sim, time);
     }
+    let label = if replaying {
+        "⏸ replay"
+    } else {
+        "▶ replay"
+    };
     if ui
-        .button("Save moment")
+        .button(label)
         .on_hover_text(
-            "the full state shown, to go on from it here or with \
-             `gyrolab simulate --state FILE`",
+            "play the recording back from the moment shown, at the time scale (P); \
+             it pauses at the recording's end",
         )
         .clicked()
+        && let Err(e) = toggle_replay(sim, time, playback)
     {
-        let path = view.moment_file.clone();
-        message.set(
-            sim.save_moment(Path::new(&path))
-                .map(|()| format!("saved the moment at t = {:.3} s to {path}", sim.time())),
-        );
+        message.set(Err(e));
     }
-    ui.add(
-        egui::TextEdit::singleline(&mut view.moment_file)
-            .hint_text("gyrolab-moment.json")
-            .desired_width(140.0),
-    );
+    if ui
+        .add_enabled(paused, egui::Button::new("▶"))
+        .on_hover_text("one physics step forward (the Right arrow key or N, while paused)")
+        .clicked()
+    {
+        step_forward(sim, time);
+    }
 }
 
-/// Loads a moment file: the lab goes on from it with a new recording; a replay ends.
-/// One line if refused, the lab unchanged.
-fn load_moment(
+/// The divergence flag, in white on red, while a replay has departed from its recording.
+fn divergence_flag(ui: &mut egui::Ui, sim: &Sim) {
+    if let Some(flag) = divergence(sim) {
+        ui.label(
+            egui::RichText::new(flag)
+                .color(egui::Color32::WHITE)
+                .background_color(egui::Color32::from_rgb(190, 30, 30))
+                .strong(),
+        )
+        .on_hover_text(
+            "a step simulated again did not match its recording bitwise: a setting \
+             changed under the replay; play (space) branches from here",
+        );
+    }
+}
+
+/// The scrubber over the recorded times, the rest of the row wide: dragging it pauses
+/// and shows the moment dragged to. Disabled while one step is all that is recorded.
+fn scrubber(
+    ui: &mut egui::Ui,
     sim: &mut Sim,
-    view: &mut View,
-    playback: &mut Playback,
-    path: &str,
-) -> Result<String, String> {
-    sim.load_moment(Path::new(path))?;
-    *playback = Playback::Live;
-    view.omega_lane = omega_lane(sim);
-    view.rider = None;
-    Ok(format!(
-        "loaded {path}: {} at t = {:.3} s",
-        sim.scene.name,
-        sim.time()
+    time: &mut Time<Virtual>,
+    enabled: bool,
+    range: RangeInclusive<f64>,
+) {
+    let mut t = sim.time();
+    let width = (ui.available_width() - 8.0).max(60.0);
+    ui.spacing_mut().slider_width = width;
+    let slider = ui
+        .add_enabled(enabled, egui::Slider::new(&mut t, range).show_value(false))
+        .on_hover_text(
+            "the recorded time: drag to pause and show that moment in every lane; \
+             space plays on from it and discards the old future",
+        );
+    if slider.changed() {
+        show_time(sim, time, t);
+    }
+}
+
+/// What follows the moment's place: how many steps back it is, REPLAY while a replay
+/// runs, and the history's memory against its budget.
+fn recording_status(ui: &mut egui::Ui, sim: &Sim, replaying: bool) {
+    let ahead = sim.steps_ahead();
+    if ahead > 0 {
+        ui.weak(format!("{ahead} steps back"));
+    }
+    if replaying {
+        ui.strong("REPLAY");
+    }
+    let history = sim.timeline();
+    ui.label(format!(
+        "history {:.1}/{:.0} MB",
+        megabytes(history.heap_bytes()),
+        megabytes(history.budget()),
     ))
+    .on_hover_text(
+        "memory the recording holds (keyframes, inputs, a fingerprint per step) against \
+         its budget; past it the oldest history thins out",
+    );
 }
 
 #[cfg(test)]
@@ -414,35 +398,5 @@ mod tests {
             strip(ui, sim, &mut view, &mut time, &mut playback, &mut message)
         });
         crate::app::drawn_text(&output)
-    }
-
-    /// A moment saved and loaded through the strip's functions; a file that is not one
-    /// is refused with one line and the lab goes on unchanged.
-    #[test]
-    fn moments_save_and_load_and_bad_files_are_one_line() {
-        let dir = std::env::temp_dir().join(format!("gyrolab-ui-moment-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let file = dir.join("m.json");
-        let mut sim = Sim(Lab::new(Scene::load("dzhanibekov").unwrap()));
-        for _ in 0..30 {
-            sim.step();
-        }
-        sim.save_moment(&file).unwrap();
-        let saved = (sim.step_index(), sim.time());
-        let mut other = Sim(Lab::new(Scene::load("free-body").unwrap()));
-        let (mut view, mut playback) = (View::default(), Playback::Replay);
-        let loaded = load_moment(&mut other, &mut view, &mut playback, file.to_str().unwrap());
-        assert!(loaded.unwrap().contains("dzhanibekov"));
-        assert_eq!((other.step_index(), other.time()), saved);
-        assert_eq!(playback, Playback::Live);
-        let bad = dir.join("bad.json");
-        std::fs::write(&bad, "not a moment\n").unwrap();
-        let before = other.time();
-        let e =
-            load_moment(&mut other, &mut view, &mut playback, bad.to_str().unwrap()).unwrap_err();
-        assert_eq!(e.lines().count(), 1, "{e}");
-        assert!(e.contains("bad.json"), "{e}");
-        assert_eq!(other.time(), before);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::lab::diagnosis::diagnose;
 use crate::lab::rows::{RowError, RowWriter};
+use crate::scene::Scene;
 use crate::world::World;
 
 use super::output::Output;
@@ -14,22 +15,7 @@ const PROGRESS_EVERY: u64 = 1024;
 
 pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
     check_paths(args)?;
-    let (scene, mut world, dt, first_step) = match &args.state {
-        Some(path) => {
-            let l = super::state::load(path, &args.scene)?;
-            (l.scene, l.world, l.dt, l.step)
-        }
-        None => {
-            let (scene, world, dt) = prepare(&args.scene)?;
-            (scene, world, dt, 0)
-        }
-    };
-    // A saved moment goes on with the integrator it was running.
-    let default = match args.state {
-        Some(_) => world.integrator.name().to_owned(),
-        None => scene.integrator.clone(),
-    };
-    world.integrator = parse_integrator(args.integrator.as_deref().unwrap_or(&default), &world)?;
+    let (scene, mut world, dt, first_step) = starting_world(args)?;
     let steps = match args.steps {
         Some(n) => n,
         None => step_count(args.duration.unwrap_or(scene.duration), dt)?,
@@ -92,6 +78,29 @@ pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
             }
         }
     }
+}
+
+/// The scene, the world at the start (the state file's, or the scene's), the step and
+/// the first step's number; the world runs the integrator asked for, or the one it was
+/// running when saved, or the scene's.
+fn starting_world(args: &SimulateArgs) -> Result<(Scene, World, f64, u64), CliError> {
+    let (scene, mut world, dt, first_step) = match &args.state {
+        Some(path) => {
+            let l = super::state::load(path, &args.scene)?;
+            (l.scene, l.world, l.dt, l.step)
+        }
+        None => {
+            let (scene, world, dt) = prepare(&args.scene)?;
+            (scene, world, dt, 0)
+        }
+    };
+    // A saved moment goes on with the integrator it was running.
+    let default = match args.state {
+        Some(_) => world.integrator.name().to_owned(),
+        None => scene.integrator.clone(),
+    };
+    world.integrator = parse_integrator(args.integrator.as_deref().unwrap_or(&default), &world)?;
+    Ok((scene, world, dt, first_step))
 }
 
 /// Refuses, before the run, files that would overwrite each other (`--out` and

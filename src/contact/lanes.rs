@@ -550,66 +550,69 @@ mod tests {
         let rows = (0..count)
             .map(|i| {
                 let b = [2 * i + 1, n, n + 1][rand.below(3)];
-                let moves = b < n;
-                let idle = rand.below(3) == 0;
-                let len = rand.below(MAX_POINTS + 1);
-                let impulse = |rand: &mut Rand| {
-                    if idle {
-                        [0.0, -0.0][rand.below(2)]
-                    } else {
-                        rand.impulse()
-                    }
-                };
-                let mut rows = Rows::<f64> {
-                    normal: rand.vector().normalize_or(DVec3::Y).to_array(),
-                    tangents: [rand.vector().to_array(), rand.vector().to_array()],
-                    mu: [0.6, 0.0, f64::NAN, f64::INFINITY][rand.below(4)],
-                    restitution: [0.0, 0.5, 1.0][rand.below(3)],
-                    len,
-                    friction: [rand.axis(moves), rand.axis(moves)],
-                    friction_impulse: [impulse(rand), impulse(rand)],
-                    twist: rand.axis(moves),
-                    twist_impulse: impulse(rand),
-                    twist_radius: [0.0, rand.uniform(0.0, 1.0)][rand.below(2)],
-                    flip,
-                    ..Rows::default()
-                };
-                for (j, p) in rows.points.iter_mut().enumerate() {
-                    rows.active[j] = j < len;
-                    *p = if j < len {
-                        let impulse = impulse(rand);
-                        LanePoint {
-                            normal: rand.axis(moves),
-                            separation: rand.value(),
-                            impulse,
-                            max_impulse: impulse + rand.impulse(),
-                            bias: rand.value(),
-                            approach: rand.value(),
-                        }
-                    } else {
-                        LanePoint {
-                            normal: {
-                                let mut axis = rand.axis(true);
-                                axis.mass = f64::NAN;
-                                axis
-                            },
-                            separation: f64::NAN,
-                            impulse: rand.value(),
-                            max_impulse: rand.value(),
-                            bias: rand.value(),
-                            approach: f64::NAN,
-                        }
-                    };
-                }
                 ContactRows {
                     a: 2 * i,
                     b,
-                    rows,
+                    rows: rows(rand, b < n, flip),
                     ..ContactRows::default()
                 }
             })
             .collect();
         (rows, bodies)
+    }
+
+    /// One manifold's rows: 0 to 4 points, loaded or idle, with garbage in the slots of
+    /// the points it lacks; `moves`: whether its second body moves.
+    fn rows(rand: &mut Rand, moves: bool, flip: bool) -> Rows<f64> {
+        let idle = rand.below(3) == 0;
+        let len = rand.below(MAX_POINTS + 1);
+        let impulse = |rand: &mut Rand| {
+            if idle {
+                [0.0, -0.0][rand.below(2)]
+            } else {
+                rand.impulse()
+            }
+        };
+        let mut rows = Rows::<f64> {
+            normal: rand.vector().normalize_or(DVec3::Y).to_array(),
+            tangents: [rand.vector().to_array(), rand.vector().to_array()],
+            mu: [0.6, 0.0, f64::NAN, f64::INFINITY][rand.below(4)],
+            restitution: [0.0, 0.5, 1.0][rand.below(3)],
+            len,
+            friction: [rand.axis(moves), rand.axis(moves)],
+            friction_impulse: [impulse(rand), impulse(rand)],
+            twist: rand.axis(moves),
+            twist_impulse: impulse(rand),
+            twist_radius: [0.0, rand.uniform(0.0, 1.0)][rand.below(2)],
+            flip,
+            ..Rows::default()
+        };
+        for (j, p) in rows.points.iter_mut().enumerate() {
+            rows.active[j] = j < len;
+            *p = if j < len {
+                let impulse = impulse(rand);
+                LanePoint {
+                    normal: rand.axis(moves),
+                    separation: rand.value(),
+                    impulse,
+                    max_impulse: impulse + rand.impulse(),
+                    bias: rand.value(),
+                    approach: rand.value(),
+                }
+            } else {
+                let mut normal = rand.axis(true);
+                normal.mass = f64::NAN;
+                LanePoint {
+                    normal,
+                    separation: f64::NAN,
+                    impulse: rand.value(),
+                    max_impulse: rand.value(),
+                    bias: rand.value(),
+                    approach: f64::NAN,
+                }
+            };
+        }
+        rows
     }
 
     fn body_bits(bodies: &[SolverBody]) -> Vec<u64> {

@@ -194,6 +194,28 @@ impl Contacts {
         self.joints.push(joint);
     }
 
+    /// New solver settings (validated by the caller), with every one of `bodies` bodies
+    /// woken so that the change shows at once.
+    pub fn set_settings(&mut self, settings: SolverSettings, bodies: usize) {
+        self.settings = settings;
+        (0..bodies).for_each(|b| self.wake(b));
+    }
+
+    /// Sets the motor of hinge `joint` and wakes its body; whether it is a hinge with a
+    /// motor.
+    pub fn set_motor(&mut self, joint: usize, motor: Motor) -> bool {
+        let Some(j) = self.joints.get_mut(joint) else {
+            return false;
+        };
+        let JointKind::Hinge { motor: Some(m), .. } = &mut j.kind else {
+            return false;
+        };
+        *m = motor;
+        let a = j.a;
+        self.wake(a);
+        true
+    }
+
     /// Wakes a body (and, next step, its island): the app calls it when the user
     /// grabs, throws or spawns something.
     pub fn wake(&mut self, body: usize) {

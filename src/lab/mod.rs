@@ -27,7 +27,6 @@ pub mod timeline;
 use crate::body::inertia::{Inertia, Part, Shape};
 use crate::body::{Body, BodyState, MassProps};
 use crate::contact::{JointKind, Material, Motor, SolverSettings};
-use crate::hierarchy::rig::Mount;
 use crate::integrators::{Integrator, Loads};
 use crate::scene::{Scene, check_step};
 use crate::world::Stage;
@@ -56,7 +55,8 @@ pub const MAX_STEPS_PER_DT: u32 = 64;
 pub struct Lab {
     pub scene: Scene,
     pub start: Start,
-    /// One physics step; the app's fixed rate is `1/dt`.
+    /// One physics step (the app's fixed step is `h`, an integrator step, while live, and
+    /// `dt` under a replay).
     pub dt: f64,
     /// Each physics step of `dt` is taken as this many equal integrator steps of
     /// [`Lab::h`] (not the contact solver's sub-steps, nor the implicit integrators' safe sub-steps).
@@ -586,13 +586,8 @@ impl Lab {
             return Err(format!("joint {joint} has no motor"));
         }
         for run in &mut self.lanes {
-            if let Some(c) = &mut run.world.contacts
-                && let Some(j) = c.joints.get_mut(joint)
-                && let JointKind::Hinge { motor: m, .. } = &mut j.kind
-            {
-                *m = Some(motor);
-                let a = j.a;
-                c.wake(a);
+            if let Some(c) = &mut run.world.contacts {
+                c.set_motor(joint, motor);
             }
         }
         Ok(())
@@ -635,20 +630,7 @@ impl Lab {
     fn apply_friction(&mut self, friction: f64) -> Result<(), String> {
         crate::scene::ranges::FRICTION.check("friction", friction)?;
         for run in &mut self.lanes {
-            let world = &mut run.world;
-            let Some(c) = &mut world.contacts else {
-                continue;
-            };
-            world
-                .bodies
-                .iter_mut()
-                .for_each(|b| b.material.friction = friction);
-            world
-                .frames
-                .iter_mut()
-                .for_each(|f| f.material.friction = friction);
-            c.planes.iter_mut().for_each(|p| p.friction = friction);
-            (0..world.bodies.len()).for_each(|b| c.wake(b));
+            run.world.set_friction(friction);
         }
         Ok(())
     }
@@ -662,9 +644,9 @@ impl Lab {
     fn apply_solver_settings(&mut self, settings: SolverSettings) -> Result<(), String> {
         crate::scene::validate_solver(&settings).map_err(|e| e.under("solver"))?;
         for run in &mut self.lanes {
+            let bodies = run.world.bodies.len();
             if let Some(c) = &mut run.world.contacts {
-                c.settings = settings;
-                (0..run.world.bodies.len()).for_each(|b| c.wake(b));
+                c.set_settings(settings, bodies);
             }
         }
         Ok(())
@@ -696,9 +678,8 @@ impl Lab {
         state.position = position;
         state.velocity = velocity;
         for (lane, run) in self.lanes.iter_mut().enumerate() {
-            let world = &mut run.world;
             let body = Body {
-                name: format!("spawned {}", world.bodies.len() + 1),
+                name: format!("spawned {}", run.world.bodies.len() + 1),
                 props,
                 state,
                 parts: vec![Part {
@@ -709,14 +690,9 @@ impl Lab {
                 }],
                 material: Material::default(),
             };
-            run.drift.add_energy(body.energy(world.gravity));
-            run.previous.push(body.state);
-            let added = world.add_body(body, Mount::World);
-            if let Some(contacts) = &mut world.contacts {
-                (0..=added).for_each(|b| contacts.wake(b));
-            }
+            run.spawn(body);
             // Simulated again, the lane keeps the trail it had.
-            if self.trails[lane].len() < world.bodies.len() {
+            if self.trails[lane].len() < run.world.bodies.len() {
                 self.trails[lane].push(Trail::default());
             }
         }

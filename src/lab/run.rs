@@ -5,7 +5,8 @@
 
 use std::sync::Arc;
 
-use crate::body::BodyState;
+use crate::body::{Body, BodyState};
+use crate::hierarchy::rig::Mount;
 use crate::integrators::analytic::TorqueFreeTop;
 use crate::integrators::{Integrator, StepError};
 use crate::lab::diagnosis::diagnose;
@@ -67,6 +68,19 @@ impl Run {
             h: 0.0,
             world,
         }
+    }
+
+    /// Adds a body in the world, counted in the drift's energy and woken with every body
+    /// before it (it may land on sleeping ones); its index.
+    pub fn spawn(&mut self, body: Body) -> usize {
+        let world = &mut self.world;
+        self.drift.add_energy(body.energy(world.gravity));
+        self.previous.push(body.state);
+        let added = world.add_body(body, Mount::World);
+        if let Some(contacts) = &mut world.contacts {
+            (0..=added).for_each(|b| contacts.wake(b));
+        }
+        added
     }
 
     pub fn integrator(&self) -> Integrator {

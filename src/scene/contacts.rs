@@ -172,94 +172,100 @@ impl Generator {
 
     /// The bodies, named `box 1`, `box 2`, … (or `domino k`).
     pub fn bodies(&self) -> Vec<BodyDesc> {
-        let boxed = |name: String, size: DVec3, mass: f64, position: DVec3| BodyDesc {
-            name,
-            parts: vec![PartDesc {
-                shape: Shape::Box { half_extents: size },
-                mass,
-                offset: DVec3::ZERO,
-                rotation_deg: DVec3::ZERO,
-            }],
-            position,
-            ..BodyDesc::default()
-        };
         match *self {
-            Generator::Pyramid { rows, size, mass } => {
-                let mut out = Vec::new();
-                for r in 0..rows {
-                    let n = rows - r;
-                    for i in 0..n {
-                        // A small gap keeps neighbours from starting in contact.
-                        let x = (i as f64 - 0.5 * (n - 1) as f64) * 2.0 * size.x * 1.01;
-                        let y = size.y + r as f64 * 2.0 * size.y;
-                        let name = format!("box {}", out.len() + 1);
-                        out.push(boxed(name, size, mass, DVec3::new(x, y, 0.0)));
-                    }
-                }
-                out
-            }
+            Generator::Pyramid { rows, size, mass } => pyramid(rows, size, mass),
             Generator::Stack { count, size, mass } => (0..count)
                 .map(|k| {
                     let y = size.y + k as f64 * 2.0 * size.y;
-                    boxed(
-                        format!("box {}", k + 1),
-                        size,
-                        mass,
-                        DVec3::new(0.0, y, 0.0),
-                    )
+                    let name = format!("box {}", k + 1);
+                    boxed(name, size, mass, DVec3::new(0.0, y, 0.0))
                 })
                 .collect(),
-            Generator::Pile { count, size, mass } => {
-                let side = (count as f64).cbrt().ceil().max(1.0) as usize;
-                // The boxes start clear of each other and of the ground, however each is
-                // turned: the spheres around them (radius |size|) are 10% of a diameter
-                // apart.
-                let pitch = 2.2 * size.length();
-                (0..count)
-                    .map(|k| {
-                        let (i, j, l) = (k % side, (k / side) % side, k / (side * side));
-                        let c = 0.5 * (side - 1) as f64;
-                        // Each layer over the gaps of the one below, each box turned by
-                        // its own angles (spread by coprime strides).
-                        let shift = 0.5 * pitch * (l % 2) as f64;
-                        let p = DVec3::new(
-                            (i as f64 - c) * pitch + shift,
-                            0.55 * pitch + l as f64 * pitch,
-                            (j as f64 - c) * pitch + shift,
-                        );
-                        let mut b = boxed(format!("box {}", k + 1), size, mass, p);
-                        b.orientation_deg = DVec3::new(
-                            ((k * 37) % 31) as f64 - 15.0,
-                            ((k * 53) % 90) as f64,
-                            ((k * 71) % 31) as f64 - 15.0,
-                        );
-                        b
-                    })
-                    .collect()
-            }
+            Generator::Pile { count, size, mass } => pile(count, size, mass),
             Generator::Dominoes {
                 count,
                 size,
                 spacing,
                 mass,
-            } => (0..count)
-                .map(|k| {
-                    let mut b = boxed(
-                        format!("domino {}", k + 1),
-                        size,
-                        mass,
-                        DVec3::new(k as f64 * spacing, size.y, 0.0),
-                    );
-                    if k == 0 {
-                        // Tipped toward the others, just enough to start the run.
-                        b.orientation_deg = DVec3::new(0.0, 0.0, -12.0);
-                        b.position.y = size.y * 1.01;
-                    }
-                    b
-                })
-                .collect(),
+            } => dominoes(count, size, spacing, mass),
         }
     }
+}
+
+/// A box of half extents `size` at `position`.
+fn boxed(name: String, size: DVec3, mass: f64, position: DVec3) -> BodyDesc {
+    BodyDesc {
+        name,
+        parts: vec![PartDesc {
+            shape: Shape::Box { half_extents: size },
+            mass,
+            offset: DVec3::ZERO,
+            rotation_deg: DVec3::ZERO,
+        }],
+        position,
+        ..BodyDesc::default()
+    }
+}
+
+/// A 2D pyramid of `rows` rows, each one box shorter than the one below.
+fn pyramid(rows: usize, size: DVec3, mass: f64) -> Vec<BodyDesc> {
+    let mut out = Vec::new();
+    for r in 0..rows {
+        let n = rows - r;
+        for i in 0..n {
+            // A small gap keeps neighbours from starting in contact.
+            let x = (i as f64 - 0.5 * (n - 1) as f64) * 2.0 * size.x * 1.01;
+            let y = size.y + r as f64 * 2.0 * size.y;
+            let name = format!("box {}", out.len() + 1);
+            out.push(boxed(name, size, mass, DVec3::new(x, y, 0.0)));
+        }
+    }
+    out
+}
+
+/// `count` boxes on a grid, layer over layer, each turned its own way. They start clear
+/// of each other and of the ground, however each is turned: the spheres around them
+/// (radius |size|) are 10% of a diameter apart.
+fn pile(count: usize, size: DVec3, mass: f64) -> Vec<BodyDesc> {
+    let side = (count as f64).cbrt().ceil().max(1.0) as usize;
+    let pitch = 2.2 * size.length();
+    (0..count)
+        .map(|k| {
+            let (i, j, l) = (k % side, (k / side) % side, k / (side * side));
+            let c = 0.5 * (side - 1) as f64;
+            // Each layer over the gaps of the one below, each box turned by its own
+            // angles (spread by coprime strides).
+            let shift = 0.5 * pitch * (l % 2) as f64;
+            let p = DVec3::new(
+                (i as f64 - c) * pitch + shift,
+                0.55 * pitch + l as f64 * pitch,
+                (j as f64 - c) * pitch + shift,
+            );
+            let mut b = boxed(format!("box {}", k + 1), size, mass, p);
+            b.orientation_deg = DVec3::new(
+                ((k * 37) % 31) as f64 - 15.0,
+                ((k * 53) % 90) as f64,
+                ((k * 71) % 31) as f64 - 15.0,
+            );
+            b
+        })
+        .collect()
+}
+
+/// A row of `count` dominoes `spacing` apart, the first tipped toward the others.
+fn dominoes(count: usize, size: DVec3, spacing: f64, mass: f64) -> Vec<BodyDesc> {
+    (0..count)
+        .map(|k| {
+            let position = DVec3::new(k as f64 * spacing, size.y, 0.0);
+            let mut b = boxed(format!("domino {}", k + 1), size, mass, position);
+            if k == 0 {
+                // Tipped toward the others, just enough to start the run.
+                b.orientation_deg = DVec3::new(0.0, 0.0, -12.0);
+                b.position.y = size.y * 1.01;
+            }
+            b
+        })
+        .collect()
 }
 
 pub(super) fn validate(

@@ -135,6 +135,23 @@ impl World {
         self.bodies.len() - 1
     }
 
+    /// Sets the friction of every surface (bodies, frames' parts, planes) and wakes every
+    /// body; contacts take it at their next detection. A world without contacts has no
+    /// surfaces that touch: nothing changes.
+    pub fn set_friction(&mut self, friction: f64) {
+        let Some(c) = &mut self.contacts else {
+            return;
+        };
+        self.bodies
+            .iter_mut()
+            .for_each(|b| b.material.friction = friction);
+        self.frames
+            .iter_mut()
+            .for_each(|f| f.material.friction = friction);
+        c.planes.iter_mut().for_each(|p| p.friction = friction);
+        (0..self.bodies.len()).for_each(|b| c.wake(b));
+    }
+
     /// Whether the exact solution applies: one body, no torque.
     pub fn analytic_applies(&self) -> bool {
         self.bodies.len() == 1 && self.frames.is_empty() && self.contacts.is_none()
