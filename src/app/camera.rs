@@ -11,8 +11,8 @@ use bevy::window::PrimaryWindow;
 use bevy_egui::input::egui_wants_any_pointer_input;
 use bevy_egui::{EguiGlobalSettings, PrimaryEguiContext};
 
-use super::input::InputSet;
 use super::layout::lane_spacing;
+use super::mouse_order::InputSet;
 use super::physics::Sim;
 use super::timing::Timed;
 

@@ -12,7 +12,7 @@ use crate::scene::scene_names;
 
 use super::panel::load_scene;
 use super::physics::{Playback, Sim};
-use super::timeline::{step_back, step_forward, toggle_replay};
+use super::timeline_strip::{step_back, step_forward, toggle_replay};
 use super::timing::Timed;
 use super::ui::Panels;
 use super::view::{Message, View};

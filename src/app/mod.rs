@@ -7,17 +7,17 @@
 
 // Shared by many plugins: the palette, where lanes go, the frame timer, input order.
 mod colors;
-mod input;
 mod layout;
+mod mouse_order;
 mod timing;
 
 mod camera;
-mod contacts;
+mod contact_gizmos;
 mod controls;
-mod dock;
+mod dock_view;
 pub mod environment;
 mod frame_readouts;
-mod frames;
+mod frame_view;
 mod labels;
 mod moments;
 mod newton_map;
@@ -29,7 +29,7 @@ mod render_sync;
 mod screenshot;
 mod solver_panel;
 mod status;
-mod timeline;
+mod timeline_strip;
 mod trails;
 mod ui;
 mod vectors;
@@ -43,7 +43,7 @@ use bevy::window::WindowResolution;
 
 use crate::scene::Scene;
 
-pub use input::InputSet;
+pub use mouse_order::InputSet;
 
 /// What the panels' tests read back: the text an egui frame drew, one shape a line.
 #[cfg(test)]
@@ -85,11 +85,11 @@ pub fn run(scene: Scene, options: AppOptions) {
     .insert_resource(ClearColor(colors::BACKGROUND))
     .add_plugins((
         physics::PhysicsPlugin::new(scene),
-        input::InputPlugin,
+        mouse_order::InputPlugin,
         view::ViewPlugin,
         render_sync::RenderSyncPlugin,
-        frames::FramesPlugin,
-        contacts::ContactsPlugin,
+        frame_view::FramesPlugin,
+        contact_gizmos::ContactsPlugin,
         pick::PickPlugin,
         camera::CameraPlugin,
         controls::ControlsPlugin,

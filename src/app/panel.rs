@@ -193,7 +193,7 @@ fn time_controls(
             )
             .clicked()
         {
-            super::timeline::step_forward(sim, time);
+            super::timeline_strip::step_forward(sim, time);
         }
         if ui.button("⟲ reset").clicked()
             && let Err(e) = sim.restart()
@@ -359,7 +359,7 @@ fn readouts(ui: &mut egui::Ui, sim: &Sim) {
 fn export(ui: &mut egui::Ui, sim: &Sim, message: &mut Message) {
     ui.label(format!(
         "{} rows recorded, columns of `gyrolab simulate`",
-        sim.recording.rows()
+        sim.recording.records()
     ));
     if sim.recording.full {
         ui.colored_label(

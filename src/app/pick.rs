@@ -8,8 +8,8 @@ use bevy::window::PrimaryWindow;
 use bevy_egui::input::EguiWantsInput;
 
 use super::colors::GRAB_COLOR;
-use super::input::InputSet;
 use super::layout::lane_offset;
+use super::mouse_order::InputSet;
 use super::physics::Sim;
 use super::timing::Timed;
 use crate::world::grab::Grab;

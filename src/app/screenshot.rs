@@ -10,7 +10,7 @@ use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_dis
 
 use super::physics::{Sim, StepTiming};
 use super::status::FrameCost;
-use super::timeline::seek_back;
+use super::timeline_strip::seek_back;
 
 pub struct ScreenshotPlugin {
     pub path: PathBuf,

@@ -1,6 +1,6 @@
 //! The Solver panel of the control panel, for scenes with contacts: every solver setting
 //! live, what the detection found, friction and the hinges' motors, and buttons that drop
-//! and throw bodies. The contacts' gizmos are in `contacts.rs`.
+//! and throw bodies. The contacts' gizmos are in `contact_gizmos.rs`.
 
 use bevy_egui::egui;
 use glam::DVec3;

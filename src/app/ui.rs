@@ -12,7 +12,7 @@ use super::status::{self, FrameCost};
 use super::timing::Timed;
 use super::view::{Message, View};
 use super::work_precision::WorkPrecision;
-use super::{dock, panel, timeline};
+use super::{dock_view, panel, timeline_strip};
 
 pub struct UiPlugin;
 
@@ -68,7 +68,7 @@ fn layout(
         .width();
     let strip_height = egui::Panel::bottom("timeline")
         .show(&mut root, |ui| {
-            timeline::strip(
+            timeline_strip::strip(
                 ui,
                 &mut sim,
                 &mut view,
@@ -84,7 +84,7 @@ fn layout(
         .default_size(0.32 * screen.height())
         .resizable(true)
         .show(&mut root, |ui| {
-            dock::show(ui, &sim, &mut view, &mut map, &wp)
+            dock_view::show(ui, &sim, &mut view, &mut map, &wp)
         })
         .response
         .rect

@@ -20,7 +20,7 @@ use crate::integrators::Integrator;
 use crate::scene::{self, DEFAULT_SCENE, Scene, ranges};
 use crate::world::World;
 
-pub use crate::lab::rows::{CSV_HEADER, Row};
+pub use crate::lab::records::{CSV_HEADER, Record};
 
 #[derive(Debug, Parser)]
 #[command(

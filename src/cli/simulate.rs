@@ -2,13 +2,13 @@
 //! memory does not grow with the output.
 
 use crate::lab::diagnosis::diagnose;
-use crate::lab::rows::{RowError, RowWriter};
+use crate::lab::records::{RecordError, RecordWriter};
 use crate::scene::Scene;
 use crate::world::World;
 
 use super::output::Output;
 use super::progress::Progress;
-use super::{CliError, Format, Row, SimulateArgs, parse_integrator, prepare, step_count};
+use super::{CliError, Format, Record, SimulateArgs, parse_integrator, prepare, step_count};
 
 /// Steps between progress updates: rare enough to cost nothing.
 const PROGRESS_EVERY: u64 = 1024;
@@ -22,18 +22,18 @@ pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
     };
     let output = Output::open(args.out.as_deref())?;
     let mut rows = match args.format {
-        Format::Csv => RowWriter::csv(output),
-        Format::Jsonl => RowWriter::jsonl(output),
+        Format::Csv => RecordWriter::csv(output),
+        Format::Jsonl => RecordWriter::jsonl(output),
     };
     let start = world.clone();
     // Checks every value of step `i`'s rows before writing it; a value that is not finite
     // stops the run with the body, the step and the cause.
-    let write = |world: &World, i: u64, rows: &mut RowWriter<Output>| -> Result<(), Stop> {
-        for row in Row::of_world(world) {
+    let write = |world: &World, i: u64, rows: &mut RecordWriter<Output>| -> Result<(), Stop> {
+        for row in Record::of_world(world) {
             match rows.write(&row) {
                 Ok(()) => {}
-                Err(RowError::Io(e)) => return Err(Stop::Io(e)),
-                Err(RowError::NonFinite { .. }) => {
+                Err(RecordError::Io(e)) => return Err(Stop::Io(e)),
+                Err(RecordError::NonFinite { .. }) => {
                     let why = diagnose(world, &start, dt, None);
                     let step = first_step + i;
                     return Err(Stop::Failed(CliError(why.message(step, world.time))));

@@ -1,8 +1,8 @@
-//! The contact rows' maths, written once for any [`Lane`]: one manifold's rows in each
-//! lane, solved as a row alone (`f64`) or eight manifolds at a time ([`Wide`], as rapier
+//! The contact rows' maths, written once for any [`Real`]: one manifold's rows in each
+//! slot, solved as a row alone (`f64`) or eight manifolds at a time ([`Wide`], as rapier
 //! solves four constraints at once and Box2D v3 eight, [rapier], [Catto,
-//! `contact_solver.c`]). Lanes whose manifolds lack a point, or whose rows a pass leaves
-//! alone, compute what the others do and keep what they had by a mask, so every lane
+//! `contact_solver.c`]). Groups whose manifolds lack a point, or whose rows a pass leaves
+//! alone, compute what the others do and keep what they had by a mask, so every slot
 //! ends bitwise as its row would alone.
 //!
 //! [`Wide`]: super::wide::Wide
@@ -12,37 +12,37 @@ use glam::DVec3;
 use super::manifold::MAX_POINTS;
 use super::settings::Softness;
 use super::solver::{Axis, NormalBias, SolverBody, soft_impulse_scaled};
-use super::wide::{Lane, xyz};
+use super::wide::{Real, xyz};
 
-/// A vector per lane.
+/// A vector per slot.
 pub type V3<W> = [W; 3];
 
 /// `DVec3::dot`'s order: `(x x' + y y') + z z'`.
 #[inline(always)]
-fn dot<W: Lane>(a: &V3<W>, b: &V3<W>) -> W {
+fn dot<W: Real>(a: &V3<W>, b: &V3<W>) -> W {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
 #[inline(always)]
-fn select3<W: Lane>(m: W::Mask, yes: &V3<W>, no: &V3<W>) -> V3<W> {
+fn select3<W: Real>(m: W::Mask, yes: &V3<W>, no: &V3<W>) -> V3<W> {
     xyz!(|k| W::select(m, yes[k], no[k]))
 }
 
 #[inline(always)]
-fn vector<W: Lane>(f: impl Fn(usize) -> DVec3) -> V3<W> {
+fn vector<W: Real>(f: impl Fn(usize) -> DVec3) -> V3<W> {
     xyz!(|k| W::gather(|l| f(l)[k]))
 }
 
-/// The velocities of one end of each lane's rows, and its inverse mass.
+/// The velocities of one end of each slot's rows, and its inverse mass.
 #[derive(Clone, Copy)]
-pub struct Velocities<W: Lane> {
+pub struct Velocities<W: Real> {
     v: V3<W>,
     w: V3<W>,
     inv_mass: W,
 }
 
-impl<W: Lane> Velocities<W> {
-    /// Lane `l` from `bodies[l]`.
+impl<W: Real> Velocities<W> {
+    /// Real `l` from `bodies[l]`.
     #[inline(always)]
     pub fn gather(bodies: &[SolverBody]) -> Self {
         Self {
@@ -52,11 +52,11 @@ impl<W: Lane> Velocities<W> {
         }
     }
 
-    /// Lane `l`'s velocities, written into `body`.
+    /// Real `l`'s velocities, written into `body`.
     #[inline(always)]
     pub fn write(&self, l: usize, body: &mut SolverBody) {
-        body.v = DVec3::new(self.v[0].lane(l), self.v[1].lane(l), self.v[2].lane(l));
-        body.w = DVec3::new(self.w[0].lane(l), self.w[1].lane(l), self.w[2].lane(l));
+        body.v = DVec3::new(self.v[0].slot(l), self.v[1].slot(l), self.v[2].slot(l));
+        body.w = DVec3::new(self.w[0].slot(l), self.w[1].slot(l), self.w[2].slot(l));
     }
 
     #[inline(always)]
@@ -69,9 +69,9 @@ impl<W: Lane> Velocities<W> {
     }
 }
 
-/// [`Axis`] in lanes: a row's Jacobian and effective mass.
+/// [`Axis`] in groups: a row's Jacobian and effective mass.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct LaneAxis<W: Lane> {
+pub struct AxisRow<W: Real> {
     ang_a: V3<W>,
     ang_b: V3<W>,
     turn_a: V3<W>,
@@ -79,11 +79,11 @@ pub struct LaneAxis<W: Lane> {
     pub mass: W,
 }
 
-impl<W: Lane> LaneAxis<W> {
-    /// Lane `l` from `axes(l)`, a field at a time (a vector's worth of stores each).
+impl<W: Real> AxisRow<W> {
+    /// Real `l` from `axes(l)`, a field at a time (a vector's worth of stores each).
     #[inline(always)]
-    pub fn gather<'a>(axes: impl Fn(usize) -> &'a LaneAxis<f64>) -> Self {
-        let v = |f: fn(&LaneAxis<f64>) -> &V3<f64>| xyz!(|k| W::gather(|l| f(axes(l))[k]));
+    pub fn gather<'a>(axes: impl Fn(usize) -> &'a AxisRow<f64>) -> Self {
+        let v = |f: fn(&AxisRow<f64>) -> &V3<f64>| xyz!(|k| W::gather(|l| f(axes(l))[k]));
         Self {
             ang_a: v(|a| &a.ang_a),
             ang_b: v(|a| &a.ang_b),
@@ -117,7 +117,7 @@ impl<W: Lane> LaneAxis<W> {
     }
 }
 
-impl From<&Axis> for LaneAxis<f64> {
+impl From<&Axis> for AxisRow<f64> {
     fn from(a: &Axis) -> Self {
         Self {
             ang_a: a.ang_a.to_array(),
@@ -129,10 +129,10 @@ impl From<&Axis> for LaneAxis<f64> {
     }
 }
 
-/// A point's normal row in lanes: what every pass reads and writes.
+/// A point's normal row in groups: what every pass reads and writes.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct LanePoint<W: Lane> {
-    pub normal: LaneAxis<W>,
+pub struct PointRow<W: Real> {
+    pub normal: AxisRow<W>,
     /// Separation now: the prepared one plus the anchors' relative motion along the
     /// normal.
     pub separation: W,
@@ -157,25 +157,25 @@ pub enum RowPass {
     Restitution(f64),
 }
 
-/// One manifold's rows in each lane: a normal row per point, and friction for the
+/// One manifold's rows in each slot: a normal row per point, and friction for the
 /// manifold as a whole, two tangent rows at the points' centroid and a twist row about
 /// the normal (see [`ContactRows`](super::solver::ContactRows) for why).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Rows<W: Lane> {
+pub struct Rows<W: Real> {
     pub normal: V3<W>,
     pub tangents: [V3<W>; 2],
     pub mu: W,
     pub restitution: W,
     /// Mean distance of the points from their centroid: the twist row's lever.
     pub twist_radius: W,
-    pub friction: [LaneAxis<W>; 2],
+    pub friction: [AxisRow<W>; 2],
     pub friction_impulse: [W; 2],
-    pub twist: LaneAxis<W>,
+    pub twist: AxisRow<W>,
     pub twist_impulse: W,
-    pub points: [LanePoint<W>; MAX_POINTS],
-    /// The lanes that have point `j`.
+    pub points: [PointRow<W>; MAX_POINTS],
+    /// The slots that have point `j`.
     pub active: [W::Mask; MAX_POINTS],
-    /// Whether the lanes have different numbers of points (then the missing ones are
+    /// Whether the slots have different numbers of points (then the missing ones are
     /// masked out); if not, how many they have.
     pub mixed: bool,
     pub len: usize,
@@ -183,13 +183,13 @@ pub struct Rows<W: Lane> {
     pub flip: bool,
 }
 
-/// A softness's mass and impulse scales in every lane.
+/// A softness's mass and impulse scales in every slot.
 #[inline(always)]
-fn scales<W: Lane>(s: Softness) -> (W, W) {
+fn scales<W: Real>(s: Softness) -> (W, W) {
     (W::splat(s.mass_scale), W::splat(s.impulse_scale))
 }
 
-impl<W: Lane> Rows<W> {
+impl<W: Real> Rows<W> {
     /// The pass on these rows, between the ends `a` and `b`.
     #[inline(always)]
     pub fn run(&mut self, a: &mut Velocities<W>, b: &mut Velocities<W>, pass: RowPass) {
@@ -213,7 +213,7 @@ impl<W: Lane> Rows<W> {
         }
     }
 
-    /// The point slots every lane goes through: all of them if some lanes lack some.
+    /// The points every slot goes through: all four if some slots lack some.
     #[inline(always)]
     fn count(&self) -> usize {
         if self.mixed { MAX_POINTS } else { self.len }
@@ -238,8 +238,8 @@ impl<W: Lane> Rows<W> {
     }
 
     /// Coulomb's circular cone at the centroid, `|λ_t| ≤ μ Σλ_n`, and the twist row
-    /// within `±μ r Σλ_n`, bounded by last pass's normal impulses. A lane with no load
-    /// and no friction has a cone of a point: nothing changes in it, and if no lane
+    /// within `±μ r Σλ_n`, bounded by last pass's normal impulses. A slot with no load
+    /// and no friction has a cone of a point: nothing changes in it, and if no slot
     /// changes, nothing is computed (speculative manifolds are many).
     #[inline(always)]
     fn solve_friction(&mut self, a: &mut Velocities<W>, b: &mut Velocities<W>, sor: f64) {
@@ -303,7 +303,7 @@ impl<W: Lane> Rows<W> {
     /// sub-step and a penetrating one is pushed out by the spring (the stiffer one
     /// against a body that does not move), no faster than `max_push_out`.
     #[inline(always)]
-    fn normal_bias(p: &LanePoint<W>, still: W::Mask, bias: NormalBias) -> ((W, W), W) {
+    fn normal_bias(p: &PointRow<W>, still: W::Mask, bias: NormalBias) -> ((W, W), W) {
         let rigid = scales(Softness::RIGID);
         match bias {
             NormalBias::Fixed => (rigid, p.bias),
@@ -331,9 +331,9 @@ impl<W: Lane> Rows<W> {
         }
     }
 
-    /// The normal rows, in the order of `flip`; `MASKED`: the lanes lack some points,
-    /// whose slots (the last ones) change nothing. Going through the slots backwards then
-    /// meets each lane's points in its reversed order.
+    /// The normal rows, in the order of `flip`; `MASKED`: the slots lack some points,
+    /// whose places (the last ones) change nothing. Going through them backwards then
+    /// meets each slot's points in its reversed order.
     #[inline(always)]
     fn solve_points<const MASKED: bool>(
         &mut self,

@@ -8,7 +8,7 @@ use std::ops::{Add, Mul, Neg, Sub};
 use glam::{DMat3, DVec3};
 
 use super::geometry::tangents;
-use super::kernel::{LaneAxis, LanePoint, RowPass, Rows, Velocities};
+use super::kernel::{AxisRow, PointRow, RowPass, Rows, Velocities};
 use super::manifold::{MAX_POINTS, Manifold};
 use super::parallel::Ends;
 use super::settings::{Softness, SolverKind, SolverSettings};
@@ -79,7 +79,7 @@ where
 }
 
 /// [`soft_impulse`] with the softness's mass and impulse scales given, which differ from
-/// lane to lane in the contact rows' [`kernel`](super::kernel).
+/// slot to slot in the contact rows' [`kernel`](super::kernel).
 #[inline(always)]
 pub fn soft_impulse_scaled<M, V, S>(
     (mass_scale, impulse_scale): (S, S),
@@ -200,7 +200,7 @@ pub struct PointAnchor {
 /// One manifold's rows between bodies `a` and `b`: a normal row per point, and friction
 /// for the manifold as a whole: two tangent rows at the points' centroid and a twist row
 /// about the normal. The rows themselves ([`Rows`]) are the kernel's, solved alone or in
-/// lanes with others.
+/// slots with others.
 ///
 /// Why not friction at each point: a face contact's four normal impulses are statically
 /// indeterminate, and Gauss-Seidel shares the load unevenly, in an order-dependent way.
@@ -347,15 +347,15 @@ impl ContactRows {
                 position: DVec3::ZERO,
                 base_separation: p.separation,
             };
-            *row = LanePoint {
+            *row = PointRow {
                 impulse: if warm_start { p.normal_impulse } else { 0.0 },
                 approach: rel.dot(n),
-                ..LanePoint::default()
+                ..PointRow::default()
             };
             rows.active[j] = true;
         }
         // The slots past the manifold's points stay empty rows.
-        rows.points[m.len..].fill(LanePoint::default());
+        rows.points[m.len..].fill(PointRow::default());
         rows.active[m.len..].fill(false);
         self.anchors[m.len..].fill(PointAnchor::default());
         self.refresh(bodies, poses, true);
@@ -566,7 +566,7 @@ impl PointBlock {
 pub struct Row {
     pub a: usize,
     pub b: usize,
-    pub axis: LaneAxis<f64>,
+    pub axis: AxisRow<f64>,
     pub target: f64,
     pub error: f64,
     /// PGS rows use `bias_rate = β/h` with full mass; soft rows Box2D's spring.
@@ -603,7 +603,7 @@ impl Row {
     fn on_bodies<R>(
         &self,
         bodies: &mut [SolverBody],
-        f: impl FnOnce(&LaneAxis<f64>, &mut Velocities<f64>, &mut Velocities<f64>) -> R,
+        f: impl FnOnce(&AxisRow<f64>, &mut Velocities<f64>, &mut Velocities<f64>) -> R,
     ) -> R {
         let (a, b) = pair(bodies, self.a, self.b);
         let mut ends = (

@@ -11,10 +11,10 @@ use glam::DVec3;
 
 use super::colouring::{self, Colours};
 use super::graph::{ContactGraph, NONE};
+use super::groups::Groups;
 use super::islands::{self, Sleep};
 use super::joint::{Joint, JointRows};
 use super::kernel::RowPass;
-use super::lanes::Lanes;
 use super::parallel;
 use super::settings::{SolverKind, SolverSettings};
 use super::solver::{ContactInput, ContactRows, NormalBias, Pose, SolverBody};
@@ -61,9 +61,9 @@ pub struct StepState {
     pub joint_rows: JointRows,
     /// The contact rows' colours: `contact_rows` lists the rows colour by colour.
     pub colours: Colours,
-    /// The rows eight by eight in SIMD lanes for the solve passes, which hold the
-    /// accumulated impulses between [`Lanes::write_back`]s.
-    pub lanes: Lanes,
+    /// The rows eight by eight in SIMD slots for the solve passes, which hold the
+    /// accumulated impulses between [`Groups::write_back`]s.
+    pub groups: Groups,
     /// Scratch of the prepare stage, rebuilt each step: each row's bodies and contact
     /// in the order of the ground first, the colours' permutation of them, and the
     /// colours each body has taken.
@@ -319,7 +319,7 @@ impl StepState {
                 r.set_pgs_bias(settings, h);
             }
         }
-        self.lanes.reset();
+        self.groups.reset();
         self.active_joints.clear();
         self.active_joints.extend((0..joints.len()).filter(|&k| {
             let j = &joints[k];
@@ -425,7 +425,7 @@ impl StepState {
     /// Update contacts (soft step): moves the contact rows with the bodies after a
     /// solver sub-step's integration, so the next pass sees the new separations.
     pub fn update_contacts(&mut self, settings: &SolverSettings) {
-        self.lanes.refresh(
+        self.groups.refresh(
             &mut self.contact_rows,
             &self.bodies,
             &self.poses,
@@ -461,10 +461,10 @@ impl StepState {
         self.run_contacts(RowPass::Solve(bias, sor));
     }
 
-    /// A pass of the contact rows' kernel over the rows, in lanes (which hold the
-    /// impulses until [`Lanes::write_back`]).
+    /// A pass of the contact rows' kernel over the rows, in slots (which hold the
+    /// impulses until [`Groups::write_back`]).
     fn run_contacts(&mut self, pass: RowPass) {
-        self.lanes.run(
+        self.groups.run(
             &mut self.contact_rows,
             &self.colours,
             &mut self.bodies,
@@ -505,7 +505,7 @@ impl StepState {
     /// Store impulses: keeps the accumulated impulses in the contacts and joints for
     /// the next step's warm start.
     pub fn store_impulses(&mut self, graph: &mut ContactGraph<Contact>, joints: &mut [Joint]) {
-        self.lanes.write_back(&mut self.contact_rows);
+        self.groups.write_back(&mut self.contact_rows);
         self.joint_rows.store(joints);
         let values = graph.values_mut();
         for r in &self.contact_rows {

@@ -1,22 +1,22 @@
 //! The solver's number type at two widths, as Box2D v3's contact solver runs on
-//! `b2FloatW` [Catto, `contact_solver.c`]: [`Lane`] is what the row maths needs of a
+//! `b2FloatW` [Catto, `contact_solver.c`]: [`Real`] is what the row maths needs of a
 //! number, and it is either one `f64` (a row alone) or a [`Wide`] of eight (eight rows,
-//! one per lane). Each operation of a `Wide` is the `f64` one, lane by lane, and Rust
-//! never fuses a multiply and an add, so eight rows in lanes give bitwise what each row
+//! one per slot). Each operation of a `Wide` is the `f64` one, slot by slot, and Rust
+//! never fuses a multiply and an add, so eight rows in slots give bitwise what each row
 //! gives alone.
 
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
 /// Rows solved at once in a [`Wide`]: two AVX registers of four. A manifold's rows are a
 /// chain of Gauss-Seidel updates, each waiting on the last one's velocities; with four
-/// lanes the processor mostly waited on the chain (the kernel took 79% of the scalar
+/// slots the processor mostly waited on the chain (the kernel took 79% of the scalar
 /// rows' time on the 1,000-box pile), with eight, two independent chains side by side,
 /// 49%; twelve took 57% and sixteen 59%, their spills outweighing the overlap.
 pub const WIDTH: usize = 8;
 
-/// `[e(0), e(1), …, e(WIDTH − 1)]` for an expression `e` of the lane `$l`, written out so
+/// `[e(0), e(1), …, e(WIDTH − 1)]` for an expression `e` of the slot `$l`, written out so
 /// that the kernel has no closure and no loop to vectorise.
-macro_rules! lanes {
+macro_rules! slots {
     (|$l:ident| $e:expr) => {
         [
             {
@@ -54,7 +54,7 @@ macro_rules! lanes {
         ]
     };
 }
-pub(super) use lanes;
+pub(super) use slots;
 
 /// `[e(0), e(1), e(2)]` for an expression `e` of the axis `$k`, written out: `array::map`
 /// is a call that does not inherit the kernel's instruction set.
@@ -81,7 +81,7 @@ pub(super) use xyz;
 /// What the row maths needs of a number: arithmetic, `f64::max` and `min` (a NaN
 /// operand gives way to the other), a square root, comparisons into masks, and a
 /// select by mask.
-pub trait Lane:
+pub trait Real:
     Copy
     + Default
     + Add<Output = Self>
@@ -90,20 +90,20 @@ pub trait Lane:
     + Div<Output = Self>
     + Neg<Output = Self>
 {
-    /// Per lane, whether a condition holds.
+    /// Per slot, whether a condition holds.
     type Mask: Copy + Default;
     const ZERO: Self;
     fn splat(x: f64) -> Self;
-    /// Lane `l` is `f(l)`.
+    /// Real `l` is `f(l)`.
     fn gather(f: impl Fn(usize) -> f64) -> Self;
-    fn lane(self, l: usize) -> f64;
-    fn set_lane(&mut self, l: usize, x: f64);
+    fn slot(self, l: usize) -> f64;
+    fn set_slot(&mut self, l: usize, x: f64);
     fn max(self, o: Self) -> Self;
     fn min(self, o: Self) -> Self;
     fn sqrt(self) -> Self;
     fn gt(self, o: Self) -> Self::Mask;
     fn eq(self, o: Self) -> Self::Mask;
-    /// `yes` in the lanes of `m`, `no` in the others, bit for bit.
+    /// `yes` in the slots of `m`, `no` in the others, bit for bit.
     fn select(m: Self::Mask, yes: Self, no: Self) -> Self;
     fn and(m: Self::Mask, o: Self::Mask) -> Self::Mask;
     fn or(m: Self::Mask, o: Self::Mask) -> Self::Mask;
@@ -113,7 +113,7 @@ pub trait Lane:
     fn set_mask(m: &mut Self::Mask, l: usize, on: bool);
 }
 
-impl Lane for f64 {
+impl Real for f64 {
     type Mask = bool;
     const ZERO: Self = 0.0;
 
@@ -126,11 +126,11 @@ impl Lane for f64 {
         f(0)
     }
     #[inline(always)]
-    fn lane(self, _: usize) -> f64 {
+    fn slot(self, _: usize) -> f64 {
         self
     }
     #[inline(always)]
-    fn set_lane(&mut self, _: usize, x: f64) {
+    fn set_slot(&mut self, _: usize, x: f64) {
         *self = x;
     }
     #[inline(always)]
@@ -183,16 +183,16 @@ impl Lane for f64 {
     }
 }
 
-/// One `f64` per lane; every operation is the scalar one, lane by lane.
+/// One `f64` per slot; every operation is the scalar one, slot by slot.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(64))]
 pub struct Wide([f64; WIDTH]);
 
-/// A lane mask: all bits set in the lanes where a condition holds.
+/// A slot mask: all bits set in the slots where a condition holds.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Mask([u64; WIDTH]);
 
-impl Lane for Wide {
+impl Real for Wide {
     type Mask = Mask;
     const ZERO: Self = Self([0.0; WIDTH]);
 
@@ -202,53 +202,53 @@ impl Lane for Wide {
     }
     #[inline(always)]
     fn gather(f: impl Fn(usize) -> f64) -> Self {
-        Self(lanes!(|l| f(l)))
+        Self(slots!(|l| f(l)))
     }
     #[inline(always)]
-    fn lane(self, l: usize) -> f64 {
+    fn slot(self, l: usize) -> f64 {
         self.0[l]
     }
     #[inline(always)]
-    fn set_lane(&mut self, l: usize, x: f64) {
+    fn set_slot(&mut self, l: usize, x: f64) {
         self.0[l] = x;
     }
     #[inline(always)]
     fn max(self, o: Self) -> Self {
-        Self(lanes!(|l| self.0[l].max(o.0[l])))
+        Self(slots!(|l| self.0[l].max(o.0[l])))
     }
     #[inline(always)]
     fn min(self, o: Self) -> Self {
-        Self(lanes!(|l| self.0[l].min(o.0[l])))
+        Self(slots!(|l| self.0[l].min(o.0[l])))
     }
     #[inline(always)]
     fn sqrt(self) -> Self {
-        Self(lanes!(|l| self.0[l].sqrt()))
+        Self(slots!(|l| self.0[l].sqrt()))
     }
     #[inline(always)]
     fn gt(self, o: Self) -> Mask {
-        Mask(lanes!(|l| if self.0[l] > o.0[l] { !0 } else { 0 }))
+        Mask(slots!(|l| if self.0[l] > o.0[l] { !0 } else { 0 }))
     }
     #[inline(always)]
     fn eq(self, o: Self) -> Mask {
-        Mask(lanes!(|l| if self.0[l] == o.0[l] { !0 } else { 0 }))
+        Mask(slots!(|l| if self.0[l] == o.0[l] { !0 } else { 0 }))
     }
     #[inline(always)]
     fn select(m: Mask, yes: Self, no: Self) -> Self {
-        Self(lanes!(|l| f64::from_bits(
+        Self(slots!(|l| f64::from_bits(
             (yes.0[l].to_bits() & m.0[l]) | (no.0[l].to_bits() & !m.0[l])
         )))
     }
     #[inline(always)]
     fn and(m: Mask, o: Mask) -> Mask {
-        Mask(lanes!(|l| m.0[l] & o.0[l]))
+        Mask(slots!(|l| m.0[l] & o.0[l]))
     }
     #[inline(always)]
     fn or(m: Mask, o: Mask) -> Mask {
-        Mask(lanes!(|l| m.0[l] | o.0[l]))
+        Mask(slots!(|l| m.0[l] | o.0[l]))
     }
     #[inline(always)]
     fn not(m: Mask) -> Mask {
-        Mask(lanes!(|l| !m.0[l]))
+        Mask(slots!(|l| !m.0[l]))
     }
     #[inline(always)]
     fn all(m: Mask) -> bool {
@@ -264,26 +264,26 @@ impl Lane for Wide {
     }
 }
 
-macro_rules! lanewise {
+macro_rules! slotwise {
     ($trait:ident, $f:ident, $op:tt) => {
         impl $trait for Wide {
             type Output = Wide;
             #[inline(always)]
             fn $f(self, o: Wide) -> Wide {
-                Wide(lanes!(|l| self.0[l] $op o.0[l]))
+                Wide(slots!(|l| self.0[l] $op o.0[l]))
             }
         }
     };
 }
-lanewise!(Add, add, +);
-lanewise!(Sub, sub, -);
-lanewise!(Mul, mul, *);
-lanewise!(Div, div, /);
+slotwise!(Add, add, +);
+slotwise!(Sub, sub, -);
+slotwise!(Mul, mul, *);
+slotwise!(Div, div, /);
 
 impl Neg for Wide {
     type Output = Wide;
     #[inline(always)]
     fn neg(self) -> Wide {
-        Wide(lanes!(|l| -self.0[l]))
+        Wide(slots!(|l| -self.0[l]))
     }
 }

@@ -16,9 +16,9 @@ pub mod metrics;
 pub mod moment;
 pub mod presets;
 pub mod recording;
-pub mod rows;
+pub mod records;
 pub mod run;
-mod scrub;
+mod seek;
 pub mod snapshot;
 pub mod stage_time;
 pub mod sweep;
@@ -846,7 +846,7 @@ mod tests {
         assert!(lab.history[euler.unwrap()].last().unwrap().momentum > 1e-6);
         let csv = lab.csv();
         let mut lines = csv.lines();
-        assert_eq!(lines.next(), Some(rows::CSV_HEADER));
+        assert_eq!(lines.next(), Some(records::CSV_HEADER));
         assert_eq!(lines.count(), 31 * lab.lanes.len());
         assert!(csv.contains(",box,midpoint,"));
     }

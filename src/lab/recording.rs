@@ -5,7 +5,7 @@
 
 use glam::DVec3;
 
-use super::rows::{Row, RowWriter};
+use super::records::{Record, RecordWriter};
 use crate::body::Body;
 use crate::body::BodyState;
 use crate::integrators::Integrator;
@@ -21,7 +21,7 @@ pub struct Recording {
     /// The bodies' states of each recorded step, per lane, step after step.
     states: Vec<Vec<BodyState>>,
     /// Body states kept, all lanes together.
-    rows: usize,
+    records: usize,
     pub full: bool,
 }
 
@@ -34,38 +34,38 @@ impl Recording {
             self.steps.resize_with(lane + 1, Vec::new);
             self.states.resize_with(lane + 1, Vec::new);
         }
-        if self.rows + world.bodies.len() > MAX_STATES {
+        if self.records + world.bodies.len() > MAX_STATES {
             self.full = true;
             return;
         }
         let n = world.bodies.len();
         self.steps[lane].push((world.time, world.integrator, n));
         self.states[lane].extend(world.bodies.iter().map(|b| b.state));
-        self.rows += world.bodies.len();
+        self.records += world.bodies.len();
     }
 
     /// Forgets the steps after time `t` (a branch discards the old future).
     pub fn truncate_after(&mut self, t: f64) {
         for (steps, states) in self.steps.iter_mut().zip(&mut self.states) {
             let keep = steps.partition_point(|&(time, _, _)| time <= t);
-            let rows: usize = steps[..keep].iter().map(|&(_, _, n)| n).sum();
-            self.rows -= states.len() - rows;
+            let records: usize = steps[..keep].iter().map(|&(_, _, n)| n).sum();
+            self.records -= states.len() - records;
             steps.truncate(keep);
-            states.truncate(rows);
+            states.truncate(records);
         }
-        self.full = self.rows >= MAX_STATES;
+        self.full = self.records >= MAX_STATES;
     }
 
-    pub fn rows(&self) -> usize {
-        self.rows
+    pub fn records(&self) -> usize {
+        self.records
     }
 
-    /// The CSV text: lane after lane, one row per body per recorded step. `worlds` gives
+    /// The CSV text: lane after lane, one record per body per recorded step. `worlds` gives
     /// each lane's bodies (names and mass properties) and gravity.
-    /// A row with a value that is not finite (which a run that failed there may have
+    /// A record with a value that is not finite (which a run that failed there may have
     /// recorded) is left out: the export holds numbers only.
     pub fn csv<'a>(&self, worlds: impl IntoIterator<Item = &'a World>) -> String {
-        let mut out = RowWriter::csv(Vec::new());
+        let mut out = RecordWriter::csv(Vec::new());
         for ((steps, states), world) in self.steps.iter().zip(&self.states).zip(worlds) {
             let gravity: DVec3 = world.gravity;
             let mut bodies: Vec<Body> = world.bodies.clone();
@@ -75,7 +75,7 @@ impl Recording {
                 states = rest;
                 for (body, &state) in bodies.iter_mut().zip(step_states) {
                     body.state = state;
-                    let _ = out.write(&Row::of_body(t, integrator, gravity, body));
+                    let _ = out.write(&Record::of_body(t, integrator, gravity, body));
                 }
             }
         }
@@ -102,7 +102,7 @@ mod tests {
         let text = recording.csv([&world]);
         let mut reader = csv::Reader::from_reader(text.as_bytes());
         let header: Vec<&str> = reader.headers().unwrap().iter().collect();
-        assert_eq!(header.join(","), super::super::rows::CSV_HEADER);
+        assert_eq!(header.join(","), super::super::records::CSV_HEADER);
         let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
         assert_eq!(records.len(), 2);
         for r in &records {

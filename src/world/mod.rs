@@ -93,12 +93,12 @@ pub struct World {
     pub loads: Vec<Loads>,
     /// What the stages of the step being taken hand each other.
     #[serde(skip)]
-    pass: Pass,
+    handoff: Handoff,
 }
 
 /// What one step's stages hand each other.
 #[derive(Clone, Debug, Default)]
-struct Pass {
+struct Handoff {
     h: f64,
     /// The frames' motion through the step (empty without frames).
     motion: FrameMotion,
@@ -124,7 +124,7 @@ impl World {
             gun: None,
             contacts: None,
             loads: Vec::new(),
-            pass: Pass::default(),
+            handoff: Handoff::default(),
         }
     }
 
@@ -187,7 +187,7 @@ impl World {
         if self.integrator == Integrator::Analytic && !self.analytic_applies() {
             return Err(StepError::AnalyticNeedsTorqueFree);
         }
-        self.pass.h = h;
+        self.handoff.h = h;
         self.loads.clear();
         Ok(())
     }
@@ -209,9 +209,9 @@ impl World {
         if self.frames.is_empty() {
             return;
         }
-        let (t, h) = (self.time, self.pass.h);
-        self.pass.motion.restart(&self.frames, t);
-        self.pass.jumps = rig::advance_frames(&mut self.frames, t, h);
+        let (t, h) = (self.time, self.handoff.h);
+        self.handoff.motion.restart(&self.frames, t);
+        self.handoff.jumps = rig::advance_frames(&mut self.frames, t, h);
     }
 
     /// Detect: the frames' parts as kinematic colliders (where they were at the step's
@@ -221,9 +221,9 @@ impl World {
         let Some(contacts) = &mut self.contacts else {
             return;
         };
-        let h = self.pass.h;
+        let h = self.handoff.h;
         if !self.frames.is_empty() {
-            let (start, mid) = (self.pass.motion.at(0.0), self.pass.motion.at(0.5 * h));
+            let (start, mid) = (self.handoff.motion.at(0.0), self.handoff.motion.at(0.5 * h));
             // One kinematic body per frame, in frame order (joints to frames index them);
             // a frame without parts only anchors joints. Their shapes are copied once and
             // kept; each step moves them.
@@ -267,13 +267,13 @@ impl World {
     /// in their frames).
     pub fn solve(&mut self) -> Result<(), StepError> {
         let Some(contacts) = &mut self.contacts else {
-            self.pass.solved.clear();
+            self.handoff.solved.clear();
             return Ok(());
         };
-        let h = self.pass.h;
+        let h = self.handoff.h;
         let mut movers = RiderMovers {
             mounts: &mut self.mounts,
-            motion: &mut self.pass.motion,
+            motion: &mut self.handoff.motion,
             integrator: self.integrator,
             elapsed: vec![0.0; self.bodies.len()],
         };
@@ -285,8 +285,8 @@ impl World {
             h,
             &mut movers,
         )?;
-        self.pass.solved.clear();
-        self.pass
+        self.handoff.solved.clear();
+        self.handoff
             .solved
             .extend(contacts.state.awake.iter().copied());
         Ok(())
@@ -296,8 +296,8 @@ impl World {
     /// body of a world without contacts), under its loads: bodies in the world by the
     /// chosen integrator, riders in their frame's coordinates after the loads' kick.
     pub fn integrate(&mut self) -> Result<(), StepError> {
-        let (integrator, h) = (self.integrator, self.pass.h);
-        let solved = &self.pass.solved;
+        let (integrator, h) = (self.integrator, self.handoff.h);
+        let solved = &self.handoff.solved;
         let moved_by_solver = |i: usize| solved.get(i).copied().unwrap_or(false);
         if self.frames.is_empty() && self.contacts.is_none() && self.loads.is_empty() {
             // Free bodies under gravity alone: the hot path of large worlds.
@@ -333,7 +333,7 @@ impl World {
         let contacts = self.contacts.as_deref();
         let asleep = |i: usize| contacts.is_some_and(|c| c.is_asleep(i));
         let globals =
-            (!self.frames.is_empty()).then(|| [0.0, 0.5 * h, h].map(|s| self.pass.motion.at(s)));
+            (!self.frames.is_empty()).then(|| [0.0, 0.5 * h, h].map(|s| self.handoff.motion.at(s)));
         let (gravity, added) = (self.gravity, &self.loads);
         for (i, (body, mount)) in self.bodies.iter_mut().zip(&mut self.mounts).enumerate() {
             if moved_by_solver(i) || asleep(i) {
@@ -368,13 +368,13 @@ impl World {
     /// riders' and carried bodies' world states follow their frames, the gun fires, and
     /// the clock advances.
     pub fn sync(&mut self) {
-        let h = self.pass.h;
+        let h = self.handoff.h;
         if !self.frames.is_empty() {
             // The frames as they moved through the step, before a sudden stop at its end.
-            let moving = self.pass.motion.at(h);
+            let moving = self.handoff.motion.at(h);
             for (i, (body, mount)) in self.bodies.iter().zip(&mut self.mounts).enumerate() {
                 if let Mount::Riding(rider) = mount
-                    && self.pass.solved.get(i).copied().unwrap_or(false)
+                    && self.handoff.solved.get(i).copied().unwrap_or(false)
                 {
                     riders::take_world_velocity(rider, body, &moving[rider.frame]);
                 }
@@ -405,7 +405,7 @@ impl World {
     /// The counteraction of this step's sudden frame changes, for every rider below a
     /// frame that jumped: `moving` holds the frames as they were just before.
     fn counteract_jumps(&mut self, moving: &[DynamicTransform]) {
-        if self.pass.jumps.iter().all(Option::is_none) {
+        if self.handoff.jumps.iter().all(Option::is_none) {
             return;
         }
         for mount in &mut self.mounts {

@@ -4,7 +4,7 @@
 //! here, so a field added to [`World`] does not compile until it is sorted into state or
 //! scratch.
 
-use super::{Pass, World};
+use super::{Handoff, World};
 use crate::heap::vec_bytes;
 use crate::hierarchy::rig::{Carrier, Mount};
 
@@ -62,7 +62,7 @@ impl World {
             gun,
             contacts,
             loads: _,
-            pass: _,
+            handoff: _,
         } = self;
         World {
             bodies: bodies.clone(),
@@ -74,7 +74,7 @@ impl World {
             gun: gun.clone(),
             contacts: contacts.as_ref().map(|c| Box::new(c.snapshot())),
             loads: Vec::new(),
-            pass: Pass::default(),
+            handoff: Handoff::default(),
         }
     }
 
@@ -91,7 +91,7 @@ impl World {
             gun,
             contacts,
             loads: _,
-            pass: _,
+            handoff: _,
         } = from;
         self.bodies.clone_from(bodies);
         self.mounts.clone_from(mounts);

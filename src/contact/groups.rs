@@ -1,38 +1,38 @@
-//! The contact rows' passes eight manifolds at a time, in SIMD lanes, as rapier solves
+//! The contact rows' passes eight manifolds at a time, in SIMD slots, as rapier solves
 //! four constraints at once [rapier]: the rows of one colour touch disjoint moving
-//! bodies, so several of them can be gathered into structure-of-arrays lanes, solved
+//! bodies, so several of them can be gathered into structure-of-arrays slots, solved
 //! together by the [`kernel`](super::kernel) and scattered back. The kernel is the one
-//! that solves a row alone, on a [`Wide`] instead of an `f64`, so eight rows in lanes
+//! that solves a row alone, on a [`Wide`] instead of an `f64`, so eight rows in slots
 //! end bitwise as each would alone (the rows one at a time stay the reference the tests
 //! compare with, and solve the overflow colour and the rows left over in a colour).
 //!
-//! The lanes are packed from the rows when a pass first needs them after the rows were
+//! The slots are packed from the rows when a pass first needs them after the rows were
 //! prepared or moved (once per solver sub-step), and they hold the accumulated impulses
-//! from then until [`Lanes::write_back`] hands them to the rows, before the store reads
+//! from then until [`Groups::write_back`] hands them to the rows, before the store reads
 //! them there.
 
 use std::ops::Range;
 
 use super::colouring::Colours;
-use super::kernel::{LaneAxis, RowPass, Rows, Velocities};
+use super::kernel::{AxisRow, RowPass, Rows, Velocities};
 use super::manifold::MAX_POINTS;
 use super::parallel::{self, Ends, Items, PARALLEL_ROWS, Shared};
 use super::solver::{ContactRows, Pose, SolverBody, pair};
 use super::team;
-use super::wide::{Lane, WIDTH, Wide, lanes};
+use super::wide::{Real, WIDTH, Wide, slots};
 
-/// What a pack loads into the lanes.
+/// What a pack loads into the slots.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Load {
     /// The separations, all that refresh changes without `follow`.
     Separations,
-    /// What [`ContactRows::refresh`] moves (the lanes keep their impulses).
+    /// What [`ContactRows::refresh`] moves (the slots keep their impulses).
     Moved,
     /// Everything: the rows were prepared.
     All,
 }
 
-/// `WIDTH` manifolds' rows of one colour in lanes: lane `l` holds `members[l]`'s.
+/// `WIDTH` manifolds' rows of one colour in groups: slot `l` holds `members[l]`'s.
 #[derive(Clone, Copy, Debug, Default)]
 struct Group {
     members: [usize; WIDTH],
@@ -42,7 +42,7 @@ struct Group {
 }
 
 impl Group {
-    /// Loads the lanes from their rows, in the point order of the first (the lanes
+    /// Loads the slots from their rows, in the point order of the first (the slots
     /// cannot follow rows of different orders: the plan keeps them apart): all of
     /// them, or what [`ContactRows::refresh`] changed.
     #[inline(always)]
@@ -51,73 +51,73 @@ impl Group {
             let first = &r[0].rows;
             (self.rows.flip, self.rows.len, self.rows.mixed) = (first.flip, first.len, false);
             for (l, r) in r.iter().enumerate() {
-                self.load_lane(l, r);
+                self.load_slot(l, r);
             }
         }
         let rows = &mut self.rows;
-        // The slots of points a lane lacks take what its row holds there: masked out,
+        // The slots of points a slot lacks take what its row holds there: masked out,
         // it changes nothing.
         let count = if rows.mixed { MAX_POINTS } else { rows.len };
         for j in 0..count {
             let p = &mut rows.points[j];
             p.separation = Wide::gather(|l| r[l].rows.points[j].separation);
             if what != Load::Separations {
-                p.normal = LaneAxis::gather(|l| &r[l].rows.points[j].normal);
+                p.normal = AxisRow::gather(|l| &r[l].rows.points[j].normal);
             }
         }
         if what != Load::Separations {
             rows.twist_radius = Wide::gather(|l| r[l].rows.twist_radius);
             for k in 0..2 {
-                rows.friction[k] = LaneAxis::gather(|l| &r[l].rows.friction[k]);
+                rows.friction[k] = AxisRow::gather(|l| &r[l].rows.friction[k]);
             }
-            rows.twist = LaneAxis::gather(|l| &r[l].rows.twist);
+            rows.twist = AxisRow::gather(|l| &r[l].rows.twist);
         }
     }
 
-    /// What [`Self::load`]'s other parts leave out: lane `l`'s ends, directions,
+    /// What [`Self::load`]'s other parts leave out: slot `l`'s ends, directions,
     /// coefficients, impulses and biases, and the points it lacks.
-    fn load_lane(&mut self, l: usize, r: &ContactRows) {
-        let (lane, row) = (&mut self.rows, &r.rows);
-        lane.mixed |= row.len != lane.len;
+    fn load_slot(&mut self, l: usize, r: &ContactRows) {
+        let (slot, row) = (&mut self.rows, &r.rows);
+        slot.mixed |= row.len != slot.len;
         (self.a[l], self.b[l]) = (r.a, r.b);
         for k in 0..3 {
-            lane.normal[k].set_lane(l, row.normal[k]);
-            lane.tangents[0][k].set_lane(l, row.tangents[0][k]);
-            lane.tangents[1][k].set_lane(l, row.tangents[1][k]);
+            slot.normal[k].set_slot(l, row.normal[k]);
+            slot.tangents[0][k].set_slot(l, row.tangents[0][k]);
+            slot.tangents[1][k].set_slot(l, row.tangents[1][k]);
         }
-        lane.mu.set_lane(l, row.mu);
-        lane.restitution.set_lane(l, row.restitution);
+        slot.mu.set_slot(l, row.mu);
+        slot.restitution.set_slot(l, row.restitution);
         for k in 0..2 {
-            lane.friction_impulse[k].set_lane(l, row.friction_impulse[k]);
+            slot.friction_impulse[k].set_slot(l, row.friction_impulse[k]);
         }
-        lane.twist_impulse.set_lane(l, row.twist_impulse);
-        for (j, (point, from)) in lane.points.iter_mut().zip(&row.points).enumerate() {
+        slot.twist_impulse.set_slot(l, row.twist_impulse);
+        for (j, (point, from)) in slot.points.iter_mut().zip(&row.points).enumerate() {
             let here = j < row.len;
-            Wide::set_mask(&mut lane.active[j], l, here);
-            // A point a lane lacks has the impulse −0, which adds nothing to the
+            Wide::set_mask(&mut slot.active[j], l, here);
+            // A point a slot lacks has the impulse −0, which adds nothing to the
             // load's sum, not even a zero's sign.
-            point.bias.set_lane(l, from.bias);
+            point.bias.set_slot(l, from.bias);
             point
                 .impulse
-                .set_lane(l, if here { from.impulse } else { -0.0 });
-            point.max_impulse.set_lane(l, from.max_impulse);
-            point.approach.set_lane(l, from.approach);
+                .set_slot(l, if here { from.impulse } else { -0.0 });
+            point.max_impulse.set_slot(l, from.max_impulse);
+            point.approach.set_slot(l, from.approach);
         }
     }
 
     /// Hands the accumulated impulses and the point order back to the rows.
     fn store(&self, rows: &mut [ContactRows]) {
-        let lanes = &self.rows;
+        let slots = &self.rows;
         for (l, &i) in self.members.iter().enumerate() {
             let r = &mut rows[i].rows;
             let len = r.len;
-            for (row, lane) in r.points[..len].iter_mut().zip(&lanes.points) {
-                row.impulse = lane.impulse.lane(l);
-                row.max_impulse = lane.max_impulse.lane(l);
+            for (row, slot) in r.points[..len].iter_mut().zip(&slots.points) {
+                row.impulse = slot.impulse.slot(l);
+                row.max_impulse = slot.max_impulse.slot(l);
             }
-            r.friction_impulse = [0, 1].map(|k| lanes.friction_impulse[k].lane(l));
-            r.twist_impulse = lanes.twist_impulse.lane(l);
-            r.flip = lanes.flip;
+            r.friction_impulse = [0, 1].map(|k| slots.friction_impulse[k].slot(l));
+            r.twist_impulse = slots.twist_impulse.slot(l);
+            r.flip = slots.flip;
         }
     }
 
@@ -131,8 +131,8 @@ impl Group {
         // SAFETY: the caller's promise.
         unsafe {
             let (ends_a, ends_b): ([SolverBody; WIDTH], [SolverBody; WIDTH]) = (
-                lanes!(|l| bodies.read(self.a[l])),
-                lanes!(|l| bodies.read(self.b[l])),
+                slots!(|l| bodies.read(self.a[l])),
+                slots!(|l| bodies.read(self.b[l])),
             );
             let mut a = Velocities::<Wide>::gather(&ends_a);
             let mut b = Velocities::<Wide>::gather(&ends_b);
@@ -166,7 +166,7 @@ impl Kernel {
         Self::Baseline
     }
 
-    /// Loads `group` from its rows `r` (lane `l` from `r[l]`).
+    /// Loads `group` from its rows `r` (slot `l` from `r[l]`).
     fn load(self, group: &mut Group, r: [&ContactRows; WIDTH], what: Load) {
         match self {
             Self::Baseline => group.load(r, what),
@@ -217,11 +217,11 @@ struct Plan {
     rest: Range<usize>,
 }
 
-/// The contact rows of a step packed into lanes, colour by colour, with the scalar rows
-/// they leave over. The lanes hold their rows' impulses from the first pass after the
+/// The contact rows of a step packed into slots, colour by colour, with the scalar rows
+/// they leave over. The slots hold their rows' impulses from the first pass after the
 /// rows were prepared until [`Self::write_back`].
 #[derive(Clone, Debug, Default)]
-pub struct Lanes {
+pub struct Groups {
     /// Solve every row on the scalar path, the reference (for the tests).
     pub scalar: bool,
     groups: Vec<Group>,
@@ -233,30 +233,30 @@ pub struct Lanes {
     /// The rows in no group (the colours' left-over rows and the rows of colours that
     /// are not independent), listed by the plan for [`Self::refresh`].
     loose: Vec<usize>,
-    /// Whether the plan and the lanes are of the current rows and colours.
+    /// Whether the plan and the slots are of the current rows and colours.
     planned: bool,
-    /// What the rows changed since the lanes were packed.
+    /// What the rows changed since the slots were packed.
     stale: Option<Load>,
     /// Whether the groups' impulses are newer than the rows'.
     dirty: bool,
     solved: u64,
 }
 
-impl Lanes {
-    /// How many rows the lanes have solved or warm-started since they were made, once
+impl Groups {
+    /// How many rows the slots have solved or warm-started since they were made, once
     /// per row and pass.
     pub fn rows_solved(&self) -> u64 {
         self.solved
     }
 
-    /// The rows were prepared anew: what the lanes held is of another step.
+    /// The rows were prepared anew: what the slots held is of another step.
     pub fn reset(&mut self) {
         self.planned = false;
         self.dirty = false;
     }
 
     /// The rows moved ([`ContactRows::refresh`] with `follow`): the next pass loads
-    /// their new Jacobians and separations, and keeps the impulses of the lanes.
+    /// their new Jacobians and separations, and keeps the impulses of the slots.
     pub fn moved(&mut self, follow: bool) {
         let what = if follow {
             Load::Moved
@@ -266,7 +266,7 @@ impl Lanes {
         self.stale = self.stale.max(Some(what));
     }
 
-    /// Hands the impulses the lanes accumulated back to the rows, before restitution
+    /// Hands the impulses the slots accumulated back to the rows, before restitution
     /// and the store read them there.
     pub fn write_back(&mut self, rows: &mut [ContactRows]) {
         if self.dirty {
@@ -278,7 +278,7 @@ impl Lanes {
     }
 
     /// Groups each independent colour's rows `WIDTH` at a time: rows with the same point
-    /// order, most points first, so that only the last groups have lanes with fewer
+    /// order, most points first, so that only the last groups have slots with fewer
     /// points than others.
     fn plan(&mut self, rows: &[ContactRows], colours: &Colours) {
         let mut planned = 0;
@@ -346,7 +346,7 @@ impl Lanes {
         self.planned = true;
     }
 
-    /// Packs what the lanes lack of the rows: all of them after a (new) plan.
+    /// Packs what the slots lack of the rows: all of them after a (new) plan.
     fn pack(&mut self, rows: &[ContactRows], colours: &Colours, kernel: Kernel) {
         let what = if self.planned {
             self.stale
@@ -357,15 +357,15 @@ impl Lanes {
         if let Some(what) = what {
             parallel::for_each_indexed(&mut self.groups, |_, g| {
                 let r = g.members;
-                kernel.load(g, lanes!(|l| &rows[r[l]]), what);
+                kernel.load(g, slots!(|l| &rows[r[l]]), what);
             });
         }
         self.stale = None;
     }
 
-    /// Moves the rows with the bodies ([`ContactRows::refresh`]) and marks the lanes
-    /// stale. Once the lanes are planned, each group's rows are moved and loaded into its
-    /// lanes at once, while they are in cache: one pass over the rows instead of two.
+    /// Moves the rows with the bodies ([`ContactRows::refresh`]) and marks the slots
+    /// stale. Once the slots are planned, each group's rows are moved and loaded into its
+    /// slots at once, while they are in cache: one pass over the rows instead of two.
     pub fn refresh(
         &mut self,
         rows: &mut [ContactRows],
@@ -388,7 +388,7 @@ impl Lanes {
             for &i in &r {
                 unsafe { each.at(i) }.refresh(bodies, poses, follow);
             }
-            kernel.load(g, lanes!(|l| unsafe { &*each.at(r[l]) }), what);
+            kernel.load(g, slots!(|l| unsafe { &*each.at(r[l]) }), what);
         });
         // SAFETY: the loose rows are in no group, each listed once.
         parallel::for_each_indexed(&mut self.loose, |_, &mut i| {
@@ -410,7 +410,7 @@ impl Lanes {
     }
 
     /// A pass over the rows, colour by colour: each independent colour's groups in
-    /// lanes and its left-over rows one at a time (on the team, if it has enough rows),
+    /// slots and its left-over rows one at a time (on the team, if it has enough rows),
     /// then the overflow one row after another.
     fn pass(
         &mut self,
@@ -474,7 +474,7 @@ mod tests {
     use glam::DVec3;
 
     use super::*;
-    use crate::contact::kernel::LanePoint;
+    use crate::contact::kernel::PointRow;
     use crate::contact::settings::Softness;
     use crate::contact::solver::{Axis, NormalBias};
 
@@ -498,7 +498,7 @@ mod tests {
             lo + (hi - lo) * (self.next() as f64 / (1u64 << 53) as f64)
         }
 
-        /// Often an exact zero of either sign, whose signs the lanes must keep.
+        /// Often an exact zero of either sign, whose signs the slots must keep.
         fn value(&mut self) -> f64 {
             [0.0, -0.0, self.uniform(-2.0, 2.0)][self.below(3)]
         }
@@ -513,7 +513,7 @@ mod tests {
         }
 
         /// A row's axis; an immovable second end has no turn.
-        fn axis(&mut self, b_moves: bool) -> LaneAxis<f64> {
+        fn axis(&mut self, b_moves: bool) -> AxisRow<f64> {
             let turn_b = self.vector();
             let axis = Axis {
                 ang_a: self.vector(),
@@ -541,7 +541,7 @@ mod tests {
             .collect();
         bodies.push(SolverBody::STATIC);
         // Without −0: the rows one at a time add zeros to an immovable body, which turn
-        // a −0 into +0, where the lanes (and the rows on several threads) write nothing.
+        // a −0 into +0, where the slots (and the rows on several threads) write nothing.
         bodies.push(SolverBody {
             v: DVec3::new(1.0, 0.0, 0.5),
             w: DVec3::new(0.0, 2.0, 0.0),
@@ -591,7 +591,7 @@ mod tests {
             rows.active[j] = j < len;
             *p = if j < len {
                 let impulse = impulse(rand);
-                LanePoint {
+                PointRow {
                     normal: rand.axis(moves),
                     separation: rand.value(),
                     impulse,
@@ -602,7 +602,7 @@ mod tests {
             } else {
                 let mut normal = rand.axis(true);
                 normal.mass = f64::NAN;
-                LanePoint {
+                PointRow {
                     normal,
                     separation: f64::NAN,
                     impulse: rand.value(),
@@ -640,9 +640,9 @@ mod tests {
             .collect()
     }
 
-    /// The lanes' warm start, solve and restitution passes on random rows, against the
+    /// The slots' warm start, solve and restitution passes on random rows, against the
     /// rows' own, bit for bit, with either kernel: every point count (and groups mixing them), idle friction in some
-    /// lanes of a group, immovable ends, NaN friction bounds, both point orders, PGS's
+    /// slots of a group, immovable ends, NaN friction bounds, both point orders, PGS's
     /// bias and the soft step's, and rows left over beyond the last full group.
     #[test]
     fn the_lanes_are_bitwise_the_rows_one_at_a_time() {
@@ -687,12 +687,12 @@ mod tests {
             // The baseline kernel, and the processor's (AVX2, where it has it).
             for kernel in [Kernel::Baseline, Kernel::detect()] {
                 let (mut rows, mut bodies) = (rows.clone(), bodies.clone());
-                let mut lanes = Lanes::default();
+                let mut slots = Groups::default();
                 for pass in passes.clone() {
-                    lanes.pass(kernel, &mut rows, &colours, &mut bodies, &moving, pass);
+                    slots.pass(kernel, &mut rows, &colours, &mut bodies, &moving, pass);
                 }
-                lanes.write_back(&mut rows);
-                solved += lanes.rows_solved();
+                slots.write_back(&mut rows);
+                solved += slots.rows_solved();
                 assert!(
                     body_bits(&bodies) == body_bits(&scalar_bodies),
                     "trial {trial}: the bodies differ"
@@ -706,7 +706,7 @@ mod tests {
         // At least 3 full groups a trial, in 5 passes, with each kernel.
         assert!(
             solved >= 2 * 200 * 5 * 3 * WIDTH as u64,
-            "the lanes solved {solved} rows"
+            "the slots solved {solved} rows"
         );
     }
 }

@@ -1,4 +1,4 @@
-//! One output row per body per written step, in CSV or JSON lines.
+//! One output record per body per written step, in CSV or JSON lines.
 
 use std::fmt::Write as _;
 use std::io::{self, BufWriter, Write};
@@ -12,9 +12,9 @@ use crate::world::World;
 pub const CSV_HEADER: &str =
     "t,body,integrator,px,py,pz,qw,qx,qy,qz,wx,wy,wz,wbx,wby,wbz,lx,ly,lz,energy";
 
-/// The columns of one row; every float is printed at full (round-trip) precision.
+/// The columns of one record; every float is printed at full (round-trip) precision.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Row<'a> {
+pub struct Record<'a> {
     pub t: f64,
     pub body: &'a str,
     pub integrator: Integrator,
@@ -26,15 +26,15 @@ const VALUE_KEYS: [&str; 17] = [
     "lz", "energy",
 ];
 
-impl<'a> Row<'a> {
-    pub fn of_world(world: &'a World) -> impl Iterator<Item = Row<'a>> {
+impl<'a> Record<'a> {
+    pub fn of_world(world: &'a World) -> impl Iterator<Item = Record<'a>> {
         world
             .bodies
             .iter()
             .map(move |b| Self::of_body(world.time, world.integrator, world.gravity, b))
     }
 
-    /// One body at time `t`; the app's export builds rows from recorded states with it.
+    /// One body at time `t`; the app's export builds records from recorded states with it.
     pub fn of_body(t: f64, integrator: Integrator, gravity: DVec3, b: &'a Body) -> Self {
         let s = &b.state;
         let (p, q) = (s.position, s.orientation);
@@ -43,7 +43,7 @@ impl<'a> Row<'a> {
             s.body_omega(&b.props),
             s.angular_momentum,
         );
-        Row {
+        Record {
             t,
             body: &b.name,
             integrator,
@@ -82,22 +82,22 @@ impl<'a> Row<'a> {
     }
 }
 
-/// Why a row was not written.
+/// Why a record was not written.
 #[derive(Debug)]
-pub enum RowError {
+pub enum RecordError {
     /// The output could not be written.
     Io(io::Error),
-    /// A value is NaN or infinite; nothing of the row was written.
+    /// A value is NaN or infinite; nothing of the record was written.
     NonFinite { column: &'static str },
 }
 
-impl From<io::Error> for RowError {
+impl From<io::Error> for RecordError {
     fn from(e: io::Error) -> Self {
         Self::Io(e)
     }
 }
 
-impl From<csv::Error> for RowError {
+impl From<csv::Error> for RecordError {
     fn from(e: csv::Error) -> Self {
         Self::Io(io_error(e))
     }
@@ -111,11 +111,11 @@ fn io_error(e: csv::Error) -> io::Error {
     }
 }
 
-/// Writes rows as CSV (header first, fields quoted where they need it [RFC 4180]) or as
-/// JSON lines, and refuses any row with a value that is not finite, so the output never
+/// Writes records as CSV (header first, fields quoted where they need it [RFC 4180]) or as
+/// JSON lines, and refuses any record with a value that is not finite, so the output never
 /// holds NaN or inf (which is not JSON). Floats are printed in Rust's shortest form that
 /// reads back exactly.
-pub struct RowWriter<W: Write> {
+pub struct RecordWriter<W: Write> {
     sink: Sink<W>,
     /// Whether the CSV header is still to be written.
     header: bool,
@@ -128,9 +128,9 @@ enum Sink<W: Write> {
     Jsonl(BufWriter<W>),
 }
 
-impl<W: Write> RowWriter<W> {
-    /// CSV with [`CSV_HEADER`] as its first line (written with the first row, or by
-    /// [`RowWriter::finish`] if there is none).
+impl<W: Write> RecordWriter<W> {
+    /// CSV with [`CSV_HEADER`] as its first line (written with the first record, or by
+    /// [`RecordWriter::finish`] if there is none).
     pub fn csv(out: W) -> Self {
         Self {
             sink: Sink::Csv(Box::new(csv::Writer::from_writer(out))),
@@ -148,9 +148,9 @@ impl<W: Write> RowWriter<W> {
         }
     }
 
-    pub fn write(&mut self, row: &Row) -> Result<(), RowError> {
-        if let Some(column) = row.non_finite() {
-            return Err(RowError::NonFinite { column });
+    pub fn write(&mut self, record: &Record) -> Result<(), RecordError> {
+        if let Some(column) = record.non_finite() {
+            return Err(RecordError::NonFinite { column });
         }
         self.write_header()?;
         let field = &mut self.field;
@@ -161,10 +161,10 @@ impl<W: Write> RowWriter<W> {
                     let _ = write!(field, "{v}");
                     w.write_field(field.as_bytes())
                 };
-                number(w, row.t)?;
-                w.write_field(row.body)?;
-                w.write_field(row.integrator.name())?;
-                for v in row.values {
+                number(w, record.t)?;
+                w.write_field(record.body)?;
+                w.write_field(record.integrator.name())?;
+                for v in record.values {
                     number(w, v)?;
                 }
                 w.write_record(None::<&[u8]>)?;
@@ -172,14 +172,14 @@ impl<W: Write> RowWriter<W> {
             Sink::Jsonl(w) => {
                 // serde_json escapes the body name; the floats are finite, and Rust's
                 // shortest round-trip form of a finite float is valid JSON.
-                let name = serde_json::to_string(row.body).map_err(io::Error::from)?;
+                let name = serde_json::to_string(record.body).map_err(io::Error::from)?;
                 field.clear();
                 let _ = write!(
                     field,
                     "{{\"t\":{},\"body\":{name},\"integrator\":\"{}\"",
-                    row.t, row.integrator
+                    record.t, record.integrator
                 );
-                for (k, v) in VALUE_KEYS.iter().zip(row.values) {
+                for (k, v) in VALUE_KEYS.iter().zip(record.values) {
                     let _ = write!(field, ",\"{k}\":{v}");
                 }
                 field.push_str("}\n");
@@ -205,7 +205,7 @@ impl<W: Write> RowWriter<W> {
         }
     }
 
-    /// Writes out what is buffered (and the CSV header, if no row came).
+    /// Writes out what is buffered (and the CSV header, if no record came).
     pub fn flush(&mut self) -> io::Result<()> {
         self.write_header()?;
         match &mut self.sink {

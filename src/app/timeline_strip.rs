@@ -2,7 +2,7 @@
 //! shows the moment dragged to, steps back and forward, replay, the history's memory
 //! against its budget, the divergence flag (Box2D's samples flag a replay that departs
 //! from its recording [Box2D samples]), and the moment file's controls at its right end
-//! (`moments.rs`). The lab does the work (`lab::scrub`); the keys and the screenshot's
+//! (`moments.rs`). The lab does the work (`lab::seek`); the keys and the screenshot's
 //! `--seek-back` call the same functions as the strip.
 
 use std::ops::RangeInclusive;

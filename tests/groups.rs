@@ -1,4 +1,4 @@
-//! The contact solve in SIMD lanes: bitwise the same as the rows one at a time.
+//! The contact solve in SIMD groups: bitwise the same as the rows one at a time.
 
 use gyrolab::contact::SolverKind;
 use gyrolab::scene::Scene;
@@ -11,7 +11,7 @@ fn pile(count: usize, solver: SolverKind, scalar: bool) -> (World, f64) {
     let contacts = world.contacts.as_mut().unwrap();
     contacts.settings.solver = solver;
     contacts.settings.sleep = false;
-    contacts.state.lanes.scalar = scalar;
+    contacts.state.groups.scalar = scalar;
     (world, scene.dt)
 }
 
@@ -38,24 +38,24 @@ fn bits(world: &World) -> Vec<u64> {
 }
 
 fn rows_solved(world: &World) -> u64 {
-    world.contacts.as_ref().unwrap().state.lanes.rows_solved()
+    world.contacts.as_ref().unwrap().state.groups.rows_solved()
 }
 
-/// A thousand boxes piling up, solved in lanes and one row at a time: every body's
-/// state agrees to the bit after every step, with either solver; and the lanes really
+/// A thousand boxes piling up, solved eight at a time in SIMD groups and one row at a time: every body's
+/// state agrees to the bit after every step, with either solver; and the groups really
 /// solved and warm-started at least 90% of the rows (the rest are left over in their
 /// colour's last, partial group). The pile's manifolds all have four points and carry
-/// load: the lanes' other cases are the unit test's, on random rows.
+/// load: the groups' other cases are the unit test's, on random rows.
 #[test]
-fn the_lanes_solve_bitwise_as_the_rows_one_at_a_time() {
+fn the_groups_solve_bitwise_as_the_rows_one_at_a_time() {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
         .unwrap();
     for solver in SolverKind::ALL {
-        let (mut lanes, dt) = pile(1000, solver, false);
+        let (mut grouped, dt) = pile(1000, solver, false);
         let (mut rows, _) = pile(1000, solver, true);
-        let settings = lanes.contacts.as_ref().unwrap().settings;
+        let settings = grouped.contacts.as_ref().unwrap().settings;
         // Solve passes and warm starts a step.
         let passes = match solver {
             SolverKind::Pgs => settings.iterations + u32::from(settings.warm_start),
@@ -63,19 +63,20 @@ fn the_lanes_solve_bitwise_as_the_rows_one_at_a_time() {
         } as u64;
         let mut row_passes = 0;
         for step in 0..150 {
-            pool.install(|| lanes.step(dt)).unwrap();
+            pool.install(|| grouped.step(dt)).unwrap();
             pool.install(|| rows.step(dt)).unwrap();
-            row_passes += passes * lanes.contacts.as_ref().unwrap().state.contact_rows.len() as u64;
+            row_passes +=
+                passes * grouped.contacts.as_ref().unwrap().state.contact_rows.len() as u64;
             assert!(
-                bits(&lanes) == bits(&rows),
-                "{solver}: the lanes differ from the rows at step {step}"
+                bits(&grouped) == bits(&rows),
+                "{solver}: the groups differ from the rows at step {step}"
             );
         }
-        assert_eq!(rows_solved(&rows), 0, "{solver}: the reference used lanes");
-        let solved = rows_solved(&lanes);
+        assert_eq!(rows_solved(&rows), 0, "{solver}: the reference used groups");
+        let solved = rows_solved(&grouped);
         assert!(
             10 * solved >= 9 * row_passes && solved <= row_passes,
-            "{solver}: the lanes solved {solved} of {row_passes} row passes"
+            "{solver}: the groups solved {solved} of {row_passes} row passes"
         );
     }
 }
