@@ -145,9 +145,14 @@ fn playing_from_the_past_branches() {
         seen[26],
         "the same inputs before the branch, the same step"
     );
-    assert!(lab.history[0].samples.iter().all(|s| s.t <= lab.time()));
     assert!(
-        lab.switches.iter().all(|&(at, _)| at <= t),
+        lab.recorders().history()[0]
+            .samples
+            .iter()
+            .all(|s| s.t <= lab.time())
+    );
+    assert!(
+        lab.recorders().switches().iter().all(|&(at, _)| at <= t),
         "the switch at step 30 went"
     );
     assert_eq!(lab.lanes[0].integrator(), Integrator::Midpoint);

@@ -29,7 +29,7 @@ pub fn body_size(body: &Body) -> f32 {
 /// Length of ω's arrow per rad/s, for the body: its start ω spans 1.2 body sizes.
 pub fn omega_scale(lab: &Lab, lane: usize, body: usize) -> f32 {
     let b = &lab.lanes[lane].world.bodies[body];
-    let start = lab.trails[lane][body]
+    let start = lab.recorders().trails()[lane][body]
         .world
         .front()
         .map_or(0.0, |w| w.length() as f32);

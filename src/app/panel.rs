@@ -359,9 +359,9 @@ fn readouts(ui: &mut egui::Ui, sim: &Sim) {
 fn export(ui: &mut egui::Ui, sim: &Sim, message: &mut Message) {
     ui.label(format!(
         "{} rows recorded, columns of `gyrolab simulate`",
-        sim.recording.records()
+        sim.recorders().recording().records()
     ));
-    if sim.recording.full {
+    if sim.recorders().recording().full {
         ui.colored_label(
             egui::Color32::LIGHT_RED,
             "recording full: later steps are not kept",

@@ -202,9 +202,14 @@ mod tests {
         app.world_mut().resource_mut::<View>().time_scale = 1.0;
         app.world_mut().resource_mut::<Sim>().set_dt(0.025).unwrap();
         app.update();
-        let steps_before = app.world().resource::<Sim>().history[0].samples.len();
+        let steps_before = app.world().resource::<Sim>().recorders().history()[0]
+            .samples
+            .len();
         let elapsed = run(&mut app, 20);
-        let steps = app.world().resource::<Sim>().history[0].samples.len() - steps_before;
+        let steps = app.world().resource::<Sim>().recorders().history()[0]
+            .samples
+            .len()
+            - steps_before;
         assert!((elapsed - 1.0).abs() <= 2.0 * 0.025, "{elapsed}");
         assert!(
             (39..=41).contains(&steps),

@@ -84,7 +84,7 @@ fn error_plots(ui: &mut egui::Ui, sim: &Sim, view: &View, layout: Layout, from: 
             ..layout
         };
         plot(ui, id, label, tip, layout, sim, |p| {
-            for (run, series) in sim.lanes.iter().zip(&sim.history) {
+            for (run, series) in sim.lanes.iter().zip(sim.recorders().history()) {
                 p.line(series_line(
                     run.integrator().name(),
                     series,
@@ -98,7 +98,7 @@ fn error_plots(ui: &mut egui::Ui, sim: &Sim, view: &View, layout: Layout, from: 
                 p.line(
                     series_line(
                         "exact",
-                        &sim.ghost_history,
+                        sim.recorders().ghost_history(),
                         from,
                         view.log_plots,
                         pick,
@@ -145,7 +145,7 @@ fn omega_plot(ui: &mut egui::Ui, sim: &Sim, view: &View, layout: Layout, from: f
                 p.line(
                     series_line(
                         name,
-                        &sim.history[lane],
+                        &sim.recorders().history()[lane],
                         from,
                         false,
                         move |s| s.omega[k],
@@ -157,7 +157,7 @@ fn omega_plot(ui: &mut egui::Ui, sim: &Sim, view: &View, layout: Layout, from: f
                     p.line(
                         series_line(
                             name,
-                            &sim.ghost_history,
+                            sim.recorders().ghost_history(),
                             from,
                             false,
                             move |s| s.omega[k],
@@ -262,7 +262,7 @@ pub fn plot(
     }
     plot.show(ui, |p| {
         add(p);
-        for &(t, integrator) in &sim.switches {
+        for &(t, integrator) in sim.recorders().switches() {
             p.vline(switch_line(t, integrator));
         }
         if sim.steps_ahead() > 0 {

@@ -26,7 +26,13 @@ fn draw(sim: Res<Sim>, view: Res<View>, mut gizmos: Gizmos) {
         return;
     }
     for (lane, run) in sim.lanes.iter().enumerate() {
-        for (i, (body, trail)) in run.world.bodies.iter().zip(&sim.trails[lane]).enumerate() {
+        for (i, (body, trail)) in run
+            .world
+            .bodies
+            .iter()
+            .zip(&sim.recorders().trails()[lane])
+            .enumerate()
+        {
             let origin = body.state.position.as_vec3() + lane_offset(&sim, lane);
             let k = omega_scale(&sim, lane, i);
             let shown = shown(&sim, trail);
@@ -75,7 +81,7 @@ mod tests {
             sim.step();
         }
         sim.seek(50);
-        for (run, trails) in sim.lanes.iter().zip(&sim.trails) {
+        for (run, trails) in sim.lanes.iter().zip(sim.recorders().trails()) {
             let (body, trail) = (&run.world.bodies[0], &trails[0]);
             let last = trail.world[shown(&sim, trail) - 1];
             assert_eq!(last, body.state.world_omega(&body.props));

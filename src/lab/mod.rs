@@ -15,6 +15,7 @@ pub mod input;
 pub mod metrics;
 pub mod moment;
 pub mod presets;
+pub mod recorders;
 pub mod recording;
 pub mod records;
 pub mod run;
@@ -32,11 +33,10 @@ use crate::scene::{Scene, check_step};
 use crate::world::Stage;
 use crate::world::grab::Grab;
 use dock::Dock;
-use history::{Sample, Series, Trail};
 use input::{Input, Logged};
 use metrics::TurnRate;
 use presets::Start;
-use recording::Recording;
+use recorders::Recorders;
 use run::Run;
 use stage_time::StageTimes;
 use timeline::Timeline;
@@ -66,14 +66,8 @@ pub struct Lab {
     pub lanes: Vec<Run>,
     /// The exact solution, drawn translucent over every lane, when it exists.
     pub ghost: Option<Run>,
-    /// Plot series, one per lane.
-    pub history: Vec<Series>,
-    pub ghost_history: Series,
-    /// Paths of ω's tip, per lane and body.
-    pub trails: Vec<Vec<Trail>>,
-    pub recording: Recording,
-    /// Live integrator switches of a single lane, `(time, new integrator)`, for the plots.
-    pub switches: Vec<(f64, Integrator)>,
+    /// The plots', trails' and export's records of the run.
+    recorders: Recorders,
     /// Bumped whenever lanes or bodies are rebuilt, so views respawn what they draw.
     pub generation: u64,
     /// Bumped when another scene is loaded, so the camera reframes.
@@ -174,11 +168,7 @@ impl Lab {
             compared,
             lanes: Vec::new(),
             ghost: None,
-            history: Vec::new(),
-            ghost_history: Series::default(),
-            trails: Vec::new(),
-            recording: Recording::default(),
-            switches: Vec::new(),
+            recorders: Recorders::default(),
             generation,
             scene_generation,
             radius: 0.1,
@@ -228,15 +218,7 @@ impl Lab {
         self.reach = reach_of(&lanes[0].world);
         self.lanes = lanes;
         self.ghost = ghost;
-        self.history = vec![Series::default(); self.lanes.len()];
-        self.ghost_history = Series::default();
-        self.trails = self
-            .lanes
-            .iter()
-            .map(|r| vec![Trail::default(); r.world.bodies.len()])
-            .collect();
-        self.recording = Recording::default();
-        self.switches.clear();
+        self.recorders = Recorders::new(&self.lanes);
         self.grab = None;
         self.steps_taken = 0;
         self.step_index = 0;
@@ -393,7 +375,7 @@ impl Lab {
             run.world.integrator = integrator;
             // The plots mark the switch once, when it is first made.
             if self.mode == Mode::Live {
-                self.switches.push((run.world.time, integrator));
+                self.recorders.switched(run.world.time, integrator);
             }
         }
         Ok(())
@@ -514,19 +496,7 @@ impl Lab {
             self.timeline
                 .push(step, time, self.last_fingerprint, keyframe);
         }
-        for (lane, run) in self.lanes.iter().enumerate() {
-            if run.error.is_none() {
-                self.history[lane].record(sample(run));
-                for (trail, body) in self.trails[lane].iter_mut().zip(&run.world.bodies) {
-                    let s = &body.state;
-                    trail.record(s.world_omega(&body.props), s.body_omega(&body.props));
-                }
-                self.recording.record(lane, &run.world);
-            }
-        }
-        if let Some(ghost) = self.ghost.as_ref().filter(|g| g.error.is_none()) {
-            self.ghost_history.record(sample(ghost));
-        }
+        self.recorders.record(&self.lanes, self.ghost.as_ref());
         self.dock.record(
             &self.lanes,
             self.circling.as_ref(),
@@ -692,17 +662,20 @@ impl Lab {
             };
             run.spawn(body);
             // Simulated again, the lane keeps the trail it had.
-            if self.trails[lane].len() < run.world.bodies.len() {
-                self.trails[lane].push(Trail::default());
-            }
+            self.recorders.add_trail(lane, run.world.bodies.len());
         }
         self.generation += 1;
         Ok(())
     }
 
+    /// What the plots, trails and export have recorded of the run.
+    pub fn recorders(&self) -> &Recorders {
+        &self.recorders
+    }
+
     /// The recorded run as CSV, in the columns of `gyrolab simulate`.
     pub fn csv(&self) -> String {
-        self.recording.csv(self.lanes.iter().map(|r| &r.world))
+        (self.recorders.recording()).csv(self.lanes.iter().map(|r| &r.world))
     }
 }
 
@@ -726,16 +699,6 @@ fn reach_of(world: &crate::world::World) -> f64 {
         .iter()
         .map(|b| (b.state.position * DVec3::new(1.0, 0.0, 1.0)).length() + b.radius())
         .fold(0.1, f64::max)
-}
-
-fn sample(run: &Run) -> Sample {
-    let body = &run.world.bodies[0];
-    Sample {
-        t: run.world.time,
-        energy: run.drift.final_energy,
-        momentum: run.drift.momentum,
-        omega: body.state.body_omega(&body.props),
-    }
 }
 
 #[cfg(test)]
@@ -773,7 +736,10 @@ mod tests {
         assert_eq!(lab.time(), t, "no restart");
         lab.step();
         assert_eq!(lab.lanes[0].integrator(), Integrator::ExplicitEuler);
-        assert_eq!(lab.switches, vec![(t, Integrator::ExplicitEuler)]);
+        assert_eq!(
+            lab.recorders().switches(),
+            vec![(t, Integrator::ExplicitEuler)]
+        );
         // One more step moves every body by about one step of its own velocity.
         for (b, s0) in lab.lanes[0].world.bodies.iter().zip(&before) {
             let moved = s0.orientation.inverse() * b.state.orientation;
@@ -831,10 +797,10 @@ mod tests {
         for _ in 0..30 {
             lab.step();
         }
-        assert_eq!(lab.history[0].samples.len(), 31);
-        assert_eq!(lab.ghost_history.samples.len(), 31);
+        assert_eq!(lab.recorders().history()[0].samples.len(), 31);
+        assert_eq!(lab.recorders().ghost_history().samples.len(), 31);
         // The plots show each lane's own drift, and it is not all zero.
-        for (series, run) in lab.history.iter().zip(&lab.lanes) {
+        for (series, run) in lab.recorders().history().iter().zip(&lab.lanes) {
             let last = series.last().unwrap();
             assert_eq!(last.energy, run.drift.final_energy);
             assert_eq!(last.momentum, run.drift.momentum);
@@ -843,7 +809,13 @@ mod tests {
             .compared
             .iter()
             .position(|&i| i == Integrator::ExplicitEuler);
-        assert!(lab.history[euler.unwrap()].last().unwrap().momentum > 1e-6);
+        assert!(
+            lab.recorders().history()[euler.unwrap()]
+                .last()
+                .unwrap()
+                .momentum
+                > 1e-6
+        );
         let csv = lab.csv();
         let mut lines = csv.lines();
         assert_eq!(lines.next(), Some(records::CSV_HEADER));
@@ -862,7 +834,7 @@ mod tests {
         }
         assert_eq!(lab.lanes[0].world.bodies.len(), 1);
         let before: Vec<String> = lab.csv().lines().map(String::from).collect();
-        let energy_before = lab.history[0].last().unwrap().energy;
+        let energy_before = lab.recorders().history()[0].last().unwrap().energy;
         lab.spawn(
             Shape::Box {
                 half_extents: DVec3::splat(0.3),
@@ -894,7 +866,7 @@ mod tests {
         }
         // One step of the bounce changes the energy error by round-off only; the new
         // body's 1 kg at 2 m would add about 20 J to a total of a few joules.
-        let energy_after = lab.history[0].last().unwrap().energy;
+        let energy_after = lab.recorders().history()[0].last().unwrap().energy;
         assert!(
             (energy_after - energy_before).abs() < 1e-3,
             "{energy_before} -> {energy_after}"

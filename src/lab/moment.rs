@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use twox_hash::XxHash3_64;
 
 use super::presets::Start;
+use super::recorders::Recorders;
 use super::run::Run;
 use super::snapshot::LabState;
 use super::{Lab, MAX_STEPS_PER_DT};
@@ -75,7 +76,7 @@ impl Moment {
             start: lab.start.clone(),
             compared: lab.compared.clone(),
             radius: lab.radius,
-            switches: lab.switches.clone(),
+            switches: lab.recorders.switches().to_vec(),
         }
     }
 
@@ -288,19 +289,11 @@ impl Lab {
         let circling = lab.circling;
         lab.start = moment.start;
         lab.radius = moment.radius;
-        lab.switches = moment.switches;
         lab.restore_state(&moment.state);
         if lab.circling.is_none() {
             lab.circling = circling;
         }
-        lab.history = vec![Default::default(); lab.lanes.len()];
-        lab.ghost_history = Default::default();
-        lab.trails = lab
-            .lanes
-            .iter()
-            .map(|r| vec![Default::default(); r.world.bodies.len()])
-            .collect();
-        lab.recording = Default::default();
+        lab.recorders = Recorders::new(&lab.lanes).with_switches(moment.switches);
         lab.timeline.clear();
         lab.record();
         lab

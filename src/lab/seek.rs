@@ -172,19 +172,12 @@ impl Lab {
     /// the switches' and the trails' newest points.
     fn cut_after(&mut self, cut: u64) {
         let head = self.timeline.head();
-        if let Some(t) = self.timeline.time_of(cut) {
-            self.history.iter_mut().for_each(|s| s.truncate_after(t));
-            self.ghost_history.truncate_after(t);
+        let t = self.timeline.time_of(cut);
+        if let Some(t) = t {
             self.dock.truncate_after(t);
-            self.recording.truncate_after(t);
-            self.switches.retain(|&(at, _)| at < t);
         }
         let gone = usize::try_from(head.saturating_sub(cut)).unwrap_or(usize::MAX);
-        for trail in self.trails.iter_mut().flatten() {
-            let keep = trail.world.len().saturating_sub(gone);
-            trail.world.truncate(keep);
-            trail.body.truncate(keep);
-        }
+        self.recorders.truncate_after(t, gone);
         self.timeline.truncate_after(cut);
     }
 

@@ -1,0 +1,118 @@
+//! What the lab records of a run for the plots, the trails and the export, kept
+//! together: a branch that discards the old future cuts every recorder at the same
+//! moment ([`Recorders::truncate_after`]).
+
+use super::history::{Sample, Series, Trail};
+use super::recording::Recording;
+use super::run::Run;
+use crate::integrators::Integrator;
+
+#[derive(Clone, Debug, Default)]
+pub struct Recorders {
+    /// Plot series, one per lane, and the exact ghost's.
+    history: Vec<Series>,
+    ghost_history: Series,
+    /// Paths of ω's tip, per lane and body.
+    trails: Vec<Vec<Trail>>,
+    /// Every lane's states, for the CSV export.
+    recording: Recording,
+    /// Live integrator switches of a single lane, `(time, new integrator)`.
+    switches: Vec<(f64, Integrator)>,
+}
+
+impl Recorders {
+    /// Empty recorders for these lanes.
+    pub fn new(lanes: &[Run]) -> Self {
+        Self {
+            history: vec![Series::default(); lanes.len()],
+            trails: lanes
+                .iter()
+                .map(|r| vec![Trail::default(); r.world.bodies.len()])
+                .collect(),
+            ..Self::default()
+        }
+    }
+
+    /// These recorders with the live integrator switches made before them (a run going
+    /// on from a saved moment).
+    pub fn with_switches(mut self, switches: Vec<(f64, Integrator)>) -> Self {
+        self.switches = switches;
+        self
+    }
+
+    /// One physics step of every lane that has not stopped on an error, and the ghost.
+    pub fn record(&mut self, lanes: &[Run], ghost: Option<&Run>) {
+        for (lane, run) in lanes.iter().enumerate() {
+            if run.error.is_none() {
+                self.history[lane].record(sample(run));
+                for (trail, body) in self.trails[lane].iter_mut().zip(&run.world.bodies) {
+                    let s = &body.state;
+                    trail.record(s.world_omega(&body.props), s.body_omega(&body.props));
+                }
+                self.recording.record(lane, &run.world);
+            }
+        }
+        if let Some(ghost) = ghost.filter(|g| g.error.is_none()) {
+            self.ghost_history.record(sample(ghost));
+        }
+    }
+
+    /// A live integrator switch at time `t`, for the plots.
+    pub fn switched(&mut self, t: f64, integrator: Integrator) {
+        self.switches.push((t, integrator));
+    }
+
+    /// Room for the trail of a body added to lane `lane`, which now has `bodies`
+    /// bodies (simulated again, the lane keeps the trail it had).
+    pub fn add_trail(&mut self, lane: usize, bodies: usize) {
+        if self.trails[lane].len() < bodies {
+            self.trails[lane].push(Trail::default());
+        }
+    }
+
+    /// Forgets what was recorded after time `t` (when the cut is at a recorded time)
+    /// and the trails' last `gone` points.
+    pub fn truncate_after(&mut self, t: Option<f64>, gone: usize) {
+        if let Some(t) = t {
+            self.history.iter_mut().for_each(|s| s.truncate_after(t));
+            self.ghost_history.truncate_after(t);
+            self.recording.truncate_after(t);
+            self.switches.retain(|&(at, _)| at < t);
+        }
+        for trail in self.trails.iter_mut().flatten() {
+            let keep = trail.world.len().saturating_sub(gone);
+            trail.world.truncate(keep);
+            trail.body.truncate(keep);
+        }
+    }
+
+    pub fn history(&self) -> &[Series] {
+        &self.history
+    }
+
+    pub fn ghost_history(&self) -> &Series {
+        &self.ghost_history
+    }
+
+    pub fn trails(&self) -> &[Vec<Trail>] {
+        &self.trails
+    }
+
+    pub fn recording(&self) -> &Recording {
+        &self.recording
+    }
+
+    pub fn switches(&self) -> &[(f64, Integrator)] {
+        &self.switches
+    }
+}
+
+fn sample(run: &Run) -> Sample {
+    let body = &run.world.bodies[0];
+    Sample {
+        t: run.world.time,
+        energy: run.drift.final_energy,
+        momentum: run.drift.momentum,
+        omega: body.state.body_omega(&body.props),
+    }
+}
