@@ -255,7 +255,7 @@ fn seeking_by_time_shows_the_nearest_recorded_step() {
     }
     let r = lab.recorded();
     assert_eq!((r.first_time, r.last_time), (0.0, lab.time()));
-    let dt = lab.dt;
+    let dt = lab.dt();
     assert!(lab.seek_time(37.0 * dt + 0.4 * dt));
     assert_eq!(lab.step_index(), 37);
     assert_eq!(lab.steps_ahead(), 13);

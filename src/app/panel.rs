@@ -201,7 +201,7 @@ fn time_controls(
             message.set(Err(e));
         }
     });
-    let mut dt = sim.dt;
+    let mut dt = sim.dt();
     if ui
         .add(
             egui::Slider::new(&mut dt, 0.001..=0.1)
@@ -236,7 +236,7 @@ fn time_controls(
     ui.weak(format!(
         "integrator step h = {:.5} s, {:.0} physics steps/s",
         sim.h(),
-        1.0 / sim.dt
+        1.0 / sim.dt()
     ));
 }
 

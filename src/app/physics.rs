@@ -143,7 +143,7 @@ fn follow_dt(sim: Res<Sim>, playback: Res<Playback>, mut fixed: ResMut<Time<Fixe
     let _timed = Timed::start();
     let step = match *playback {
         Playback::Live => sim.h(),
-        Playback::Replay => sim.dt,
+        Playback::Replay => sim.dt(),
     };
     if (fixed.timestep().as_secs_f64() - step).abs() > 1e-12 {
         fixed.set_timestep_seconds(step);
@@ -191,7 +191,7 @@ mod tests {
     #[test]
     fn physics_follows_virtual_time_not_frames() {
         let mut app = app();
-        let dt = app.world().resource::<Sim>().dt;
+        let dt = app.world().resource::<Sim>().dt();
         // 20 frames of 50 ms: one second of physics at 100 steps per second.
         assert!((run(&mut app, 20) - 1.0).abs() <= 2.0 * dt);
         // Slow motion: a quarter of the time; the time scale takes effect next frame.

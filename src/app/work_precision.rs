@@ -61,7 +61,7 @@ fn key_for(sim: &Sim) -> Result<Key, String> {
         orientation: body.state.orientation,
         momentum: body.state.angular_momentum,
         integrators: sim.lanes.iter().map(|r| r.integrator()).collect(),
-        dt: sim.dt,
+        dt: sim.dt(),
         t_end: sim.scene.duration.min(T_END),
     })
 }

@@ -56,8 +56,8 @@ pub struct Lab {
     pub scene: Scene,
     pub start: Start,
     /// One physics step (the app's fixed step is `h`, an integrator step, while live, and
-    /// `dt` under a replay).
-    pub dt: f64,
+    /// `dt` under a replay); changed only through the logged [`Lab::set_dt`].
+    dt: f64,
     /// Each physics step of `dt` is taken as this many equal integrator steps of
     /// [`Lab::h`] (not the contact solver's sub-steps, nor the implicit integrators' safe sub-steps).
     pub steps_per_dt: u32,
@@ -379,6 +379,11 @@ impl Lab {
             }
         }
         Ok(())
+    }
+
+    /// One physics step, s.
+    pub fn dt(&self) -> f64 {
+        self.dt
     }
 
     pub fn set_dt(&mut self, dt: f64) -> Result<(), String> {
@@ -745,7 +750,8 @@ mod tests {
             let moved = s0.orientation.inverse() * b.state.orientation;
             let omega = s0.body_omega(&b.props).length();
             assert!(
-                (moved.to_scaled_axis().length() - omega * lab.dt).abs() < 0.05 * omega * lab.dt
+                (moved.to_scaled_axis().length() - omega * lab.dt()).abs()
+                    < 0.05 * omega * lab.dt()
             );
         }
         assert!(lab.switch_integrator(Integrator::Analytic).is_err());
