@@ -215,7 +215,7 @@ fn energy(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
 fn frames(ui: &mut egui::Ui, sim: &Sim, view: &mut View) {
     let dock = &sim.dock;
     let chosen = frame_switches(ui, sim, view);
-    let readout = dock.pendulum.is_some() || sim.circling.is_some();
+    let readout = dock.pendulum.is_some() || dock.circling.is_some();
     // The energies fill the dock where the forces or the readout leave room; not beside
     // both: a Foucault pendulum's weight is its frame's gravity, not the world's, which
     // the potential energy counts.
@@ -357,7 +357,7 @@ fn circling(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
         layout,
         sim,
         |p| {
-            let samples = &sim.dock.circling.samples;
+            let samples = &sim.dock.circling_series.samples;
             p.line(line(
                 "measured",
                 samples,

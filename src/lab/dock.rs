@@ -7,8 +7,8 @@
 
 use glam::{DVec2, DVec3};
 
-use super::Circling;
 use super::history::{Series, Stamped};
+use super::metrics::TurnRate;
 use super::run::Run;
 use super::stage_time::PerStage;
 use crate::hierarchy::precession::FoucaultSite;
@@ -232,7 +232,37 @@ impl Pendulum {
     }
 }
 
-/// The dock's kind and its series, recorded with the lab's plots.
+/// A ball rolling on a turning frame: how fast its world velocity turns, and the rate
+/// theory gives for a solid sphere rolling without slipping, 2/7 of the frame's spin about
+/// the vertical.
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Circling {
+    pub body: usize,
+    pub frame: usize,
+    pub meter: TurnRate,
+}
+
+impl Circling {
+    /// The scene's circling readout, if it has one.
+    pub fn of(scene: &Scene, world: &World) -> Option<Self> {
+        let Some(Readout::Circling { body, frame }) = &scene.readout else {
+            return None;
+        };
+        Some(Self {
+            body: world.bodies.iter().position(|b| &b.name == body)?,
+            frame: world.frames.iter().position(|f| &f.name == frame)?,
+            meter: TurnRate::default(),
+        })
+    }
+
+    /// `2Ω/7` for the frame's current spin about the vertical.
+    pub fn expected(&self, world: &crate::world::World) -> f64 {
+        2.0 / 7.0 * world.frames[self.frame].global.angular_velocity.y
+    }
+}
+
+/// The dock's kind, its scene's meters and its series, recorded with the lab's plots:
+/// every readout of every scene is here, and the app's dock only draws them.
 #[derive(Clone, Debug, Default)]
 pub struct Dock {
     pub kind: DockKind,
@@ -247,7 +277,10 @@ pub struct Dock {
     /// rider no joint holds (a joint makes the rider's motion the joint's).
     pub default_rider: usize,
     pub pendulum: Option<Pendulum>,
-    pub circling: Series<RateSample>,
+    /// The scene's circling readout, measured on the first lane after every physics
+    /// step (simulated again too: a moment's snapshot keeps it).
+    pub circling: Option<Circling>,
+    pub circling_series: Series<RateSample>,
 }
 
 impl Dock {
@@ -259,7 +292,7 @@ impl Dock {
         self.riders
             .iter_mut()
             .for_each(|r| r.series.truncate_after(t));
-        self.circling.truncate_after(t);
+        self.circling_series.truncate_after(t);
         if let Some(p) = &mut self.pendulum {
             p.meter.truncate_after(t);
         }
@@ -307,12 +340,22 @@ impl Dock {
             riders,
             default_rider,
             pendulum: Pendulum::of(scene, world),
-            circling: Series::default(),
+            circling: Circling::of(scene, world),
+            circling_series: Series::default(),
+        }
+    }
+
+    /// The meters that are part of the run's state, after every physics step of the
+    /// first lane's `world`.
+    pub fn measure(&mut self, world: &World) {
+        if let Some(c) = &mut self.circling {
+            c.meter
+                .record(world.time, world.bodies[c.body].state.velocity);
         }
     }
 
     /// One physics step's samples; a lane that stopped on an error records nothing.
-    pub fn record(&mut self, lanes: &[Run], circling: Option<&Circling>, stages: &PerStage) {
+    pub fn record(&mut self, lanes: &[Run], stages: &PerStage) {
         let world = &lanes[0].world;
         if let Some(p) = &mut self.pendulum {
             p.record(world);
@@ -344,10 +387,10 @@ impl Dock {
                 });
             }
         }
-        if let Some(c) = circling
+        if let Some(c) = &self.circling
             && let Some(measured) = c.meter.rate()
         {
-            self.circling.record(RateSample {
+            self.circling_series.record(RateSample {
                 t: world.time,
                 measured,
                 expected: c.expected(world),
@@ -482,8 +525,8 @@ mod tests {
         for _ in 0..400 {
             lab.step();
         }
-        let last = *lab.dock.circling.last().unwrap();
-        let c = lab.circling.unwrap();
+        let last = *lab.dock.circling_series.last().unwrap();
+        let c = lab.dock.circling.unwrap();
         assert_eq!(last.measured, c.meter.rate().unwrap());
         assert!((last.expected - 2.0 / 7.0).abs() < 1e-12);
         assert!(

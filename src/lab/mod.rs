@@ -34,7 +34,6 @@ use crate::world::Stage;
 use crate::world::grab::Grab;
 use dock::Dock;
 use input::{Input, Logged};
-use metrics::TurnRate;
 use presets::Start;
 use recorders::Recorders;
 use run::Run;
@@ -80,8 +79,6 @@ pub struct Lab {
     pub reach: f64,
     /// A body the user holds with the mouse: its lane and the pull.
     pub grab: Option<(usize, Grab)>,
-    /// The scene's circling readout, measured on the first lane.
-    pub circling: Option<Circling>,
     /// What the dock under the view plots for this kind of scene.
     pub dock: Dock,
     /// Wall time of each stage of the step.
@@ -117,23 +114,6 @@ enum Mode {
     Live,
     /// Steps recorded earlier are simulated again from a keyframe and checked.
     Again,
-}
-
-/// A ball rolling on a turning frame: how fast its world velocity turns, and the rate
-/// theory gives for a solid sphere rolling without slipping, 2/7 of the frame's spin about
-/// the vertical.
-#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
-pub struct Circling {
-    pub body: usize,
-    pub frame: usize,
-    pub meter: TurnRate,
-}
-
-impl Circling {
-    /// `2Ω/7` for the frame's current spin about the vertical.
-    pub fn expected(&self, world: &crate::world::World) -> f64 {
-        2.0 / 7.0 * world.frames[self.frame].global.angular_velocity.y
-    }
 }
 
 impl Lab {
@@ -174,7 +154,6 @@ impl Lab {
             radius: 0.1,
             reach: 0.1,
             grab: None,
-            circling: None,
             dock: Dock::default(),
             stage_times: StageTimes::default(),
             steps_taken: 0,
@@ -224,24 +203,6 @@ impl Lab {
         self.step_index = 0;
         self.timeline.clear();
         self.mode = Mode::Live;
-        self.circling = self.scene.readout.as_ref().and_then(|r| match r {
-            crate::scene::Readout::Circling { body, frame } => Some(Circling {
-                body: self.lanes[0]
-                    .world
-                    .bodies
-                    .iter()
-                    .position(|b| &b.name == body)
-                    .expect("validated when parsed"),
-                frame: self.lanes[0]
-                    .world
-                    .frames
-                    .iter()
-                    .position(|f| &f.name == frame)
-                    .expect("validated when parsed"),
-                meter: TurnRate::default(),
-            }),
-            crate::scene::Readout::Foucault { .. } => None,
-        });
         self.dock = Dock::new(&self.scene, &self.lanes);
         self.generation += 1;
         self.record();
@@ -480,11 +441,7 @@ impl Lab {
     /// After a physics step (or at the start): the circling readout and the step's
     /// fingerprint; live, the plots, trails, export and the timeline too.
     fn record(&mut self) {
-        if let Some(c) = &mut self.circling {
-            let world = &self.lanes[0].world;
-            c.meter
-                .record(world.time, world.bodies[c.body].state.velocity);
-        }
+        self.dock.measure(&self.lanes[0].world);
         if self.mode == Mode::Again || self.timeline.enabled() {
             self.last_fingerprint =
                 fingerprint::fingerprint(self.lanes.iter().chain(&self.ghost).map(|r| &r.world));
@@ -502,11 +459,7 @@ impl Lab {
                 .push(step, time, self.last_fingerprint, keyframe);
         }
         self.recorders.record(&self.lanes, self.ghost.as_ref());
-        self.dock.record(
-            &self.lanes,
-            self.circling.as_ref(),
-            &self.stage_times.smoothed,
-        );
+        self.dock.record(&self.lanes, &self.stage_times.smoothed);
     }
 
     pub fn time(&self) -> f64 {
@@ -1022,12 +975,12 @@ mod tests {
         for _ in 0..2000 {
             turntable.step();
         }
-        let c = turntable.circling.unwrap();
+        let c = turntable.dock.circling.unwrap();
         let world = &turntable.lanes[0].world;
         let (rate, expected) = (c.meter.rate().unwrap(), c.expected(world));
         assert!((expected - 2.0 / 7.0).abs() < 1e-12);
         assert!((rate / expected - 1.0).abs() < 0.01, "{rate} vs {expected}");
-        assert!(lab("dzhanibekov").circling.is_none());
+        assert!(lab("dzhanibekov").dock.circling.is_none());
     }
 
     #[test]

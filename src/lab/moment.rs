@@ -286,12 +286,12 @@ impl Lab {
         scene_generation: u64,
     ) -> Lab {
         let mut lab = Lab::build(scene, moment.compared, generation, scene_generation);
-        let circling = lab.circling;
+        let circling = lab.dock.circling;
         lab.start = moment.start;
         lab.radius = moment.radius;
         lab.restore_state(&moment.state);
-        if lab.circling.is_none() {
-            lab.circling = circling;
+        if lab.dock.circling.is_none() {
+            lab.dock.circling = circling;
         }
         lab.recorders = Recorders::new(&lab.lanes).with_switches(moment.switches);
         lab.timeline.clear();

@@ -7,8 +7,9 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use super::Lab;
+use super::dock::Circling;
 use super::run::Run;
-use super::{Circling, Lab};
 use crate::heap::vec_bytes;
 use crate::world::grab::Grab;
 
@@ -92,7 +93,7 @@ impl Lab {
             lanes: self.lanes.iter().map(Run::snapshot).collect(),
             ghost: self.ghost.as_ref().map(Run::snapshot),
             grab: self.grab,
-            circling: self.circling,
+            circling: self.dock.circling,
         }
     }
 
@@ -119,6 +120,6 @@ impl Lab {
         self.steps_per_dt = from.steps_per_dt;
         self.steps_taken = from.steps_taken;
         self.grab = from.grab;
-        self.circling = from.circling;
+        self.dock.circling = from.circling;
     }
 }
