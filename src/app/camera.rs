@@ -145,7 +145,7 @@ fn orbit_with_mouse(
 ) {
     let _timed = Timed::start();
     let d = motion.delta;
-    if buttons.pressed(MouseButton::Left) && sim.grab.is_none() {
+    if buttons.pressed(MouseButton::Left) && sim.grab().is_none() {
         orbit.yaw -= 0.006 * d.x;
         orbit.pitch = (orbit.pitch - 0.006 * d.y).clamp(-1.55, 1.55);
     }

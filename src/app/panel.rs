@@ -136,7 +136,7 @@ fn integrators(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: &mut 
     if sim.side_by_side() {
         ui.weak("Side by side from the same start; changing the set restarts.");
         for i in choices {
-            let mut on = sim.compared.contains(&i);
+            let mut on = sim.compared().contains(&i);
             let response = ui
                 .checkbox(&mut on, integrator_text(i))
                 .on_hover_ui(|ui| integrator_tooltip(ui, i));
@@ -214,7 +214,7 @@ fn time_controls(
     {
         message.set(Err(e));
     }
-    let mut steps = sim.steps_per_dt;
+    let mut steps = sim.steps_per_dt();
     if ui
         .add(
             egui::Slider::new(&mut steps, 1..=MAX_STEPS_PER_DT)
@@ -241,7 +241,7 @@ fn time_controls(
 }
 
 fn start(ui: &mut egui::Ui, sim: &mut Sim, message: &mut Message) {
-    let mut start = sim.start.clone();
+    let mut start = sim.start().clone();
     if sim.side_by_side() {
         egui::ComboBox::from_label("body")
             .selected_text(start.preset.name())
@@ -278,7 +278,7 @@ fn start(ui: &mut egui::Ui, sim: &mut Sim, message: &mut Message) {
     let mut g = -start.gravity.y;
     ui.add(egui::Slider::new(&mut g, 0.0..=20.0).text("gravity (m/s², down)"));
     start.gravity.y = -g;
-    if start != sim.start {
+    if start != *sim.start() {
         match sim.set_start(start) {
             Ok(()) => message.set(Ok(String::new())),
             Err(e) => message.set(Err(format!("not applied: {e}"))),

@@ -76,7 +76,7 @@ fn grab_with_mouse(
         }
         return;
     }
-    let (Some(DragPlane { point, normal }), Some((lane, _))) = (*plane, sim.grab) else {
+    let (Some(DragPlane { point, normal }), Some((lane, _))) = (*plane, sim.grab()) else {
         return;
     };
     let denom = ray.direction.dot(normal);
@@ -90,7 +90,7 @@ fn grab_with_mouse(
 
 /// A line from the held point to where it is pulled.
 fn draw(sim: Res<Sim>, mut gizmos: Gizmos) {
-    let Some((lane, grab)) = sim.grab else {
+    let Some((lane, grab)) = sim.grab() else {
         return;
     };
     let Some(anchor) = sim.lanes.get(lane).and_then(|r| grab.anchor(&r.world)) else {

@@ -53,15 +53,15 @@ pub const MAX_STEPS_PER_DT: u32 = 64;
 #[derive(Clone, Debug)]
 pub struct Lab {
     pub scene: Scene,
-    pub start: Start,
+    start: Start,
     /// One physics step (the app's fixed step is `h`, an integrator step, while live, and
     /// `dt` under a replay); changed only through the logged [`Lab::set_dt`].
     dt: f64,
     /// Each physics step of `dt` is taken as this many equal integrator steps of
     /// [`Lab::h`] (not the contact solver's sub-steps, nor the implicit integrators' safe sub-steps).
-    pub steps_per_dt: u32,
+    steps_per_dt: u32,
     /// Integrators run side by side, in [`Integrator::ALL`] order (single-body scenes).
-    pub compared: Vec<Integrator>,
+    compared: Vec<Integrator>,
     pub lanes: Vec<Run>,
     /// The exact solution, drawn translucent over every lane, when it exists.
     pub ghost: Option<Run>,
@@ -78,7 +78,7 @@ pub struct Lab {
     /// at the start: room to fall over in any direction, the scale for lane spacing.
     pub reach: f64,
     /// A body the user holds with the mouse: its lane and the pull.
-    pub grab: Option<(usize, Grab)>,
+    grab: Option<(usize, Grab)>,
     /// What the dock under the view plots for this kind of scene.
     pub dock: Dock,
     /// Wall time of each stage of the step.
@@ -624,6 +624,27 @@ impl Lab {
         }
         self.generation += 1;
         Ok(())
+    }
+
+    /// The start conditions the run starts from (edited with [`Lab::set_start`]).
+    pub fn start(&self) -> &Start {
+        &self.start
+    }
+
+    /// Integrator steps per physics step (set with the logged [`Lab::set_steps_per_dt`]).
+    pub fn steps_per_dt(&self) -> u32 {
+        self.steps_per_dt
+    }
+
+    /// The integrators run side by side (set with [`Lab::set_compared`]).
+    pub fn compared(&self) -> &[Integrator] {
+        &self.compared
+    }
+
+    /// The body held with the mouse: its lane and the pull (set by the logged
+    /// [`Lab::hold`], [`Lab::drag_to`] and [`Lab::release`]).
+    pub fn grab(&self) -> Option<(usize, Grab)> {
+        self.grab
     }
 
     /// What the plots, trails and export have recorded of the run.
