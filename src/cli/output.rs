@@ -1,4 +1,4 @@
-//! Where `simulate` writes: standard output as the rows are made, or an `--out` file that
+//! Where `simulate` writes: standard output as the records are made, or an `--out` file that
 //! appears only when the whole run succeeded.
 //!
 //! The file is an [`AtomicFile`]: a run that fails, or a disk that fills up, leaves the

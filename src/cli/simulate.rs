@@ -21,16 +21,16 @@ pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
         None => step_count(args.duration.unwrap_or(scene.duration), dt)?,
     };
     let output = Output::open(args.out.as_deref())?;
-    let mut rows = match args.format {
+    let mut records = match args.format {
         Format::Csv => RecordWriter::csv(output),
         Format::Jsonl => RecordWriter::jsonl(output),
     };
     let start = world.clone();
-    // Checks every value of step `i`'s rows before writing it; a value that is not finite
+    // Checks every value of step `i`'s records before writing it; a value that is not finite
     // stops the run with the body, the step and the cause.
-    let write = |world: &World, i: u64, rows: &mut RecordWriter<Output>| -> Result<(), Stop> {
-        for row in Record::of_world(world) {
-            match rows.write(&row) {
+    let write = |world: &World, i: u64, records: &mut RecordWriter<Output>| -> Result<(), Stop> {
+        for record in Record::of_world(world) {
+            match records.write(&record) {
                 Ok(()) => {}
                 Err(RecordError::Io(e)) => return Err(Stop::Io(e)),
                 Err(RecordError::NonFinite { .. }) => {
@@ -43,7 +43,7 @@ pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
         Ok(())
     };
     let mut stepping = || -> Result<(), Stop> {
-        write(&world, 0, &mut rows)?;
+        write(&world, 0, &mut records)?;
         let mut progress = Progress::new(steps, "simulate");
         for i in 1..=steps {
             if i % PROGRESS_EVERY == 0 {
@@ -55,7 +55,7 @@ pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
                 return Err(Stop::Failed(CliError(why.message(step, world.time))));
             }
             if i % args.every == 0 || i == steps {
-                write(&world, i, &mut rows)?;
+                write(&world, i, &mut records)?;
             }
         }
         Ok(())
@@ -63,12 +63,12 @@ pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
     match stepping() {
         // A failed run drops the output: a temporary file is removed, the target stays.
         Err(Stop::Failed(e)) => Err(e),
-        Err(Stop::Io(e)) => rows.get_ref().failed(e),
+        Err(Stop::Io(e)) => records.get_ref().failed(e),
         Ok(()) => {
-            if let Err(e) = rows.flush() {
-                return rows.get_ref().failed(e);
+            if let Err(e) = records.flush() {
+                return records.get_ref().failed(e);
             }
-            match rows.finish() {
+            match records.finish() {
                 Ok(output) => output.commit()?,
                 Err(e) => return Err(CliError(format!("cannot write the output: {e}"))),
             }

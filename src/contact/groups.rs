@@ -645,7 +645,7 @@ mod tests {
     /// slots of a group, immovable ends, NaN friction bounds, both point orders, PGS's
     /// bias and the soft step's, and rows left over beyond the last full group.
     #[test]
-    fn the_lanes_are_bitwise_the_rows_one_at_a_time() {
+    fn the_groups_are_bitwise_the_rows_one_at_a_time() {
         let mut rand = Rand(7);
         let mut solved = 0;
         for trial in 0..200 {

@@ -100,6 +100,8 @@ impl Lab {
     /// Takes the state of `from`, keeping the lanes' per-step buffers where the lanes
     /// match. Views respawn what they draw when a lane's body count changes.
     pub(crate) fn restore_state(&mut self, from: &LabState) {
+        // Loads a plugin added for a step that is not taken now: the log adds them again.
+        self.loads = Default::default();
         let counts: Vec<usize> = self.lanes.iter().map(|r| r.world.bodies.len()).collect();
         if counts != from.body_counts() || self.lanes.len() != from.lanes.len() {
             self.generation += 1;
