@@ -64,8 +64,8 @@ fn continues_bitwise(name: &str, n: u64, events: impl Fn(&mut Lab, u64)) -> Lab 
 #[test]
 fn dzhanibekov_side_by_side_with_the_ghost() {
     let at_save = continues_bitwise("dzhanibekov", 150, |_, _| {});
-    assert_eq!(at_save.lanes.len(), 4);
-    assert!(at_save.ghost.is_some());
+    assert_eq!(at_save.lanes().len(), 4);
+    assert!(at_save.ghost().is_some());
 }
 
 #[test]
@@ -78,7 +78,7 @@ fn tumbling_crowd_switched_mid_run() {
             lab.switch_integrator(Integrator::Rk4).unwrap();
         }
     });
-    assert_eq!(at_save.lanes[0].integrator(), Integrator::ExplicitEuler);
+    assert_eq!(at_save.lanes()[0].integrator(), Integrator::ExplicitEuler);
 }
 
 /// A ball thrown into the sleeping pile wakes every box; at the save the boxes it did
@@ -91,7 +91,7 @@ fn pile_with_sleeping_and_waking_bodies() {
                 .unwrap();
         }
     });
-    let world = &at_save.lanes[0].world;
+    let world = &at_save.lanes()[0].world;
     let contacts = world.contacts.as_ref().unwrap();
     let asleep = (0..world.bodies.len())
         .filter(|&b| contacts.is_asleep(b))
@@ -118,7 +118,7 @@ fn newtons_cradle() {
 #[test]
 fn tank_with_frames_riders_the_turret_and_the_gun() {
     let at_save = continues_bitwise("tank", 200, |_, _| {});
-    let world = &at_save.lanes[0].world;
+    let world = &at_save.lanes()[0].world;
     assert_eq!(
         world.gun.as_ref().unwrap().fired,
         1,
@@ -144,7 +144,7 @@ fn tank_with_frames_riders_the_turret_and_the_gun() {
 fn a_held_body_stays_held_across_the_save() {
     continues_bitwise("stack", 40, |lab, i| {
         if i == 10 {
-            let p = lab.lanes[0].world.bodies[9].state.position;
+            let p = lab.lanes()[0].world.bodies[9].state.position;
             lab.hold(
                 0,
                 gyrolab::world::grab::Grab {

@@ -103,13 +103,13 @@ fn frame_scene(
     mut framed: Local<Option<(u64, usize)>>,
 ) {
     let _timed = Timed::start();
-    let key = (sim.scene_generation, sim.lanes.len());
+    let key = (sim.scene_generation, sim.lanes().len());
     if *framed == Some(key) {
         return;
     }
     *framed = Some(key);
     let r = sim.radius as f32;
-    let width = lane_spacing(&sim) * sim.lanes.len() as f32;
+    let width = lane_spacing(&sim) * sim.lanes().len() as f32;
     **orbit = match &sim.scene.camera {
         Some(c) => Orbit {
             focus: c.focus.as_vec3(),
@@ -117,7 +117,7 @@ fn frame_scene(
             pitch: -(c.pitch_deg as f32).to_radians(),
             distance: c.distance as f32,
             follow: c.follow.as_ref().and_then(|name| {
-                sim.lanes[0]
+                sim.lanes()[0]
                     .world
                     .frames
                     .iter()
@@ -170,7 +170,7 @@ fn place(sim: Res<Sim>, mut camera: Single<(&Orbit, &mut Transform)>) {
     // Riding in a followed frame: the orbit is in the frame's coordinates.
     let (origin, turn) = orbit
         .follow
-        .and_then(|f| sim.lanes[0].world.frames.get(f))
+        .and_then(|f| sim.lanes()[0].world.frames.get(f))
         .map_or((Vec3::ZERO, Quat::IDENTITY), |f| {
             let t = &f.global.transform;
             (t.translation.as_vec3(), t.rotation.as_quat())

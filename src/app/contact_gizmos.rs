@@ -20,7 +20,7 @@ impl Plugin for ContactsPlugin {
 
 fn draw(sim: Res<Sim>, view: Res<View>, mut gizmos: Gizmos) {
     let _timed = Timed::start();
-    for (lane, run) in sim.lanes.iter().enumerate() {
+    for (lane, run) in sim.lanes().iter().enumerate() {
         let Some(contacts) = &run.world.contacts else {
             continue;
         };

@@ -46,8 +46,8 @@ fn layout(ui: &egui::Ui, plots: usize, scroll: bool) -> Layout {
 /// A lane's line in the legends: `what` with one lane; where lanes are compared, the
 /// lane's integrator, whose colour the line has (its legend is the energy plot's).
 fn lane_name(sim: &Sim, lane: usize, what: &str) -> String {
-    if sim.lanes.len() > 1 {
-        sim.lanes[lane].integrator().name().to_string()
+    if sim.lanes().len() > 1 {
+        sim.lanes()[lane].integrator().name().to_string()
     } else {
         what.to_string()
     }
@@ -65,7 +65,7 @@ fn contacts(ui: &mut egui::Ui, sim: &Sim, view: &mut View) {
     let layout = layout(ui, 4, view.autoscroll);
     // Compared lanes: the energy plot's legend names them for the points and depth plots too.
     let others = Layout {
-        legend: sim.lanes.len() == 1,
+        legend: sim.lanes().len() == 1,
         ..layout
     };
     let from = plots::from(sim, view.autoscroll);
@@ -104,7 +104,7 @@ fn contact_points(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
 
 /// Each lane's deepest overlap in millimetres, with the first lane's slop dashed.
 fn penetration(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
-    let slop = sim.lanes[0]
+    let slop = sim.lanes()[0]
         .world
         .contacts
         .as_ref()
@@ -164,7 +164,7 @@ fn stages(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
 }
 
 fn lane_color(sim: &Sim, lane: usize) -> egui::Color32 {
-    egui_color(integrator_color(sim.lanes[lane].integrator()))
+    egui_color(integrator_color(sim.lanes()[lane].integrator()))
 }
 
 /// Each lane's kinetic energy (solid) and gravitational potential energy (dashed).
@@ -172,7 +172,7 @@ fn energy(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
     plot(
         ui,
         "dock energy",
-        if sim.lanes.len() > 1 {
+        if sim.lanes().len() > 1 {
             "kinetic, potential - - (J)"
         } else {
             "energy (J)"
@@ -244,7 +244,7 @@ fn frames(ui: &mut egui::Ui, sim: &Sim, view: &mut View) {
 /// default), as it was before the row was clicked.
 fn frame_switches(ui: &mut egui::Ui, sim: &Sim, view: &mut View) -> usize {
     let dock = &sim.dock;
-    let world = &sim.lanes[0].world;
+    let world = &sim.lanes()[0].world;
     let chosen = view
         .rider
         .and_then(|body| dock.riders.iter().position(|r| r.body == body))
@@ -274,7 +274,7 @@ fn frame_switches(ui: &mut egui::Ui, sim: &Sim, view: &mut View) -> usize {
 /// The magnitudes of the inertial forces per kilogram on one rider, a line per force in
 /// its arrow's colour.
 fn inertial_forces(ui: &mut egui::Ui, sim: &Sim, rider: &RiderForces, layout: Layout, from: f64) {
-    let name = &sim.lanes[0].world.bodies[rider.body].name;
+    let name = &sim.lanes()[0].world.bodies[rider.body].name;
     plot(
         ui,
         "inertial forces",
@@ -307,7 +307,7 @@ fn inertial_forces(ui: &mut egui::Ui, sim: &Sim, rider: &RiderForces, layout: La
 /// A Foucault pendulum's swing plane at each turning point, against the textbook's
 /// −Ω sin φ·t from the first one.
 fn swing_plane(ui: &mut egui::Ui, sim: &Sim, pendulum: &Pendulum, layout: Layout, from: f64) {
-    let expected = pendulum.expected_rate(&sim.lanes[0].world);
+    let expected = pendulum.expected_rate(&sim.lanes()[0].world);
     plot(
         ui,
         "swing plane",

@@ -12,7 +12,7 @@ use super::timing::Timed;
 /// The Foucault readout: the site, the textbook's period, and the measured turning.
 pub(super) fn foucault(mut contexts: EguiContexts, sim: Res<Sim>) -> Result {
     let _timed = Timed::start();
-    let world = &sim.lanes[0].world;
+    let world = &sim.lanes()[0].world;
     let Some(pendulum) = &sim.dock.pendulum else {
         return Ok(());
     };
@@ -57,7 +57,7 @@ pub(super) fn circling(mut contexts: EguiContexts, sim: Res<Sim>) -> Result {
     let Some(c) = sim.dock.circling else {
         return Ok(());
     };
-    let expected = c.expected(&sim.lanes[0].world);
+    let expected = c.expected(&sim.lanes()[0].world);
     let ctx = contexts.ctx_mut()?;
     egui::Window::new("Rolling on a turning table")
         .anchor(egui::Align2::RIGHT_TOP, [-10.0, 10.0])

@@ -30,7 +30,7 @@ fn draw(
     }
     let ctx = contexts.ctx_mut()?;
     let below = -Vec3::Y * 1.2 * sim.radius as f32;
-    for (lane, run) in sim.lanes.iter().enumerate() {
+    for (lane, run) in sim.lanes().iter().enumerate() {
         let name = run.integrator().name();
         label_at(
             ctx,

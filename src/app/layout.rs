@@ -16,7 +16,7 @@ pub fn lane_spacing(lab: &Lab) -> f32 {
 
 /// World offset of lane `i`, the lanes centred on the origin along x.
 pub fn lane_offset(lab: &Lab, i: usize) -> Vec3 {
-    let n = lab.lanes.len() as f32;
+    let n = lab.lanes().len() as f32;
     Vec3::X * (i as f32 - 0.5 * (n - 1.0)) * lane_spacing(lab)
 }
 
@@ -28,7 +28,7 @@ pub fn body_size(body: &Body) -> f32 {
 
 /// Length of ω's arrow per rad/s, for the body: its start ω spans 1.2 body sizes.
 pub fn omega_scale(lab: &Lab, lane: usize, body: usize) -> f32 {
-    let b = &lab.lanes[lane].world.bodies[body];
+    let b = &lab.lanes()[lane].world.bodies[body];
     let start = lab.recorders().trails()[lane][body]
         .world
         .front()
@@ -42,7 +42,7 @@ pub fn omega_scale(lab: &Lab, lane: usize, body: usize) -> f32 {
 
 /// The lane whose ω is plotted by default: midpoint's, which follows the exact dashes.
 pub fn omega_lane(lab: &Lab) -> usize {
-    lab.lanes
+    lab.lanes()
         .iter()
         .position(|r| r.integrator() == Integrator::Midpoint)
         .unwrap_or(0)

@@ -52,7 +52,7 @@ pub fn controls(
     egui::CollapsingHeader::new("Time")
         .default_open(true)
         .show(ui, |ui| time_controls(ui, sim, view, time, message));
-    if sim.lanes[0].world.contacts.is_some() {
+    if sim.lanes()[0].world.contacts.is_some() {
         egui::CollapsingHeader::new("Solver")
             .default_open(true)
             .show(ui, |ui| super::solver_panel::show(ui, sim, view, message));
@@ -62,7 +62,7 @@ pub fn controls(
         .show(ui, |ui| start(ui, sim, message));
     egui::CollapsingHeader::new("Show")
         .default_open(false)
-        .show(ui, |ui| show(ui, view, sim.ghost.is_some()));
+        .show(ui, |ui| show(ui, view, sim.ghost().is_some()));
     egui::CollapsingHeader::new("Readouts")
         .default_open(true)
         .show(ui, |ui| readouts(ui, sim));
@@ -147,13 +147,13 @@ fn integrators(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: &mut 
             }
         }
         // Only where the exact solution exists: one torque-free body.
-        if sim.ghost.is_some() {
+        if sim.ghost().is_some() {
             ui.checkbox(&mut view.ghost, "ghost: the exact solution (analytic)")
                 .on_hover_ui(|ui| integrator_tooltip(ui, Integrator::Analytic));
         }
     } else {
         ui.weak("Switch live: the bodies carry on from where they are.");
-        let current = sim.lanes[0].integrator();
+        let current = sim.lanes()[0].integrator();
         for i in choices {
             let response = ui
                 .radio(current == i, integrator_text(i))
@@ -330,7 +330,7 @@ fn readouts(ui: &mut egui::Ui, sim: &Sim) {
             }
         }
         ui.end_row();
-        for run in &sim.lanes {
+        for run in sim.lanes() {
             ui.label(integrator_text(run.integrator()));
             ui.label(run.flips.flips().to_string());
             ui.label(
@@ -351,7 +351,7 @@ fn readouts(ui: &mut egui::Ui, sim: &Sim) {
             }
         }
     });
-    if let Some(p) = sim.lanes[0].analytic_flip_period {
+    if let Some(p) = sim.lanes()[0].analytic_flip_period {
         ui.label(format!("exact flip period: {p:.3} s"));
     }
 }
@@ -407,8 +407,9 @@ mod tests {
         let integrators = |ui: &mut egui::Ui, sim: &mut Sim, view: &mut View| {
             integrators(ui, sim, view, &mut Message::default())
         };
-        let shown =
-            |ui: &mut egui::Ui, sim: &mut Sim, view: &mut View| show(ui, view, sim.ghost.is_some());
+        let shown = |ui: &mut egui::Ui, sim: &mut Sim, view: &mut View| {
+            show(ui, view, sim.ghost().is_some())
+        };
         for draw in [
             &integrators as &dyn Fn(&mut egui::Ui, &mut Sim, &mut View),
             &shown,

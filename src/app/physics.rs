@@ -230,7 +230,7 @@ mod tests {
     fn a_system_between_stages_can_add_forces() {
         use crate::integrators::Loads;
         fn push(mut sim: ResMut<Sim>) {
-            for lane in 0..sim.lanes.len() {
+            for lane in 0..sim.lanes().len() {
                 let load = Loads {
                     force: DVec3::new(2.0, 0.0, 0.0),
                     torque: DVec3::ZERO,
@@ -239,7 +239,7 @@ mod tests {
             }
         }
         let velocity = |app: &App| {
-            app.world().resource::<Sim>().lanes[0].world.bodies[0]
+            app.world().resource::<Sim>().lanes()[0].world.bodies[0]
                 .state
                 .velocity
         };
@@ -253,7 +253,7 @@ mod tests {
         run(&mut plain, 20);
         run(&mut pushed, 20);
         let sim = pushed.world().resource::<Sim>();
-        let (t, mass) = (sim.time(), sim.lanes[0].world.bodies[0].props.mass);
+        let (t, mass) = (sim.time(), sim.lanes()[0].world.bodies[0].props.mass);
         let dv = velocity(&pushed) - velocity(&plain);
         assert!(t > 0.5, "time ran: {t}");
         assert!(

@@ -63,11 +63,11 @@ fn switches(ui: &mut egui::Ui, sim: &Sim, view: &mut View) {
         if sim.side_by_side() {
             ui.checkbox(&mut view.work_precision, "work-precision");
         }
-        let lane = view.omega_lane.min(sim.lanes.len() - 1);
+        let lane = view.omega_lane.min(sim.lanes().len() - 1);
         egui::ComboBox::from_label("body ω of")
-            .selected_text(integrator_text(sim.lanes[lane].integrator()))
+            .selected_text(integrator_text(sim.lanes()[lane].integrator()))
             .show_ui(ui, |ui| {
-                for (i, run) in sim.lanes.iter().enumerate() {
+                for (i, run) in sim.lanes().iter().enumerate() {
                     ui.selectable_value(&mut view.omega_lane, i, integrator_text(run.integrator()));
                 }
             });
@@ -84,7 +84,7 @@ fn error_plots(ui: &mut egui::Ui, sim: &Sim, view: &View, layout: Layout, from: 
             ..layout
         };
         plot(ui, id, label, tip, layout, sim, |p| {
-            for (run, series) in sim.lanes.iter().zip(sim.recorders().history()) {
+            for (run, series) in sim.lanes().iter().zip(sim.recorders().history()) {
                 p.line(series_line(
                     run.integrator().name(),
                     series,
@@ -94,7 +94,7 @@ fn error_plots(ui: &mut egui::Ui, sim: &Sim, view: &View, layout: Layout, from: 
                     egui_color(integrator_color(run.integrator())),
                 ));
             }
-            if sim.ghost.is_some() && view.ghost {
+            if sim.ghost().is_some() && view.ghost {
                 p.line(
                     series_line(
                         "exact",
@@ -128,7 +128,7 @@ fn error_plots(ui: &mut egui::Ui, sim: &Sim, view: &View, layout: Layout, from: 
 /// The chosen lane's body ω, one line per principal axis, on a linear scale; the
 /// ghost's dashed over it when shown.
 fn omega_plot(ui: &mut egui::Ui, sim: &Sim, view: &View, layout: Layout, from: f64) {
-    let lane = view.omega_lane.min(sim.lanes.len() - 1);
+    let lane = view.omega_lane.min(sim.lanes().len() - 1);
     plot(
         ui,
         "omega",
@@ -153,7 +153,7 @@ fn omega_plot(ui: &mut egui::Ui, sim: &Sim, view: &View, layout: Layout, from: f
                     )
                     .width(1.5),
                 );
-                if view.ghost && sim.ghost.is_some() {
+                if view.ghost && sim.ghost().is_some() {
                     p.line(
                         series_line(
                             name,

@@ -89,9 +89,9 @@ fn respawn(
     for e in &shown {
         commands.entity(e).despawn();
     }
-    for (lane, run) in sim.lanes.iter().enumerate() {
+    for (lane, run) in sim.lanes().iter().enumerate() {
         let solid = &materials.solid[run.integrator() as usize];
-        let ghost = sim.ghost.as_ref().map(|g| (g, &materials.ghost));
+        let ghost = sim.ghost().map(|g| (g, &materials.ghost));
         for (world, ghost, material) in std::iter::once((&run.world, false, solid))
             .chain(ghost.map(|(g, m)| (&g.world, true, m)))
         {
@@ -132,9 +132,9 @@ fn sync(
     let alpha = time.overstep_fraction_f64().clamp(0.0, 1.0);
     for (shows, children, mut transform, mut visibility) in &mut shown {
         let run = if shows.ghost {
-            sim.ghost.as_ref()
+            sim.ghost()
         } else {
-            sim.lanes.get(shows.lane)
+            sim.lanes().get(shows.lane)
         };
         let Some(run) = run else { continue };
         let (Some(body), Some(prev)) = (

@@ -14,7 +14,7 @@ use super::view::{Message, View};
 /// The solver panel: shown for scenes with contacts. The settings are edited on a copy,
 /// applied to every lane at once when one changed.
 pub fn show(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: &mut Message) {
-    let Some(current) = sim.lanes[0].world.contacts.as_ref().map(|c| c.settings) else {
+    let Some(current) = sim.lanes()[0].world.contacts.as_ref().map(|c| c.settings) else {
         ui.label("This scene has no contacts.");
         return;
     };
@@ -98,7 +98,7 @@ fn shared_settings(ui: &mut egui::Ui, s: &mut SolverSettings) {
 
 /// What the first lane's detection and islands hold now.
 fn counts(ui: &mut egui::Ui, sim: &Sim) {
-    let stats = sim.lanes[0]
+    let stats = sim.lanes()[0]
         .world
         .contacts
         .as_ref()

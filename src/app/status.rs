@@ -144,7 +144,7 @@ pub fn line(ui: &mut egui::Ui, sim: &Sim, cost: &FrameCost, timing: &StepTiming,
         .on_hover_text(format!(
             "Wall time of one integrator step of every run ({} runs), and of each stage of \
              it, in µs, smoothed",
-            sim.lanes.len() + usize::from(sim.ghost.is_some())
+            sim.lanes().len() + usize::from(sim.ghost().is_some())
         ));
         ui.separator();
         ui.label(format!("{} bodies", sim.bodies()));

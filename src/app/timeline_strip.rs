@@ -263,9 +263,9 @@ mod tests {
     /// Every body of every lane and the ghost.
     fn states(app: &App) -> Vec<BodyState> {
         let sim = app.world().resource::<Sim>();
-        sim.lanes
+        sim.lanes()
             .iter()
-            .chain(&sim.ghost)
+            .chain(sim.ghost())
             .flat_map(|r| r.world.bodies.iter().map(|b| b.state))
             .collect()
     }

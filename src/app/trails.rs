@@ -25,7 +25,7 @@ fn draw(sim: Res<Sim>, view: Res<View>, mut gizmos: Gizmos) {
     if !(view.herpolhode || view.polhode) {
         return;
     }
-    for (lane, run) in sim.lanes.iter().enumerate() {
+    for (lane, run) in sim.lanes().iter().enumerate() {
         for (i, (body, trail)) in run
             .world
             .bodies
@@ -81,7 +81,7 @@ mod tests {
             sim.step();
         }
         sim.seek(50);
-        for (run, trails) in sim.lanes.iter().zip(sim.recorders().trails()) {
+        for (run, trails) in sim.lanes().iter().zip(sim.recorders().trails()) {
             let (body, trail) = (&run.world.bodies[0], &trails[0]);
             let last = trail.world[shown(&sim, trail) - 1];
             assert_eq!(last, body.state.world_omega(&body.props));

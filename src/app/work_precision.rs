@@ -60,7 +60,7 @@ fn key_for(sim: &Sim) -> Result<Key, String> {
         inertia: body.props.inertia.principal(),
         orientation: body.state.orientation,
         momentum: body.state.angular_momentum,
-        integrators: sim.lanes.iter().map(|r| r.integrator()).collect(),
+        integrators: sim.lanes().iter().map(|r| r.integrator()).collect(),
         dt: sim.dt(),
         t_end: sim.scene.duration.min(T_END),
     })

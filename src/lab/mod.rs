@@ -62,9 +62,9 @@ pub struct Lab {
     steps_per_dt: u32,
     /// Integrators run side by side, in [`Integrator::ALL`] order (single-body scenes).
     compared: Vec<Integrator>,
-    pub lanes: Vec<Run>,
+    lanes: Vec<Run>,
     /// The exact solution, drawn translucent over every lane, when it exists.
-    pub ghost: Option<Run>,
+    ghost: Option<Run>,
     /// The plots', trails' and export's records of the run.
     recorders: Recorders,
     /// Bumped whenever lanes or bodies are rebuilt, so views respawn what they draw.
@@ -645,6 +645,17 @@ impl Lab {
     /// [`Lab::hold`], [`Lab::drag_to`] and [`Lab::release`]).
     pub fn grab(&self) -> Option<(usize, Grab)> {
         self.grab
+    }
+
+    /// The runs side by side (one for scenes of several bodies), changed only through
+    /// the lab's methods.
+    pub fn lanes(&self) -> &[Run] {
+        &self.lanes
+    }
+
+    /// The exact solution drawn over every lane, when it exists.
+    pub fn ghost(&self) -> Option<&Run> {
+        self.ghost.as_ref()
     }
 
     /// What the plots, trails and export have recorded of the run.
