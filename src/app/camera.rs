@@ -103,14 +103,14 @@ fn frame_scene(
     mut framed: Local<Option<(u64, usize)>>,
 ) {
     let _timed = Timed::start();
-    let key = (sim.scene_generation, sim.lanes().len());
+    let key = (sim.scene_generation(), sim.lanes().len());
     if *framed == Some(key) {
         return;
     }
     *framed = Some(key);
-    let r = sim.radius as f32;
+    let r = sim.radius() as f32;
     let width = lane_spacing(&sim) * sim.lanes().len() as f32;
-    **orbit = match &sim.scene.camera {
+    **orbit = match &sim.scene().camera {
         Some(c) => Orbit {
             focus: c.focus.as_vec3(),
             yaw: 0.0,

@@ -25,7 +25,7 @@ pub fn show(
     map: &mut NewtonMap,
     wp: &WorkPrecision,
 ) {
-    match sim.dock.kind {
+    match sim.dock().kind {
         DockKind::FreeBody => plots::show(ui, sim, view, map, wp),
         DockKind::Contacts => contacts(ui, sim, view),
         DockKind::Frames => frames(ui, sim, view),
@@ -88,7 +88,7 @@ fn contact_points(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
         layout,
         sim,
         |p| {
-            for (lane, series) in sim.dock.contacts.iter().enumerate() {
+            for (lane, series) in sim.dock().contacts.iter().enumerate() {
                 p.line(line(
                     &lane_name(sim, lane, "points"),
                     &series.samples,
@@ -119,7 +119,7 @@ fn penetration(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
         layout,
         sim,
         |p| {
-            for (lane, series) in sim.dock.contacts.iter().enumerate() {
+            for (lane, series) in sim.dock().contacts.iter().enumerate() {
                 p.line(line(
                     &lane_name(sim, lane, "deepest"),
                     &series.samples,
@@ -152,7 +152,7 @@ fn stages(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
             for (k, stage) in Stage::ALL.into_iter().enumerate() {
                 p.line(line(
                     stage.name(),
-                    &sim.dock.stages.samples,
+                    &sim.dock().stages.samples,
                     from,
                     false,
                     |s| [s.t, s.micros[k]],
@@ -183,7 +183,7 @@ fn energy(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
         layout,
         sim,
         |p| {
-            for (lane, series) in sim.dock.energy.iter().enumerate() {
+            for (lane, series) in sim.dock().energy.iter().enumerate() {
                 let color = lane_color(sim, lane);
                 p.line(line(
                     &lane_name(sim, lane, "kinetic"),
@@ -213,7 +213,7 @@ fn energy(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
 /// measurement (the swing plane, or the circling rate) against its textbook value, and
 /// the energies where they fit.
 fn frames(ui: &mut egui::Ui, sim: &Sim, view: &mut View) {
-    let dock = &sim.dock;
+    let dock = &sim.dock();
     let chosen = frame_switches(ui, sim, view);
     let readout = dock.pendulum.is_some() || dock.circling.is_some();
     // The energies fill the dock where the forces or the readout leave room; not beside
@@ -243,7 +243,7 @@ fn frames(ui: &mut egui::Ui, sim: &Sim, view: &mut View) {
 /// plotted. Returns the rider shown this frame (the view's choice, else the dock's
 /// default), as it was before the row was clicked.
 fn frame_switches(ui: &mut egui::Ui, sim: &Sim, view: &mut View) -> usize {
-    let dock = &sim.dock;
+    let dock = &sim.dock();
     let world = &sim.lanes()[0].world;
     let chosen = view
         .rider
@@ -357,7 +357,7 @@ fn circling(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
         layout,
         sim,
         |p| {
-            let samples = &sim.dock.circling_series.samples;
+            let samples = &sim.dock().circling_series.samples;
             p.line(line(
                 "measured",
                 samples,

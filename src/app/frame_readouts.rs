@@ -13,7 +13,7 @@ use super::timing::Timed;
 pub(super) fn foucault(mut contexts: EguiContexts, sim: Res<Sim>) -> Result {
     let _timed = Timed::start();
     let world = &sim.lanes()[0].world;
-    let Some(pendulum) = &sim.dock.pendulum else {
+    let Some(pendulum) = &sim.dock().pendulum else {
         return Ok(());
     };
     let site = pendulum.site(world);
@@ -54,7 +54,7 @@ pub(super) fn foucault(mut contexts: EguiContexts, sim: Res<Sim>) -> Result {
 /// The circling readout: how fast the ball's world velocity turns, against 2Ω/7.
 pub(super) fn circling(mut contexts: EguiContexts, sim: Res<Sim>) -> Result {
     let _timed = Timed::start();
-    let Some(c) = sim.dock.circling else {
+    let Some(c) = sim.dock().circling else {
         return Ok(());
     };
     let expected = c.expected(&sim.lanes()[0].world);

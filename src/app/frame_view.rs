@@ -56,10 +56,10 @@ fn respawn(
     mut material: Local<Option<Handle<StandardMaterial>>>,
 ) {
     let _timed = Timed::start();
-    if *spawned == Some(sim.generation) {
+    if *spawned == Some(sim.generation()) {
         return;
     }
-    *spawned = Some(sim.generation);
+    *spawned = Some(sim.generation());
     for e in &shown {
         commands.entity(e).try_despawn();
     }
@@ -252,9 +252,9 @@ fn until(path: &VecDeque<(u64, glam::DVec3)>, step: u64) -> impl Iterator<Item =
 fn record(sim: Res<Sim>, mut paths: ResMut<Paths>) {
     let _timed = Timed::start();
     let world = &sim.lanes()[0].world;
-    if paths.generation != sim.generation || paths.world.len() != world.bodies.len() {
+    if paths.generation != sim.generation() || paths.world.len() != world.bodies.len() {
         *paths = Paths {
-            generation: sim.generation,
+            generation: sim.generation(),
             world: vec![VecDeque::new(); world.bodies.len()],
             local: vec![VecDeque::new(); world.bodies.len()],
         };
@@ -275,7 +275,7 @@ fn record(sim: Res<Sim>, mut paths: ResMut<Paths>) {
 
 fn draw_paths(sim: Res<Sim>, view: Res<View>, paths: Res<Paths>, mut gizmos: Gizmos) {
     let _timed = Timed::start();
-    if !view.paths || paths.generation != sim.generation {
+    if !view.paths || paths.generation != sim.generation() {
         return;
     }
     let world = &sim.lanes()[0].world;
@@ -288,7 +288,7 @@ fn draw_paths(sim: Res<Sim>, view: Res<View>, paths: Res<Paths>, mut gizmos: Giz
         );
         // Drawn on the frame as it is now: the curve turns with the platform.
         let t = world.frames[r.frame].global.transform;
-        if let Some(p) = &sim.dock.pendulum
+        if let Some(p) = &sim.dock().pendulum
             && p.body == i
         {
             let rod = world.frames[p.frame]

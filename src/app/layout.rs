@@ -11,7 +11,7 @@ use crate::lab::Lab;
 /// pole standing in `dancing-pole`), and no less than half the scene's size, so a ball
 /// dropped from high up keeps its label and arrows apart from its neighbours'.
 pub fn lane_spacing(lab: &Lab) -> f32 {
-    2.6 * lab.reach.max(0.5 * lab.radius) as f32
+    2.6 * lab.reach().max(0.5 * lab.radius()) as f32
 }
 
 /// World offset of lane `i`, the lanes centred on the origin along x.

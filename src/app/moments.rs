@@ -60,7 +60,7 @@ fn load_moment(
     view.rider = None;
     Ok(format!(
         "loaded {path}: {} at t = {:.3} s",
-        sim.scene.name,
+        sim.scene().name,
         sim.time()
     ))
 }

@@ -91,11 +91,11 @@ pub fn load_scene(sim: &mut Sim, view: &mut View, name: &str) -> Result<(), Stri
 fn scene(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View) {
     let mut chosen = None;
     egui::ComboBox::from_label("scene")
-        .selected_text(&sim.scene.name)
+        .selected_text(&sim.scene().name)
         .show_ui(ui, |ui| {
             for (i, name) in scene_names().into_iter().enumerate() {
                 if ui
-                    .selectable_label(sim.scene.name == name, format!("{}  {name}", i + 1))
+                    .selectable_label(sim.scene().name == name, format!("{}  {name}", i + 1))
                     .clicked()
                 {
                     chosen = Some(name);
@@ -121,11 +121,11 @@ fn scene(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View) {
     if !view.scene_error.is_empty() {
         ui.colored_label(egui::Color32::LIGHT_RED, &view.scene_error);
     }
-    ui.label(RichText::new(&sim.scene.description).italics());
-    if !sim.scene.explanation.is_empty() {
+    ui.label(RichText::new(&sim.scene().description).italics());
+    if !sim.scene().explanation.is_empty() {
         egui::CollapsingHeader::new("What am I seeing?")
             .default_open(true)
-            .show(ui, |ui| ui.label(&sim.scene.explanation));
+            .show(ui, |ui| ui.label(&sim.scene().explanation));
     }
 }
 
@@ -369,7 +369,7 @@ fn export(ui: &mut egui::Ui, sim: &Sim, message: &mut Message) {
     }
     if ui.button("export CSV").clicked() {
         let name: String = sim
-            .scene
+            .scene()
             .name
             .chars()
             .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })

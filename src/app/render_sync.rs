@@ -82,10 +82,10 @@ fn respawn(
     mut spawned: Local<Option<u64>>,
 ) {
     let _timed = Timed::start();
-    if *spawned == Some(sim.generation) {
+    if *spawned == Some(sim.generation()) {
         return;
     }
-    *spawned = Some(sim.generation);
+    *spawned = Some(sim.generation());
     for e in &shown {
         commands.entity(e).despawn();
     }

@@ -60,8 +60,8 @@ fn end_frame(mut cost: ResMut<FrameCost>, sim: Res<Sim>, time: Res<Time<Real>>) 
             0.9 * cost.fps + 0.1 / dt
         };
     }
-    let rebuilt = cost.generation.is_some_and(|g| g != sim.generation);
-    cost.generation = Some(sim.generation);
+    let rebuilt = cost.generation.is_some_and(|g| g != sim.generation());
+    cost.generation = Some(sim.generation());
     if cost.frames > WARM_UP {
         if rebuilt {
             cost.rebuilds.push(ms);
@@ -133,7 +133,7 @@ pub fn line(ui: &mut egui::Ui, sim: &Sim, cost: &FrameCost, timing: &StepTiming,
         ui.separator();
         let stages: Vec<String> = Stage::ALL
             .iter()
-            .zip(sim.stage_times.smoothed)
+            .zip(sim.stage_times().smoothed)
             .map(|(s, us)| format!("{} {us:.1}", s.name()))
             .collect();
         ui.label(format!(

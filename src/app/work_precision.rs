@@ -53,7 +53,7 @@ pub struct WorkPrecision {
 
 /// The key of the current start, or why there is no diagram.
 fn key_for(sim: &Sim) -> Result<Key, String> {
-    let world = sim.start().apply(&sim.scene)?;
+    let world = sim.start().apply(sim.scene())?;
     sweep::check(&world)?;
     let body = &world.bodies[0];
     Ok(Key {
@@ -62,7 +62,7 @@ fn key_for(sim: &Sim) -> Result<Key, String> {
         momentum: body.state.angular_momentum,
         integrators: sim.lanes().iter().map(|r| r.integrator()).collect(),
         dt: sim.dt(),
-        t_end: sim.scene.duration.min(T_END),
+        t_end: sim.scene().duration.min(T_END),
     })
 }
 
@@ -84,7 +84,7 @@ fn refresh(sim: Res<Sim>, view: Res<View>, mut wp: ResMut<WorkPrecision>) {
     };
     let current = wp.done.as_ref().map(|(k, _)| k);
     if wp.running.is_none() && current != Some(&key) {
-        let world = sim.start().apply(&sim.scene).expect("checked by key_for");
+        let world = sim.start().apply(sim.scene()).expect("checked by key_for");
         let job = key.clone();
         let handle = std::thread::spawn(move || {
             let start = Instant::now();

@@ -52,7 +52,7 @@ pub const MAX_STEPS_PER_DT: u32 = 64;
 
 #[derive(Clone, Debug)]
 pub struct Lab {
-    pub scene: Scene,
+    scene: Scene,
     start: Start,
     /// One physics step (the app's fixed step is `h`, an integrator step, while live, and
     /// `dt` under a replay); changed only through the logged [`Lab::set_dt`].
@@ -68,21 +68,21 @@ pub struct Lab {
     /// The plots', trails' and export's records of the run.
     recorders: Recorders,
     /// Bumped whenever lanes or bodies are rebuilt, so views respawn what they draw.
-    pub generation: u64,
+    generation: u64,
     /// Bumped when another scene is loaded, so the camera reframes.
-    pub scene_generation: u64,
+    scene_generation: u64,
     /// Radius of a sphere about the origin holding one lane's bodies at the start: the
     /// scale for camera distance and arrows.
-    pub radius: f64,
+    radius: f64,
     /// How far one lane's bodies reach from the vertical axis through the lane's centre
     /// at the start: room to fall over in any direction, the scale for lane spacing.
-    pub reach: f64,
+    reach: f64,
     /// A body the user holds with the mouse: its lane and the pull.
     grab: Option<(usize, Grab)>,
     /// What the dock under the view plots for this kind of scene.
-    pub dock: Dock,
+    dock: Dock,
     /// Wall time of each stage of the step.
-    pub stage_times: StageTimes,
+    stage_times: StageTimes,
     /// Integrator steps taken since the last physics step was recorded.
     steps_taken: u32,
     /// Physics steps since the start: the step the lab shows.
@@ -645,6 +645,41 @@ impl Lab {
     /// [`Lab::hold`], [`Lab::drag_to`] and [`Lab::release`]).
     pub fn grab(&self) -> Option<(usize, Grab)> {
         self.grab
+    }
+
+    /// The scene the lab runs.
+    pub fn scene(&self) -> &Scene {
+        &self.scene
+    }
+
+    /// The scene's readouts and the dock's series.
+    pub fn dock(&self) -> &Dock {
+        &self.dock
+    }
+
+    /// Wall time of each stage of the step.
+    pub fn stage_times(&self) -> &StageTimes {
+        &self.stage_times
+    }
+
+    /// Bumped whenever lanes or bodies are rebuilt, so views respawn what they draw.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// Bumped when another scene is loaded, so the camera reframes.
+    pub fn scene_generation(&self) -> u64 {
+        self.scene_generation
+    }
+
+    /// Radius of a sphere about the origin holding one lane's bodies at the start.
+    pub fn radius(&self) -> f64 {
+        self.radius
+    }
+
+    /// How far one lane's bodies reach from the vertical axis at the start.
+    pub fn reach(&self) -> f64 {
+        self.reach
     }
 
     /// The runs side by side (one for scenes of several bodies), changed only through
