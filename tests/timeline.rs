@@ -309,7 +309,7 @@ fn seek_and_replay_are_bitwise_with_a_plugin_that_adds_loads_between_stages() {
     let mut unpushed = lab.clone();
     for i in 1..=80u64 {
         for sub in 0..2u64 {
-            lab.begin_step();
+            lab.begin_integrator_step();
             for stage in Stage::ALL {
                 lab.run_stage(stage);
                 if stage == Stage::Forces && (i + sub) % 3 != 0 {
@@ -320,7 +320,7 @@ fn seek_and_replay_are_bitwise_with_a_plugin_that_adds_loads_between_stages() {
                     lab.add_load(0, 1 + (i % 5) as usize, load).unwrap();
                 }
             }
-            lab.end_step();
+            lab.end_integrator_step();
         }
         unpushed.step();
         seen.push(bits(&lab));

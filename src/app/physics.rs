@@ -99,12 +99,12 @@ impl Plugin for PhysicsPlugin {
 fn begin(mut sim: ResMut<Sim>, mut timing: ResMut<StepTiming>) {
     let _timed = Timed::start();
     timing.started = Some(Instant::now());
-    sim.begin_step();
+    sim.begin_integrator_step();
 }
 
 fn end(mut sim: ResMut<Sim>, mut timing: ResMut<StepTiming>) {
     let _timed = Timed::start();
-    sim.end_step();
+    sim.end_integrator_step();
     if let Some(start) = timing.started.take() {
         smooth(&mut timing.micros, start.elapsed().as_secs_f64() * 1e6);
     }

@@ -375,25 +375,25 @@ impl Lab {
     /// to, it branches: the old future is discarded.
     pub fn step(&mut self) {
         for _ in 0..self.steps_per_dt {
-            self.begin_step();
+            self.begin_integrator_step();
             for stage in Stage::ALL {
                 self.run_stage(stage);
             }
-            self.end_step();
+            self.end_integrator_step();
         }
     }
 
     /// Before one integrator step of every lane and the ghost: the mouse spring's pull.
     /// The app's first physics system. From a moment scrubbed back to, it first branches
     /// (see [`Lab::branch`]).
-    pub fn begin_step(&mut self) {
+    pub fn begin_integrator_step(&mut self) {
         if self.in_past() {
             self.branch();
         }
         self.begin_tick();
     }
 
-    /// [`Lab::begin_step`] without the branch: simulating again calls it.
+    /// [`Lab::begin_integrator_step`] without the branch: simulating again calls it.
     fn begin_tick(&mut self) {
         let h = self.h();
         if let Some((lane, grab)) = self.grab
@@ -424,7 +424,7 @@ impl Lab {
 
     /// After one integrator step: the lanes' measurements, and after the last of a
     /// physics step's `steps_per_dt`, the plots, trails and recording.
-    pub fn end_step(&mut self) {
+    pub fn end_integrator_step(&mut self) {
         for run in self.lanes.iter_mut().chain(self.ghost.as_mut()) {
             let _ = run.end_step();
         }

@@ -87,11 +87,12 @@ impl Run {
         self.world.integrator
     }
 
-    /// One step and its measurements; does nothing once the run has failed.
-    pub fn step(&mut self, dt: f64) -> Result<(), StepError> {
+    /// One integrator step of `h` and its measurements; does nothing once the run has
+    /// failed.
+    pub fn step(&mut self, h: f64) -> Result<(), StepError> {
         self.begin_step();
         for stage in Stage::ALL {
-            self.run_stage(stage, dt);
+            self.run_stage(stage, h);
         }
         self.end_step()
     }
@@ -103,13 +104,13 @@ impl Run {
             .extend(self.world.bodies.iter().map(|b| b.state));
     }
 
-    /// One stage of a step of `dt`; a failure stops the run and is kept.
-    pub fn run_stage(&mut self, stage: Stage, dt: f64) {
-        self.h = dt;
+    /// One stage of an integrator step of `h`; a failure stops the run and is kept.
+    pub fn run_stage(&mut self, stage: Stage, h: f64) {
+        self.h = h;
         if self.error.is_none()
-            && let Err(e) = self.world.run_stage(stage, dt)
+            && let Err(e) = self.world.run_stage(stage, h)
         {
-            self.fail(e, dt);
+            self.fail(e, h);
         }
     }
 

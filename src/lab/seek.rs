@@ -222,12 +222,12 @@ impl Lab {
         bad
     }
 
-    /// One integrator step, without the branch [`Lab::begin_step`] makes.
+    /// One integrator step, without the branch [`Lab::begin_integrator_step`] makes.
     fn tick(&mut self) {
         self.begin_tick();
         for stage in Stage::ALL {
             self.run_stage(stage);
         }
-        self.end_step();
+        self.end_integrator_step();
     }
 }
