@@ -124,120 +124,141 @@ fn library_refuses(path: &str) -> bool {
     std::panic::catch_unwind(|| gyrolab::scene::Scene::load(path).is_err()).unwrap_or(true)
 }
 
+/// A mutated scene file and the command run on it: the arguments, what was mutated and
+/// the kind of case (for the census).
+fn file_command(
+    case: &Case,
+    sandbox: &Sandbox,
+    expect: &mut Expect,
+) -> (Vec<String>, String, String) {
+    let Case::File {
+        scene,
+        mutation,
+        command,
+    } = case
+    else {
+        unreachable!("a file case");
+    };
+    let (name, text) = &scenes()[*scene];
+    let (bytes, what) = mutate::apply(text, mutation);
+    let path = sandbox.scene(&bytes);
+    expect.scene_file = Some((path.clone(), library_refuses(&path)));
+    // Names must be unique; a byte-order mark changes nothing.
+    expect.must_refuse = mutate::duplicates_a_name(text, mutation);
+    expect.must_run = matches!(mutation, Mutation::Bom | Mutation::Keep);
+    let args = match command {
+        FileCommand::Simulate { steps, jsonl } => {
+            expect.jsonl = *jsonl;
+            expect.csv = !jsonl;
+            let ext = if *jsonl { "jsonl" } else { "csv" };
+            let out = sandbox.out(ext);
+            expect.out = Some(out.clone());
+            let mut a = vec!["simulate".into(), path, "--steps".into()];
+            a.extend([steps.to_string(), "--out".into(), out]);
+            if *jsonl {
+                a.extend(["--format".into(), "jsonl".into()]);
+            }
+            a
+        }
+        FileCommand::Compare { csv } => {
+            expect.csv = *csv;
+            let mut a = vec!["compare".into(), path, "--duration".into(), "0.05".into()];
+            if *csv {
+                a.extend(["--format".into(), "csv".into()]);
+            }
+            a
+        }
+    };
+    let kind = format!("{mutation:?}");
+    let kind = kind.split([' ', '{', '(']).next().unwrap_or("?").to_owned();
+    let field = what
+        .split_once(": ")
+        .map_or("", |(_, r)| r.split([':', ' ']).next().unwrap_or(""));
+    let key = match mutation {
+        Mutation::Number { value, .. } => format!("{kind} {field}={value}"),
+        Mutation::Truncate { .. } | Mutation::Insert { .. } | Mutation::Garbage { .. } => kind,
+        _ => format!("{kind} {field}"),
+    };
+    (args, format!("{name}.ron, {what}"), key)
+}
+
+/// A hostile command line: its arguments, and the kind of case (for the census).
+fn args_command(
+    case: &Case,
+    sandbox: &Sandbox,
+    expect: &mut Expect,
+) -> (Vec<String>, String, String) {
+    let Case::Args {
+        scene,
+        compare,
+        flags,
+        out,
+    } = case
+    else {
+        unreachable!("a command-line case");
+    };
+    let command = if *compare { "compare" } else { "simulate" };
+    let dir = sandbox.dir.to_str().expect("UTF-8 temp path");
+    let word = match scene {
+        SceneArg::Builtin(k) => scenes()[*k].0.clone(),
+        SceneArg::Misspelt(k) => format!("{}x", scenes()[*k].0),
+        SceneArg::Missing => format!("{dir}/missing.ron"),
+        SceneArg::Directory => {
+            let path = format!("{dir}/folder.ron");
+            std::fs::create_dir(&path).expect("directory");
+            path
+        }
+        SceneArg::Empty => String::new(),
+    };
+    let mut args = vec![command.to_owned(), word];
+    args.extend(flags.iter().flatten().cloned());
+    let has = |f: &str| flags.iter().any(|w| w[0].starts_with(f));
+    // A short run unless the case itself sets the length.
+    if !has("--steps") && !has("--duration") {
+        args.extend(if *compare {
+            ["--duration".into(), "0.05".into()]
+        } else {
+            ["--steps".into(), "3".into()]
+        });
+    }
+    let format = |f: &str| flags.iter().any(|w| w.join(" ") == format!("--format {f}"));
+    expect.jsonl = format("jsonl");
+    expect.csv = if *compare {
+        format("csv") || has("--sweep")
+    } else {
+        !expect.jsonl
+    };
+    if !compare {
+        let target = match out {
+            OutTarget::Stdout => None,
+            OutTarget::Sentinel => {
+                let path = sandbox.out("out");
+                expect.out = Some(path.clone());
+                Some(path)
+            }
+            OutTarget::MissingDirectory => Some(format!("{dir}/no/such/out.csv")),
+            OutTarget::Directory => Some(dir.to_owned()),
+        };
+        expect.must_refuse = !matches!(out, OutTarget::Stdout | OutTarget::Sentinel);
+        args.extend(target.into_iter().flat_map(|t| ["--out".to_owned(), t]));
+    }
+    expect.must_refuse |= !matches!(scene, SceneArg::Builtin(_));
+    let mut words: Vec<String> = flags.iter().map(|w| w.join(" ")).collect();
+    words.sort();
+    let scene = match scene {
+        SceneArg::Builtin(_) => String::new(),
+        other => format!("{other:?} "),
+    };
+    let key = format!("{command} {scene}{out:?} {}", words.join(" "));
+    (args, String::new(), key)
+}
+
 fn execute(case: &Case) -> Judged {
     let sandbox = Sandbox::new();
     let mut expect = Expect::default();
-    let (args, what, key): (Vec<String>, String, String) = match case {
-        Case::File {
-            scene,
-            mutation,
-            command,
-        } => {
-            let (name, text) = &scenes()[*scene];
-            let (bytes, what) = mutate::apply(text, mutation);
-            let path = sandbox.scene(&bytes);
-            expect.scene_file = Some((path.clone(), library_refuses(&path)));
-            // Names must be unique; a byte-order mark changes nothing.
-            expect.must_refuse = mutate::duplicates_a_name(text, mutation);
-            expect.must_run = matches!(mutation, Mutation::Bom | Mutation::Keep);
-            let args = match command {
-                FileCommand::Simulate { steps, jsonl } => {
-                    expect.jsonl = *jsonl;
-                    expect.csv = !jsonl;
-                    let ext = if *jsonl { "jsonl" } else { "csv" };
-                    let out = sandbox.out(ext);
-                    expect.out = Some(out.clone());
-                    let mut a = vec!["simulate".into(), path, "--steps".into()];
-                    a.extend([steps.to_string(), "--out".into(), out]);
-                    if *jsonl {
-                        a.extend(["--format".into(), "jsonl".into()]);
-                    }
-                    a
-                }
-                FileCommand::Compare { csv } => {
-                    expect.csv = *csv;
-                    let mut a = vec!["compare".into(), path, "--duration".into(), "0.05".into()];
-                    if *csv {
-                        a.extend(["--format".into(), "csv".into()]);
-                    }
-                    a
-                }
-            };
-            let kind = format!("{mutation:?}");
-            let kind = kind.split([' ', '{', '(']).next().unwrap_or("?").to_owned();
-            let field = what
-                .split_once(": ")
-                .map_or("", |(_, r)| r.split([':', ' ']).next().unwrap_or(""));
-            let key = match mutation {
-                Mutation::Number { value, .. } => format!("{kind} {field}={value}"),
-                Mutation::Truncate { .. } | Mutation::Insert { .. } | Mutation::Garbage { .. } => {
-                    kind
-                }
-                _ => format!("{kind} {field}"),
-            };
-            (args, format!("{name}.ron, {what}"), key)
-        }
-        Case::Args {
-            scene,
-            compare,
-            flags,
-            out,
-        } => {
-            let command = if *compare { "compare" } else { "simulate" };
-            let dir = sandbox.dir.to_str().expect("UTF-8 temp path");
-            let word = match scene {
-                SceneArg::Builtin(k) => scenes()[*k].0.clone(),
-                SceneArg::Misspelt(k) => format!("{}x", scenes()[*k].0),
-                SceneArg::Missing => format!("{dir}/missing.ron"),
-                SceneArg::Directory => {
-                    let path = format!("{dir}/folder.ron");
-                    std::fs::create_dir(&path).expect("directory");
-                    path
-                }
-                SceneArg::Empty => String::new(),
-            };
-            let mut args = vec![command.to_owned(), word];
-            args.extend(flags.iter().flatten().cloned());
-            let has = |f: &str| flags.iter().any(|w| w[0].starts_with(f));
-            // A short run unless the case itself sets the length.
-            if !has("--steps") && !has("--duration") {
-                args.extend(if *compare {
-                    ["--duration".into(), "0.05".into()]
-                } else {
-                    ["--steps".into(), "3".into()]
-                });
-            }
-            let format = |f: &str| flags.iter().any(|w| w.join(" ") == format!("--format {f}"));
-            expect.jsonl = format("jsonl");
-            expect.csv = if *compare {
-                format("csv") || has("--sweep")
-            } else {
-                !expect.jsonl
-            };
-            if !compare {
-                let target = match out {
-                    OutTarget::Stdout => None,
-                    OutTarget::Sentinel => {
-                        let path = sandbox.out("out");
-                        expect.out = Some(path.clone());
-                        Some(path)
-                    }
-                    OutTarget::MissingDirectory => Some(format!("{dir}/no/such/out.csv")),
-                    OutTarget::Directory => Some(dir.to_owned()),
-                };
-                expect.must_refuse = !matches!(out, OutTarget::Stdout | OutTarget::Sentinel);
-                args.extend(target.into_iter().flat_map(|t| ["--out".to_owned(), t]));
-            }
-            expect.must_refuse |= !matches!(scene, SceneArg::Builtin(_));
-            let mut words: Vec<String> = flags.iter().map(|w| w.join(" ")).collect();
-            words.sort();
-            let scene = match scene {
-                SceneArg::Builtin(_) => String::new(),
-                other => format!("{other:?} "),
-            };
-            let key = format!("{command} {scene}{out:?} {}", words.join(" "));
-            (args, String::new(), key)
-        }
+    let (args, what, key) = match case {
+        Case::File { .. } => file_command(case, &sandbox, &mut expect),
+        Case::Args { .. } => args_command(case, &sandbox, &mut expect),
     };
     let outcome = sandbox.run(&args);
     let (class, why) = verdict::classify(&outcome, &expect);
