@@ -1,5 +1,9 @@
 //! The contact solve in SIMD groups: bitwise the same as the rows one at a time.
 
+#[path = "common/bits.rs"]
+mod bits;
+
+use bits::state_bits;
 use gyrolab::contact::SolverKind;
 use gyrolab::scene::Scene;
 use gyrolab::world::World;
@@ -13,28 +17,6 @@ fn pile(count: usize, solver: SolverKind, scalar: bool) -> (World, f64) {
     contacts.settings.sleep = false;
     contacts.state.groups.scalar = scalar;
     (world, scene.dt)
-}
-
-/// Every body's state, as bits.
-fn bits(world: &World) -> Vec<u64> {
-    world
-        .bodies
-        .iter()
-        .flat_map(|b| {
-            let s = &b.state;
-            let q = s.orientation;
-            [
-                s.position.to_array(),
-                s.velocity.to_array(),
-                s.angular_momentum.to_array(),
-            ]
-            .into_iter()
-            .flatten()
-            .chain([q.x, q.y, q.z, q.w])
-            .map(f64::to_bits)
-            .collect::<Vec<_>>()
-        })
-        .collect()
 }
 
 fn rows_solved(world: &World) -> u64 {
@@ -68,7 +50,7 @@ fn the_groups_solve_bitwise_as_the_rows_one_at_a_time() {
             row_passes +=
                 passes * grouped.contacts.as_ref().unwrap().state.contact_rows.len() as u64;
             assert!(
-                bits(&grouped) == bits(&rows),
+                state_bits(&grouped) == state_bits(&rows),
                 "{solver}: the groups differ from the rows at step {step}"
             );
         }

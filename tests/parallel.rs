@@ -1,6 +1,10 @@
 //! The coloured solve on several threads: bitwise the same as on one, with either
 //! solver; and a 10,000-box pile that settles without exploding or gaining energy.
 
+#[path = "common/bits.rs"]
+mod bits;
+
+use bits::state_bits;
 use gyrolab::contact::SolverKind;
 use gyrolab::contact::parallel::PARALLEL_ROWS;
 use gyrolab::scene::Scene;
@@ -14,28 +18,6 @@ fn pile(count: usize, solver: SolverKind) -> (World, f64) {
     s.solver = solver;
     s.sleep = false;
     (world, scene.dt)
-}
-
-/// Every body's state, as bits.
-fn bits(world: &World) -> Vec<u64> {
-    world
-        .bodies
-        .iter()
-        .flat_map(|b| {
-            let s = &b.state;
-            let q = s.orientation;
-            [
-                s.position.to_array(),
-                s.velocity.to_array(),
-                s.angular_momentum.to_array(),
-            ]
-            .into_iter()
-            .flatten()
-            .chain([q.x, q.y, q.z, q.w])
-            .map(f64::to_bits)
-            .collect::<Vec<_>>()
-        })
-        .collect()
 }
 
 /// A thousand boxes piling up, stepped on pools of one, two and four threads: the states
@@ -66,10 +48,10 @@ fn the_coloured_solve_is_bitwise_the_same_on_any_number_of_threads() {
                 .iter()
                 .map(|r| r.len())
                 .fold(widest, usize::max);
-            let reference = bits(&worlds[0].0);
+            let reference = state_bits(&worlds[0].0);
             for (threads, (world, _)) in [2, 4].iter().zip(&worlds[1..]) {
                 assert!(
-                    bits(world) == reference,
+                    state_bits(world) == reference,
                     "{solver}: {threads} threads differ from one at step {step}"
                 );
             }

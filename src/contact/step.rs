@@ -224,15 +224,29 @@ impl StepState {
     pub fn prepare(
         &mut self,
         bodies: &[Body],
+        participants: Participants,
+        graph: &ContactGraph<Contact>,
+        joints: &mut [Joint],
+        settings: &SolverSettings,
+        h: f64,
+    ) {
+        self.prepare_bodies(bodies, participants);
+        self.list_jobs(graph, bodies.len());
+        self.colour_jobs(settings, bodies.len());
+        self.prepare_rows(graph, settings, h);
+        self.list_joints(joints, settings);
+    }
+
+    /// The solver's view of each body (static where asleep or passive), the world's
+    /// static body, then the kinematic colliders'; and their poses.
+    fn prepare_bodies(
+        &mut self,
+        bodies: &[Body],
         Participants {
             sleep,
             passive,
             kinematic,
         }: Participants,
-        graph: &ContactGraph<Contact>,
-        joints: &mut [Joint],
-        settings: &SolverSettings,
-        h: f64,
     ) {
         let n = bodies.len();
         self.awake.clear();
@@ -252,17 +266,24 @@ impl StepState {
         self.poses = Contacts::poses(bodies);
         self.start.clone_from(&self.poses);
         self.poses.extend(kinematic.iter().map(|k| k.pose));
-        let awake = &self.awake;
-        let active =
-            |a: u32, b: u32| (a != NONE && awake[a as usize]) || (b != NONE && awake[b as usize]);
-        // Gauss-Seidel converges fastest from the ground up: contacts with the ground
-        // first, so each layer of a stack is solved on the one below.
+    }
+
+    /// Whether a row between `a` and `b` (`NONE`: the world) has an awake end.
+    fn active(&self, a: u32, b: u32) -> bool {
+        let awake = |i: u32| i != NONE && self.awake[i as usize];
+        awake(a) || awake(b)
+    }
+
+    /// The contacts to solve, with their solver bodies (`n` bodies). Gauss-Seidel
+    /// converges fastest from the ground up: contacts with the ground first, so each
+    /// layer of a stack is solved on the one below.
+    fn list_jobs(&mut self, graph: &ContactGraph<Contact>, n: usize) {
         self.jobs.clear();
         self.job_contacts.clear();
         for grounded in [true, false] {
             for (c, contact) in graph.values().iter().enumerate() {
                 let [a, b] = graph.bodies(c);
-                if (b == NONE) != grounded || !active(a, b) {
+                if (b == NONE) != grounded || !self.active(a, b) {
                     continue;
                 }
                 // The second end: a body, the world (planes), or a kinematic collider,
@@ -276,7 +297,11 @@ impl StepState {
                 self.job_contacts.push(c);
             }
         }
-        // Coloured, the rows go colour by colour, each colour still from the ground up.
+    }
+
+    /// Coloured, the rows go colour by colour, each colour still from the ground up.
+    fn colour_jobs(&mut self, settings: &SolverSettings, n: usize) {
+        let awake = &self.awake;
         self.colours = if settings.coloured {
             colouring::colour(
                 &self.jobs,
@@ -289,10 +314,14 @@ impl StepState {
             self.order.extend(0..self.jobs.len() as u32);
             Colours::sequential(self.jobs.len())
         };
+    }
+
+    /// The contact rows in colour order, prepared where they lie (a new one only where
+    /// there are more), with PGS's bias; the groups are planned again from them.
+    fn prepare_rows(&mut self, graph: &ContactGraph<Contact>, settings: &SolverSettings, h: f64) {
         let (jobs, order, values) = (&self.jobs, &self.order, graph.values());
         let (solver_bodies, poses) = (&self.bodies, &self.poses);
         let contacts = &self.job_contacts;
-        // The rows are prepared where they lie: a new one only where there are more.
         self.contact_rows
             .resize_with(order.len(), ContactRows::default);
         parallel::for_each_indexed(&mut self.contact_rows, |k, rows| {
@@ -320,11 +349,16 @@ impl StepState {
             }
         }
         self.groups.reset();
+    }
+
+    /// The joints with an awake end; without warm starting, their impulses start at 0.
+    fn list_joints(&mut self, joints: &mut [Joint], settings: &SolverSettings) {
         self.active_joints.clear();
-        self.active_joints.extend((0..joints.len()).filter(|&k| {
-            let j = &joints[k];
-            active(j.a as u32, j.b.map_or(NONE, |b| b as u32))
-        }));
+        for (k, j) in joints.iter().enumerate() {
+            if self.active(j.a as u32, j.b.map_or(NONE, |b| b as u32)) {
+                self.active_joints.push(k);
+            }
+        }
         if !settings.warm_start {
             for &k in &self.active_joints {
                 joints[k].impulses = [0.0; 8];

@@ -106,91 +106,95 @@ fn a_wrong_type_names_its_field() {
     );
 }
 
+/// Values out of range, each as (scene, text replaced, replacement, the bad value as
+/// written, its field's path, the accepted range); these inputs panicked, hung or gave
+/// NaN or inf before.
+const OUT_OF_RANGE: [(&str, &str, &str, &str, &str, &str); 9] = [
+    // Panicked in the contact rows' clamp (min > max).
+    (
+        "pile",
+        "friction: 0.6",
+        "friction: 1e160",
+        "1e160",
+        "contacts.friction",
+        "0 to 10",
+    ),
+    // Panicked in scene/frames.rs: the shell's inertia underflowed to zero.
+    (
+        "tank",
+        "radius: 0.1), mass: 5.0",
+        "radius: 1e-170), mass: 5.0",
+        "1e-170",
+        "gun.shell.shape.radius",
+        "0.001 to 1000 m",
+    ),
+    // One pile step took a second.
+    (
+        "pile",
+        "-9.81",
+        "-1e10",
+        "-1e10",
+        "gravity.y",
+        "-100 to 100 m/s²",
+    ),
+    // "inertia [NaN, NaN, NaN] is not finite", naming no part.
+    (
+        "free-body",
+        "(0.3, 0.2, 0.1)",
+        "(0.3, 1e300, 0.1)",
+        "1e300",
+        "bodies[0].parts[0].shape.half_extents.y",
+        "0.001 to 1000 m",
+    ),
+    // An infinite energy.
+    (
+        "free-body",
+        "omega: (0.4",
+        "velocity: (1e160, 0.0, 0.0), omega: (0.4",
+        "1e160",
+        "bodies[0].velocity.x",
+        "-10000 to 10000 m/s",
+    ),
+    // "time step must be positive, got NaN" never said `dt`.
+    (
+        "free-body",
+        "dt: 0.01",
+        "dt: NaN",
+        "NaN",
+        "dt",
+        "1e-6 to 1 s",
+    ),
+    (
+        "newtons-cradle",
+        "restitution_threshold: 0.2",
+        "restitution_threshold: -0.2",
+        "-0.2",
+        "contacts.solver.restitution_threshold",
+        "0 to 10000 m/s",
+    ),
+    (
+        "tank",
+        "yaw_rate: 0.3",
+        "yaw_rate: inf",
+        "inf",
+        "frames[0].drive.yaw_rate",
+        "rad/s",
+    ),
+    (
+        "newtons-cradle",
+        "distance: 4.0",
+        "distance: 0.00001",
+        "0.00001",
+        "camera.distance",
+        "0.001 to 1e7 m",
+    ),
+];
+
 /// Each error names the line and column of the field, its path, the bad value and
-/// the accepted range; these inputs panicked, hung or gave NaN or inf before.
+/// the accepted range.
 #[test]
 fn out_of_range_values_point_at_their_field() {
-    let cases = [
-        // Panicked in the contact rows' clamp (min > max).
-        (
-            "pile",
-            "friction: 0.6",
-            "friction: 1e160",
-            "1e160",
-            "contacts.friction",
-            "0 to 10",
-        ),
-        // Panicked in scene/frames.rs: the shell's inertia underflowed to zero.
-        (
-            "tank",
-            "radius: 0.1), mass: 5.0",
-            "radius: 1e-170), mass: 5.0",
-            "1e-170",
-            "gun.shell.shape.radius",
-            "0.001 to 1000 m",
-        ),
-        // One pile step took a second.
-        (
-            "pile",
-            "-9.81",
-            "-1e10",
-            "-1e10",
-            "gravity.y",
-            "-100 to 100 m/s²",
-        ),
-        // "inertia [NaN, NaN, NaN] is not finite", naming no part.
-        (
-            "free-body",
-            "(0.3, 0.2, 0.1)",
-            "(0.3, 1e300, 0.1)",
-            "1e300",
-            "bodies[0].parts[0].shape.half_extents.y",
-            "0.001 to 1000 m",
-        ),
-        // An infinite energy.
-        (
-            "free-body",
-            "omega: (0.4",
-            "velocity: (1e160, 0.0, 0.0), omega: (0.4",
-            "1e160",
-            "bodies[0].velocity.x",
-            "-10000 to 10000 m/s",
-        ),
-        // "time step must be positive, got NaN" never said `dt`.
-        (
-            "free-body",
-            "dt: 0.01",
-            "dt: NaN",
-            "NaN",
-            "dt",
-            "1e-6 to 1 s",
-        ),
-        (
-            "newtons-cradle",
-            "restitution_threshold: 0.2",
-            "restitution_threshold: -0.2",
-            "-0.2",
-            "contacts.solver.restitution_threshold",
-            "0 to 10000 m/s",
-        ),
-        (
-            "tank",
-            "yaw_rate: 0.3",
-            "yaw_rate: inf",
-            "inf",
-            "frames[0].drive.yaw_rate",
-            "rad/s",
-        ),
-        (
-            "newtons-cradle",
-            "distance: 4.0",
-            "distance: 0.00001",
-            "0.00001",
-            "camera.distance",
-            "0.001 to 1e7 m",
-        ),
-    ];
-    for (scene, from, to, needle, path, range) in cases {
+    for (scene, from, to, needle, path, range) in OUT_OF_RANGE {
         let (text, err) = error_after(scene, from, to);
         assert!(
             err.starts_with(&prefix(&text, needle, path)),
