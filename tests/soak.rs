@@ -226,6 +226,10 @@ soaks! {
     soak_bounce: "bounce",
     soak_dominoes: "dominoes",
     soak_pile: "pile",
+    soak_slider_crank: "slider-crank",
+    soak_chain: "chain",
+    soak_wrecking_ball: "wrecking-ball",
+    soak_elastic_pendulum: "elastic-pendulum",
 }
 
 /// A new built-in scene must join the soak.

@@ -136,6 +136,21 @@ fn pile_goes_on_bitwise() {
     assert!(half.contains("\"asleep\":true"));
 }
 
+/// The jointed scenes go on bitwise: the wrecking ball saved after its first blow (the
+/// file keeps which joints broke, and when) and before its second, the chain, the
+/// slider-crank with its motor, the elastic pendulum's spring.
+#[test]
+fn jointed_scenes_go_on_bitwise() {
+    let half = continues("wrecking-ball", 100);
+    assert!(
+        half.contains("\"broken\":{\"time\":1.2"),
+        "the break is saved"
+    );
+    continues("chain", 100);
+    continues("slider-crank", 100);
+    continues("elastic-pendulum", 200);
+}
+
 /// Going on with another integrator: a switch at the save point.
 #[test]
 fn a_moment_goes_on_with_another_integrator() {

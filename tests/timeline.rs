@@ -345,3 +345,46 @@ fn seek_and_replay_are_bitwise_with_a_plugin_that_adds_loads_between_stages() {
     assert_eq!(lab.diverged(), None);
     assert!(lab.add_load(0, 99, Loads::default()).is_err());
 }
+
+/// Seeking and replaying are bitwise in the jointed scenes too, across the wrecking
+/// ball's breaks: a seek to before a break unbreaks the joints, a replay breaks them again
+/// at the same step.
+#[test]
+fn seek_and_replay_are_bitwise_across_joint_breaks() {
+    for (name, steps) in [("wrecking-ball", 110), ("chain", 60), ("slider-crank", 60)] {
+        let mut lab = lab(name);
+        let broken = |lab: &Lab| {
+            let c = lab.lanes()[0].world.contacts.as_ref().unwrap();
+            c.breaks().count()
+        };
+        let mut seen = vec![(bits(&lab), broken(&lab))];
+        for _ in 0..steps {
+            lab.step();
+            seen.push((bits(&lab), broken(&lab)));
+        }
+        if name == "wrecking-ball" {
+            assert_eq!(seen[60].1, 0, "the wall stands at 1 s");
+            assert!(seen[steps].1 > 10, "the ball broke the wall");
+        }
+        for step in [50, steps, 0, 90.min(steps), 73.min(steps)] {
+            assert!(lab.seek(step as u64), "{name}: step {step} matched");
+            assert_eq!(
+                (bits(&lab), broken(&lab)),
+                seen[step],
+                "{name}: seek to {step}"
+            );
+        }
+        lab.seek(40);
+        let mut step = 40;
+        while let Some(matched) = lab.replay_step() {
+            step += 1;
+            assert!(matched, "{name}: replayed step {step}");
+            assert_eq!(
+                (bits(&lab), broken(&lab)),
+                seen[step],
+                "{name}: replayed {step}"
+            );
+        }
+        assert_eq!(step, steps);
+    }
+}

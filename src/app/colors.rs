@@ -70,6 +70,10 @@ pub const FRAME_PARTS: Color = Color::srgb(0.42, 0.46, 0.42);
 
 pub const GROUND_COLOR: Color = Color::srgba(0.55, 0.6, 0.65, 0.6);
 pub const CONTACT_COLOR: Color = Color::srgb(1.0, 0.85, 0.2);
+pub const JOINT_COLOR: Color = Color::srgb(0.55, 0.85, 1.0);
+pub const SLACK_COLOR: Color = Color::srgba(0.55, 0.85, 1.0, 0.4);
+pub const JOINT_FORCE_COLOR: Color = Color::srgb(1.0, 0.55, 0.25);
+pub const BREAK_COLOR: Color = Color::srgb(1.0, 0.2, 0.2);
 pub const SLEEP_TINT: Color = Color::srgb(0.4, 0.5, 1.0);
 pub const GRAB_COLOR: Color = Color::srgb(1.0, 0.4, 0.1);
 

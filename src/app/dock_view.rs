@@ -2,7 +2,8 @@
 //! ([`crate::lab::dock::DockKind`]): free bodies get their drift plots and the Newton
 //! map; contact scenes their energies, contact points, deepest penetration and the
 //! solver's time per stage; moving frames the inertial forces on a rider, the scene's
-//! measurement against its textbook value, and their energies.
+//! measurement against its textbook value, and their energies; jointed mechanisms
+//! theirs ([`mechanism_view`]).
 
 use bevy_egui::egui;
 use egui_plot::{HLine, LineStyle, PlotPoints, Points};
@@ -12,6 +13,7 @@ use crate::lab::dock::{DockKind, Pendulum, RiderForces};
 use crate::world::Stage;
 
 use super::colors::{FORCE_COLORS, STAGE_COLORS, egui_color, integrator_color};
+use super::mechanism_view;
 use super::newton_map::NewtonMap;
 use super::physics::Sim;
 use super::plots::{self, Layout, line, plot};
@@ -29,11 +31,12 @@ pub fn show(
         DockKind::FreeBody => plots::show(ui, sim, view, map, wp),
         DockKind::Contacts => contacts(ui, sim, view),
         DockKind::Frames => frames(ui, sim, view),
+        DockKind::Joints => mechanism_view::show(ui, sim, view),
     }
 }
 
 /// Each plot's share of the dock's width, and its height.
-fn layout(ui: &egui::Ui, plots: usize, scroll: bool) -> Layout {
+pub(super) fn layout(ui: &egui::Ui, plots: usize, scroll: bool) -> Layout {
     Layout {
         width: (ui.available_width() / plots as f32 - 8.0).max(60.0),
         height: ui.available_height().max(60.0),
@@ -168,7 +171,7 @@ fn lane_color(sim: &Sim, lane: usize) -> egui::Color32 {
 }
 
 /// Each lane's kinetic energy (solid) and gravitational potential energy (dashed).
-fn energy(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
+pub(super) fn energy(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
     plot(
         ui,
         "dock energy",

@@ -18,7 +18,9 @@ mod dock_view;
 pub mod environment;
 mod frame_readouts;
 mod frame_view;
+mod joint_gizmos;
 mod labels;
+mod mechanism_view;
 mod moments;
 mod newton_map;
 mod panel;
@@ -89,7 +91,7 @@ pub fn run(scene: Scene, options: AppOptions) {
         view::ViewPlugin,
         render_sync::RenderSyncPlugin,
         frame_view::FramesPlugin,
-        contact_gizmos::ContactsPlugin,
+        (contact_gizmos::ContactsPlugin, joint_gizmos::JointsPlugin),
         pick::PickPlugin,
         camera::CameraPlugin,
         controls::ControlsPlugin,

@@ -6,7 +6,7 @@ use bevy_egui::egui;
 use glam::DVec3;
 
 use crate::body::inertia::Shape;
-use crate::contact::{SolverKind, SolverSettings};
+use crate::contact::{JointSolver, SolverKind, SolverSettings};
 
 use super::physics::Sim;
 use super::view::{Message, View};
@@ -31,6 +31,7 @@ pub fn show(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: &mut Mes
     }
     counts(ui, sim);
     ui.checkbox(&mut view.contacts, "show contact points and normals");
+    joints(ui, sim, view);
     friction(ui, sim, message);
     motors(ui, sim, message);
     spawn_buttons(ui, sim, message);
@@ -94,6 +95,42 @@ fn shared_settings(ui: &mut egui::Ui, s: &mut SolverSettings) {
         );
     ui.checkbox(&mut s.warm_start, "warm starting");
     ui.checkbox(&mut s.sleep, "sleeping islands");
+}
+
+/// The joints' switches, for scenes that have joints: how they are drawn, and how their
+/// points are solved.
+fn joints(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View) {
+    let Some(c) = &sim.lanes()[0].world.contacts else {
+        return;
+    };
+    if c.joints.is_empty() {
+        return;
+    }
+    let loops = c.state.direct.iterative.len();
+    ui.checkbox(&mut view.joints, "show joints");
+    ui.checkbox(&mut view.joint_forces, "show joint forces (2 mm per N)");
+    let mut s = c.settings;
+    egui::ComboBox::from_label("joint solver")
+        .selected_text(s.joint_solver.name())
+        .show_ui(ui, |ui| {
+            for k in JointSolver::ALL {
+                ui.selectable_value(&mut s.joint_solver, k, k.name());
+            }
+        })
+        .response
+        .on_hover_text(
+            "iterative: each joint's point on its own, with the contacts (sequential \
+             impulses). direct: every tree of joints at once, exactly, in linear time \
+             (Baraff's Lagrange multipliers); limits, motors and springs stay iterative.",
+        );
+    if s.joint_solver == JointSolver::Direct && loops > 0 {
+        ui.label(format!(
+            "{loops} joint(s) close a loop and are solved iteratively"
+        ));
+    }
+    if s != c.settings {
+        let _ = sim.set_solver_settings(s);
+    }
 }
 
 /// What the first lane's detection and islands hold now.

@@ -22,6 +22,9 @@ pub struct View {
     pub paths: bool,
     /// Contact points and normals.
     pub contacts: bool,
+    /// Joints drawn (anchors, axes, limits, ropes, springs), and the forces they carry.
+    pub joints: bool,
+    pub joint_forces: bool,
     pub log_plots: bool,
     pub autoscroll: bool,
     /// The work-precision diagram beside the plots (single free bodies).
@@ -53,6 +56,8 @@ impl Default for View {
             inertial: true,
             paths: true,
             contacts: true,
+            joints: true,
+            joint_forces: false,
             log_plots: true,
             autoscroll: false,
             work_precision: true,

@@ -46,6 +46,11 @@ impl Progress {
         }
         self.bar.set_position(done);
     }
+
+    /// Writes `line` on stderr above the bar (which is drawn again below it).
+    pub fn say(&self, line: &str) {
+        self.bar.suspend(|| eprintln!("{line}"));
+    }
 }
 
 impl Drop for Progress {

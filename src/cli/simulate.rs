@@ -45,6 +45,7 @@ pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
     let mut stepping = || -> Result<(), Stop> {
         write(&world, 0, &mut records)?;
         let mut progress = Progress::new(steps, "simulate");
+        let mut told = Told::of(&world);
         for i in 1..=steps {
             if i % PROGRESS_EVERY == 0 {
                 progress.set(i);
@@ -54,6 +55,7 @@ pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
                 let step = first_step + i;
                 return Err(Stop::Failed(CliError(why.message(step, world.time))));
             }
+            told.tell(&world, &progress);
             if i % args.every == 0 || i == steps {
                 write(&world, i, &mut records)?;
             }
@@ -76,6 +78,51 @@ pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
                 Some(path) => super::state::save(path, &scene, &world, dt, first_step + steps),
                 None => Ok(()),
             }
+        }
+    }
+}
+
+/// What a run has said on stderr about its joints: each break once, as it happens, and
+/// once that the direct solve left joints that close a loop to the iterative one.
+struct Told {
+    broken: Vec<bool>,
+    loops: bool,
+}
+
+impl Told {
+    /// What a world (a fresh scene's, or a saved state's) has already: its breaks are
+    /// not news.
+    fn of(world: &World) -> Self {
+        let joints = world.contacts.as_ref().map_or(&[][..], |c| &c.joints[..]);
+        Self {
+            broken: joints.iter().map(|j| !j.holds()).collect(),
+            loops: false,
+        }
+    }
+
+    fn tell(&mut self, world: &World, progress: &Progress) {
+        let Some(c) = &world.contacts else {
+            return;
+        };
+        for (k, b) in c.breaks() {
+            if !std::mem::replace(&mut self.broken[k], true) {
+                let j = &c.joints[k];
+                let name = |i: Option<usize>| i.map_or("the world", |i| &world.bodies[i].name);
+                progress.say(&format!(
+                    "t = {:.4} s: joint {k} ({} to {}) broke carrying {:.1} N and {:.1} N·m",
+                    b.time,
+                    name(Some(j.a)),
+                    name(j.b),
+                    b.force,
+                    b.torque
+                ));
+            }
+        }
+        let loops = c.state.direct.iterative.len();
+        if loops > 0 && !std::mem::replace(&mut self.loops, true) {
+            progress.say(&format!(
+                "{loops} joint(s) close a loop: the direct joint solve leaves them to the iterative one"
+            ));
         }
     }
 }

@@ -91,12 +91,14 @@ impl Contacts {
     }
 
     /// Broad phase: the pairs of proxies whose boxes overlap, of different bodies not
-    /// both asleep and not jointed (jointed bodies overlap at the joint by design).
+    /// both asleep and not jointed (jointed bodies overlap at the joint by design; once
+    /// the joint breaks they collide).
     fn broad_phase(&mut self) {
         let (proxies, sleep, joints) = (&self.proxies, &self.sleep, &self.joints);
         let jointed = |a: usize, b: usize| {
             joints
                 .iter()
+                .filter(|j| j.holds())
                 .any(|j| (j.a == a && j.b == Some(b)) || (j.a == b && j.b == Some(a)))
         };
         self.broad.pairs(
@@ -213,9 +215,9 @@ impl Contacts {
                     let body = proxy.body as usize;
                     // A body jointed to the frame overlaps it at the joint by design.
                     let jointed = || {
-                        self.joints
-                            .iter()
-                            .any(|j| j.a == body && j.b.is_none() && j.frame == Some(k))
+                        self.joints.iter().any(|j| {
+                            j.holds() && j.a == body && j.b.is_none() && j.frame == Some(k)
+                        })
                     };
                     if !self.boxes[p].overlaps(&bb) || jointed() {
                         continue;

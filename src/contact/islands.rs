@@ -56,6 +56,7 @@ pub fn update<V>(
     let edges = graph.ends().iter().map(|&[a, b]| (a, b)).chain(
         joints
             .iter()
+            .filter(|j| j.holds())
             .filter_map(|j| j.b.map(|b| (j.a as u32, b as u32))),
     );
     let roots = components(n, edges);

@@ -1,12 +1,14 @@
-//! Joints as rows of the same solver as the contacts: a ball socket (a 3×3 point block),
-//! a hinge (that plus two rows that keep the axes aligned, a limit row and a velocity
-//! motor) and a fixed joint (the point block and three angular rows).
+//! Joints, as rows of the same solver as the contacts: a ball socket (a 3×3 point
+//! block), a hinge (that plus two rows that keep the axes aligned, a limit row and a
+//! velocity motor), a fixed joint (the point block and three angular rows), a slider
+//! (two linear rows across its axis, three angular rows, limits and a motor along it)
+//! and a distance joint (a rod, a rope or a spring between two points). Any of them can
+//! break. The rows themselves are built in [`super::joint_rows`].
 
 use glam::{DQuat, DVec3};
 
 use super::geometry::tangents;
-use super::settings::Softness;
-use super::solver::{PointBlock, Pose, Row, SolverBody};
+use super::solver::Pose;
 
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Motor {
@@ -15,6 +17,24 @@ pub struct Motor {
     pub speed: f64,
     /// The largest torque the motor can give (N·m).
     pub max_torque: f64,
+}
+
+/// A slider's motor: a target speed of the first body along the axis relative to the
+/// second, reached with at most `max_force`.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct LinearMotor {
+    /// m/s.
+    pub speed: f64,
+    /// N.
+    pub max_force: f64,
+}
+
+/// A distance joint's spring: Box2D's soft row, whose frequency is the one a body of the
+/// row's effective mass oscillates at.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Spring {
+    pub hertz: f64,
+    pub damping_ratio: f64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -26,11 +46,47 @@ pub enum JointKind {
         motor: Option<Motor>,
     },
     Fixed,
+    /// The first body keeps its orientation relative to the second and moves only along
+    /// the axis, which turns with the second.
+    Slider {
+        /// Lower and upper travel (m) of the first body along the axis from the start.
+        limits: Option<(f64, f64)>,
+        motor: Option<LinearMotor>,
+    },
+    /// The distance between the two anchors stays within `length` (m): a rod of the
+    /// starting distance without it, a rope with `(0, L)`; a spring pulls it towards
+    /// the starting distance.
+    Distance {
+        length: Option<(f64, f64)>,
+        spring: Option<Spring>,
+    },
 }
 
-/// Rows a joint can have: 3 point (one block), 3 angular, a limit, a motor. Their
-/// accumulated impulses are kept per slot for warm starting.
-const SLOTS: usize = 8;
+/// When a joint broke, and what it carried then.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Break {
+    /// The time at the end of the step in which it broke (s).
+    pub time: f64,
+    /// N and N·m.
+    pub force: f64,
+    pub torque: f64,
+}
+
+/// Rows a joint can have, each with a slot for its accumulated impulse (kept for warm
+/// starting): 0–2 the point block or linear rows, 3–5 angular rows, 6 and 7 a limit and
+/// a motor (see [`super::joint_rows`] for each kind's use).
+pub const SLOTS: usize = 8;
+
+/// Where a joint sits, in world coordinates in the starting pose.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Placement {
+    /// The anchor on the first body (both bodies' for all but a distance joint).
+    pub anchor: DVec3,
+    /// A distance joint's anchor on the second body (the world, or the frame).
+    pub anchor_b: Option<DVec3>,
+    /// A hinge's or slider's axis.
+    pub axis: DVec3,
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Joint {
@@ -45,42 +101,56 @@ pub struct Joint {
     /// the world).
     pub local_a: DVec3,
     pub local_b: DVec3,
-    /// Hinge axis and the zero-angle reference, in each body's frame.
+    /// Hinge or slider axis and the zero-angle reference, in each body's frame.
     pub axis_a: DVec3,
     pub axis_b: DVec3,
     pub ref_a: DVec3,
     pub ref_b: DVec3,
-    /// Fixed joint: the relative rotation `q_a⁻¹ q_b` to hold.
+    /// Fixed joint and slider: the relative rotation `q_a⁻¹ q_b` to hold.
     pub relative: DQuat,
+    /// The anchors' distance in the starting pose (m): a rod's length, a spring's rest.
+    #[serde(default)]
+    pub rest: f64,
+    /// The force (N) and torque (N·m) past which the joint breaks.
+    #[serde(default)]
+    pub break_force: Option<f64>,
+    #[serde(default)]
+    pub break_torque: Option<f64>,
+    #[serde(default)]
+    pub broken: Option<Break>,
     pub impulses: [f64; SLOTS],
 }
 
 impl Joint {
-    /// A joint at the world point `anchor` with the world `axis` (hinge), between the
-    /// bodies at their current `poses` (index `world` is the world's own pose).
+    /// A joint at `place` between the bodies at their current `poses` (index `world` is
+    /// the world's own pose).
     pub fn new(
         kind: JointKind,
         (a, b): (usize, Option<usize>),
-        anchor: DVec3,
-        axis: DVec3,
+        place: Placement,
         pa: &Pose,
         pb: &Pose,
     ) -> Self {
-        let axis = axis.normalize_or(DVec3::Y);
+        let axis = place.axis.normalize_or(DVec3::Y);
         let (reference, _) = tangents(axis);
         let (qa, qb) = (pa.orientation.inverse(), pb.orientation.inverse());
+        let anchor_b = place.anchor_b.unwrap_or(place.anchor);
         Self {
             kind,
             a,
             b,
             frame: None,
-            local_a: qa * (anchor - pa.position),
-            local_b: qb * (anchor - pb.position),
+            local_a: qa * (place.anchor - pa.position),
+            local_b: qb * (anchor_b - pb.position),
             axis_a: qa * axis,
             axis_b: qb * axis,
             ref_a: qa * reference,
             ref_b: qb * reference,
             relative: pa.orientation.inverse() * pb.orientation,
+            rest: anchor_b.distance(place.anchor),
+            break_force: None,
+            break_torque: None,
+            broken: None,
             impulses: [0.0; SLOTS],
         }
     }
@@ -95,6 +165,11 @@ impl Joint {
         }
     }
 
+    /// Whether the joint still holds (it has not broken).
+    pub fn holds(&self) -> bool {
+        self.broken.is_none()
+    }
+
     /// The hinge angle of the first body relative to the second about the axis (zero
     /// where the joint was made). The rows measure the second relative to the first
     /// (`J v = (ω_b − ω_a)·axis`), hence the signs below.
@@ -102,6 +177,13 @@ impl Joint {
         let axis = pa.orientation * self.axis_a;
         let (ra, rb) = (pa.orientation * self.ref_a, pb.orientation * self.ref_b);
         rb.cross(ra).dot(axis).atan2(ra.dot(rb))
+    }
+
+    /// A slider's travel: how far the first body's anchor has moved along the axis
+    /// relative to the second since the start (m).
+    pub fn travel(&self, pa: &Pose, pb: &Pose) -> f64 {
+        let (wa, wb) = self.anchors(pa, pb);
+        (wa - wb).dot(pb.orientation * self.axis_b)
     }
 
     /// World anchor points on each body.
@@ -112,142 +194,44 @@ impl Joint {
         )
     }
 
-    /// The joint's point block (slots 0–2 hold its world impulse) at the current poses;
-    /// `(ia, ib)` index the solver bodies.
-    pub fn point(
-        &self,
-        bodies: &[SolverBody],
-        (pa, pb): (&Pose, &Pose),
-        (ia, ib): (usize, usize),
-        softness: Softness,
-    ) -> PointBlock {
-        let (wa, wb) = self.anchors(pa, pb);
-        let (ra, rb) = (wa - pa.position, wb - pb.position);
-        let mut block = PointBlock::new(bodies, (ia, ib), (ra, rb), wb - wa, softness);
-        block.impulse = DVec3::from_slice(&self.impulses[..3]);
-        block
-    }
-
-    /// The joint's angular rows at the current poses, in slot order (3 and up); `h` is
-    /// the step the motor's torque limit is spent over.
-    pub fn rows(
-        &self,
-        bodies: &[SolverBody],
-        (pa, pb): (&Pose, &Pose),
-        (ia, ib): (usize, usize),
-        softness: Softness,
-        h: f64,
-    ) -> Vec<(usize, Row)> {
-        let mut rows = Vec::with_capacity(SLOTS - 3);
-        let angular = |slot: usize, dir: DVec3, error: f64| {
-            let mut row = Row::new(bodies, (ia, ib), dir);
-            row.error = error;
-            row.softness = softness;
-            (slot, row)
-        };
+    /// The linear impulse the joint's rows accumulated in the last solve, on the second
+    /// body (the first takes its reaction), in world axes at poses `pa`, `pb`.
+    pub fn linear_impulse(&self, pa: &Pose, pb: &Pose) -> DVec3 {
+        let i = &self.impulses;
         match self.kind {
-            JointKind::Ball => {}
-            JointKind::Fixed => {
-                let err = pb.orientation * (pa.orientation * self.relative).inverse();
-                let err = if err.w < 0.0 { -err } else { err };
-                let theta = 2.0 * DVec3::new(err.x, err.y, err.z);
-                for (k, e) in [DVec3::X, DVec3::Y, DVec3::Z].into_iter().enumerate() {
-                    rows.push(angular(3 + k, e, theta.dot(e)));
-                }
+            JointKind::Ball | JointKind::Fixed | JointKind::Hinge { .. } => {
+                DVec3::new(i[0], i[1], i[2])
             }
-            JointKind::Hinge { limits, motor } => {
-                let axis = pa.orientation * self.axis_a;
-                let bent = axis.cross(pb.orientation * self.axis_b);
+            // Rows 0 and 1 across the axis; the lower limit and the motor push along
+            // −axis, the upper limit along +axis.
+            JointKind::Slider { .. } => {
+                let axis = pb.orientation * self.axis_b;
                 let (p1, p2) = tangents(axis);
-                rows.push(angular(3, p1, bent.dot(p1)));
-                rows.push(angular(4, p2, bent.dot(p2)));
-                if let Some((lo, hi)) = limits {
-                    // In the rows' sense (b relative to a) the limits are (−hi, −lo).
-                    let (angle, lo, hi) = (-self.angle(pa, pb), -hi, -lo);
-                    if angle <= lo || angle >= hi {
-                        let (err, bounds) = if angle <= lo {
-                            (angle - lo, (0.0, f64::INFINITY))
-                        } else {
-                            (angle - hi, (f64::NEG_INFINITY, 0.0))
-                        };
-                        let (slot, mut row) = angular(6, axis, err);
-                        (row.lo, row.hi) = bounds;
-                        rows.push((slot, row));
-                    }
-                }
-                if let Some(m) = motor {
-                    let (slot, mut row) = angular(7, axis, 0.0);
-                    row.softness = Softness::RIGID;
-                    row.target = -m.speed;
-                    row.hi = m.max_torque * h;
-                    row.lo = -row.hi;
-                    rows.push((slot, row));
-                }
+                p1 * i[0] + p2 * i[1] + axis * (i[6] - i[2] - i[7])
+            }
+            // The rod or spring and the lower limit along u, the upper along −u.
+            JointKind::Distance { .. } => {
+                let (wa, wb) = self.anchors(pa, pb);
+                (wb - wa).try_normalize().unwrap_or(DVec3::Y) * (i[0] + i[1] - i[2])
             }
         }
-        for (slot, row) in &mut rows {
-            row.impulse = self.impulses[*slot];
-        }
-        rows
     }
-}
 
-/// The rows of the joints being solved, for one step (or one solver sub-step).
-#[derive(Clone, Debug, Default)]
-pub struct JointRows {
-    points: Vec<(usize, PointBlock)>,
-    rows: Vec<(usize, usize, Row)>,
-}
-
-impl JointRows {
-    /// The rows of `joints[k]` for each `k` in `active`, at the current `poses`; the
-    /// solver body and pose at index `world` stand for the world.
-    pub fn new(
-        (joints, active): (&[Joint], &[usize]),
-        bodies: &[SolverBody],
-        poses: &[Pose],
-        world: usize,
-        softness: Softness,
-        h: f64,
-    ) -> Self {
-        let mut out = Self {
-            points: Vec::with_capacity(active.len()),
-            rows: Vec::new(),
+    /// The size of the linear and angular impulse the joint's rows accumulated in the
+    /// last solve: divided by that solve's step, the force and torque it carries.
+    pub fn carried(&self, pa: &Pose, pb: &Pose) -> (f64, f64) {
+        let i = &self.impulses;
+        let norm = |x: &[f64]| x.iter().map(|v| v * v).sum::<f64>().sqrt();
+        let angular = match self.kind {
+            JointKind::Ball | JointKind::Distance { .. } => 0.0,
+            JointKind::Fixed | JointKind::Slider { .. } => norm(&i[3..6]),
+            JointKind::Hinge { .. } => norm(&[i[3], i[4], i[6] + i[7]]),
         };
-        for &k in active {
-            let j = &joints[k];
-            let ib = j.second(world);
-            let (pose, index) = ((&poses[j.a], &poses[ib]), (j.a, ib));
-            out.points.push((k, j.point(bodies, pose, index, softness)));
-            for (slot, row) in j.rows(bodies, pose, index, softness, h) {
-                out.rows.push((k, slot, row));
-            }
-        }
-        out
+        (self.linear_impulse(pa, pb).length(), angular)
     }
 
-    pub fn warm_start(&self, bodies: &mut [SolverBody]) {
-        self.points.iter().for_each(|(_, p)| p.warm_start(bodies));
-        self.rows.iter().for_each(|(_, _, r)| r.warm_start(bodies));
-    }
-
-    /// One pass; `use_bias = false` is the soft step's relax pass.
-    pub fn solve(&mut self, bodies: &mut [SolverBody], use_bias: bool, sor: f64) {
-        for (_, p) in &mut self.points {
-            p.solve(bodies, use_bias, sor);
-        }
-        for (_, _, r) in &mut self.rows {
-            r.solve(bodies, use_bias, sor);
-        }
-    }
-
-    /// Keeps the accumulated impulses in the joints for the next warm start.
-    pub fn store(&self, joints: &mut [Joint]) {
-        for (k, p) in &self.points {
-            joints[*k].impulses[..3].copy_from_slice(&p.impulse.to_array());
-        }
-        for (k, slot, r) in &self.rows {
-            joints[*k].impulses[*slot] = r.impulse;
-        }
+    /// Whether a force `force` (N) or torque `torque` (N·m) is past the joint's limits.
+    pub fn too_much(&self, force: f64, torque: f64) -> bool {
+        self.break_force.is_some_and(|f| force > f) || self.break_torque.is_some_and(|t| torque > t)
     }
 }

@@ -21,11 +21,13 @@ mod box_box;
 pub mod broad_phase;
 pub mod colouring;
 mod detect;
+pub mod direct;
 pub mod geometry;
 pub mod graph;
 pub mod groups;
 pub mod islands;
 pub mod joint;
+pub mod joint_rows;
 pub mod kernel;
 pub mod kinematic;
 pub mod manifold;
@@ -46,10 +48,10 @@ pub use crate::body::Material;
 pub use geometry::{Aabb, Geom, Plane};
 pub use graph::{ContactGraph, NONE};
 pub use islands::Sleep;
-pub use joint::{Joint, JointKind, Motor};
+pub use joint::{Break, Joint, JointKind, LinearMotor, Motor, Placement, Spring};
 pub use kinematic::Kinematic;
 pub use manifold::{ContactPoint, Manifold, Origin};
-pub use settings::{Softness, SolverKind, SolverSettings};
+pub use settings::{JointSolver, Softness, SolverKind, SolverSettings};
 pub use solver::Pose;
 pub use step::{Movers, StepState};
 
@@ -162,36 +164,36 @@ impl Contacts {
             .collect()
     }
 
-    /// Adds a joint at the world `anchor` (and world `axis` for a hinge) between the
-    /// bodies as they are now.
+    /// Adds a joint at `place` between the bodies as they are now; returns its index.
     pub fn add_joint(
         &mut self,
         bodies: &[Body],
         kind: JointKind,
         (a, b): (usize, Option<usize>),
-        anchor: DVec3,
-        axis: DVec3,
-    ) {
+        place: Placement,
+    ) -> usize {
         let poses = Self::poses(bodies);
         let pb = &poses[b.unwrap_or(bodies.len())];
         self.joints
-            .push(Joint::new(kind, (a, b), anchor, axis, &poses[a], pb));
+            .push(Joint::new(kind, (a, b), place, &poses[a], pb));
+        self.joints.len() - 1
     }
 
-    /// Adds a joint at the world `anchor` (and world `axis` for a hinge) that holds body
-    /// `a` to the driven frame `frame`, now at `pose`.
+    /// Adds a joint at `place` that holds body `a` to the driven frame `frame`, now at
+    /// `pose`; returns its index.
     pub fn add_joint_to_frame(
         &mut self,
         bodies: &[Body],
         kind: JointKind,
         (a, frame): (usize, usize),
         pose: Pose,
-        (anchor, axis): (DVec3, DVec3),
-    ) {
+        place: Placement,
+    ) -> usize {
         let pa = Pose::of(&bodies[a].state);
-        let mut joint = Joint::new(kind, (a, None), anchor, axis, &pa, &pose);
+        let mut joint = Joint::new(kind, (a, None), place, &pa, &pose);
         joint.frame = Some(frame);
         self.joints.push(joint);
+        self.joints.len() - 1
     }
 
     /// New solver settings (validated by the caller), with every one of `bodies` bodies
@@ -214,6 +216,51 @@ impl Contacts {
         let a = j.a;
         self.wake(a);
         true
+    }
+
+    /// Breaks every joint that carried more than its limits in the step just solved
+    /// (the impulses of its last solve over that solve's step), at `time`, the step's
+    /// end; a broken joint keeps no rows and no impulses.
+    pub fn break_joints(&mut self, time: f64) {
+        let (h, poses) = (self.state.joint_h, &self.state.poses);
+        let world = self.state.awake.len();
+        for &k in &self.state.active_joints {
+            let j = &mut self.joints[k];
+            let (force, torque) = j.carried(&poses[j.a], &poses[j.second(world)]);
+            let (force, torque) = (force / h, torque / h);
+            if j.holds() && j.too_much(force, torque) {
+                j.broken = Some(Break {
+                    time,
+                    force,
+                    torque,
+                });
+                j.impulses = [0.0; joint::SLOTS];
+            }
+        }
+    }
+
+    /// Joint `k`'s anchor on each of its ends, at `poses` ([`Self::poses`]); a frame's
+    /// pose is taken from the last step's kinematic colliders.
+    pub fn joint_anchors(&self, poses: &[Pose], k: usize) -> (DVec3, DVec3) {
+        let (pa, pb) = self.joint_poses(poses, k);
+        self.joints[k].anchors(&pa, &pb)
+    }
+
+    /// The poses of joint `k`'s two ends (see [`Self::joint_anchors`]).
+    pub fn joint_poses(&self, poses: &[Pose], k: usize) -> (Pose, Pose) {
+        let j = &self.joints[k];
+        let world = poses.len() - 1;
+        let pb = match (j.b, j.frame) {
+            (Some(b), _) => poses[b],
+            (None, Some(f)) => self.kinematic.get(f).map_or(WORLD_POSE, |k| k.pose),
+            (None, None) => poses[world],
+        };
+        (poses[j.a], pb)
+    }
+
+    /// The joints that have broken, by index, with when and under what.
+    pub fn breaks(&self) -> impl Iterator<Item = (usize, &Break)> {
+        (self.joints.iter().enumerate()).filter_map(|(k, j)| j.broken.as_ref().map(|b| (k, b)))
     }
 
     /// Wakes a body (and, next step, its island): the app calls it when the user

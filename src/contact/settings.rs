@@ -44,6 +44,28 @@ impl FromStr for SolverKind {
     }
 }
 
+/// How the joints' point constraints are solved.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+pub enum JointSolver {
+    /// With the contacts, one joint at a time (sequential impulses).
+    #[default]
+    Iterative,
+    /// Every tree of joints at once, exactly, in linear time with Lagrange multipliers
+    /// [Baraff 1996]; a joint that closes a loop stays iterative.
+    Direct,
+}
+
+impl JointSolver {
+    pub const ALL: [Self; 2] = [Self::Iterative, Self::Direct];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Iterative => "iterative",
+            Self::Direct => "direct",
+        }
+    }
+}
+
 /// The most a body may turn (rad) between the step its manifold was computed and a step
 /// that carries it on: Box2D v3.2's `cos θ > 0.98`, about 11.5°.
 pub const RECYCLE_TURN: f64 = 0.2;
@@ -105,6 +127,9 @@ pub struct SolverSettings {
     pub sleep: bool,
     pub sleep_time: f64,
     pub sleep_speed: f64,
+    /// How the joints' point constraints are solved (limits, motors, springs and the
+    /// other rows always iteratively).
+    pub joint_solver: JointSolver,
 }
 
 impl Default for SolverSettings {
@@ -131,6 +156,7 @@ impl Default for SolverSettings {
             sleep: true,
             sleep_time: 0.5,
             sleep_speed: 0.05,
+            joint_solver: JointSolver::Iterative,
         }
     }
 }

@@ -532,7 +532,7 @@ impl PointBlock {
     }
 
     #[inline]
-    fn apply(&self, bodies: &mut [SolverBody], impulse: DVec3) {
+    pub(super) fn apply(&self, bodies: &mut [SolverBody], impulse: DVec3) {
         let (a, b) = pair(bodies, self.a, self.b);
         a.apply(-impulse, -self.ra.cross(impulse));
         b.apply(impulse, self.rb.cross(impulse));
@@ -558,19 +558,37 @@ impl PointBlock {
     }
 }
 
-/// A joint's angular row: the relative spin about a direction ([`Axis::twist`]), driven
-/// to `target` (a motor's speed; zero for a rigid link) while the angle error `error`
-/// is fed back at the softness's bias rate; the accumulated impulse is kept in
+/// How a joint row feeds back its error.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Feedback {
+    /// The joint softness in the solve passes, rigid in the relax pass.
+    Joint,
+    /// A spring: its own softness in every pass, relax included, as Box2D's distance
+    /// joint spring (`distance_joint.c`), so the relax pass does not stiffen it.
+    Spring,
+    /// A one-sided limit (impulse ≥ 0): while its error is positive it is slack and only
+    /// stops the bodies closing more than the error within the step, bias `C/h` and
+    /// rigid, in every pass (Box2D's speculative limits, `distance_joint.c`); at or past
+    /// the limit it is a [`Feedback::Joint`] row.
+    OneSided { inv_h: f64 },
+}
+
+/// A joint's row: the relative velocity of a point along a direction, or the relative
+/// spin about one ([`Axis::twist`]), driven to `target` (a motor's speed; zero for a
+/// rigid link) while the error `error` is fed back; the accumulated impulse is kept in
 /// `[lo, hi]`.
 #[derive(Clone, Copy, Debug)]
 pub struct Row {
     pub a: usize,
     pub b: usize,
     pub axis: AxisRow<f64>,
+    /// The direction of a point's row (zero for a spin).
+    pub linear: [f64; 3],
     pub target: f64,
     pub error: f64,
     /// PGS rows use `bias_rate = β/h` with full mass; soft rows Box2D's spring.
     pub softness: Softness,
+    pub feedback: Feedback,
     pub lo: f64,
     pub hi: f64,
     pub impulse: f64,
@@ -580,13 +598,31 @@ impl Row {
     /// The row about unit `dir` with its effective mass; error, target, softness and
     /// bounds set by the caller.
     pub fn new(bodies: &[SolverBody], (a, b): (usize, usize), dir: DVec3) -> Self {
+        let axis = Axis::twist(&bodies[a], &bodies[b], dir);
+        Self::with_axis((a, b), &axis, DVec3::ZERO)
+    }
+
+    /// The row of the point at levers `(ra, rb)` from each body's centre, along unit `d`.
+    pub fn linear(
+        bodies: &[SolverBody],
+        (a, b): (usize, usize),
+        (ra, rb): (DVec3, DVec3),
+        d: DVec3,
+    ) -> Self {
+        let axis = Axis::new(&bodies[a], &bodies[b], ra, rb, d);
+        Self::with_axis((a, b), &axis, d)
+    }
+
+    fn with_axis((a, b): (usize, usize), axis: &Axis, d: DVec3) -> Self {
         Self {
             a,
             b,
-            axis: (&Axis::twist(&bodies[a], &bodies[b], dir)).into(),
+            axis: axis.into(),
+            linear: d.to_array(),
             target: 0.0,
             error: 0.0,
             softness: Softness::RIGID,
+            feedback: Feedback::Joint,
             lo: f64::NEG_INFINITY,
             hi: f64::INFINITY,
             impulse: 0.0,
@@ -595,7 +631,7 @@ impl Row {
 
     pub fn warm_start(&self, bodies: &mut [SolverBody]) {
         self.on_bodies(bodies, |axis, a, b| {
-            axis.apply(a, b, &[0.0; 3], self.impulse)
+            axis.apply(a, b, &self.linear, self.impulse)
         });
     }
 
@@ -616,20 +652,32 @@ impl Row {
         out
     }
 
-    /// `use_bias = false` is the soft step's relax pass: rigid, no position feedback.
+    /// The softness this pass uses; `use_bias = false` is the soft step's relax pass.
+    fn pass_softness(&self, use_bias: bool) -> Softness {
+        match self.feedback {
+            Feedback::Spring => self.softness,
+            Feedback::OneSided { inv_h } if self.error > 0.0 => Softness {
+                bias_rate: inv_h,
+                mass_scale: 1.0,
+                impulse_scale: 0.0,
+            },
+            _ if use_bias => self.softness,
+            _ => Softness::RIGID,
+        }
+    }
+
+    /// `use_bias = false` is the soft step's relax pass: no position feedback but a
+    /// spring's and a slack limit's.
     pub fn solve(&mut self, bodies: &mut [SolverBody], use_bias: bool, sor: f64) {
-        let spin = self.on_bodies(bodies, |axis, a, b| axis.velocity(a, b, &[0.0; 3]));
-        let s = if use_bias {
-            self.softness
-        } else {
-            Softness::RIGID
-        };
+        let d = self.linear;
+        let speed = self.on_bodies(bodies, |axis, a, b| axis.velocity(a, b, &d));
+        let s = self.pass_softness(use_bias);
         let bias = s.bias_rate * self.error;
-        let delta = soft_impulse(s, self.axis.mass, spin - self.target, bias, self.impulse);
+        let delta = soft_impulse(s, self.axis.mass, speed - self.target, bias, self.impulse);
         // max/min, not clamp, which panics on NaN bounds (see `solve_friction`).
         let total = (self.impulse + sor * delta).max(self.lo).min(self.hi);
         let applied = total - self.impulse;
-        self.on_bodies(bodies, |axis, a, b| axis.apply(a, b, &[0.0; 3], applied));
+        self.on_bodies(bodies, |axis, a, b| axis.apply(a, b, &d, applied));
         self.impulse = total;
     }
 }

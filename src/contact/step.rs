@@ -10,13 +10,15 @@
 use glam::DVec3;
 
 use super::colouring::{self, Colours};
+use super::direct::Direct;
 use super::graph::{ContactGraph, NONE};
 use super::groups::Groups;
 use super::islands::{self, Sleep};
-use super::joint::{Joint, JointRows};
+use super::joint::{Joint, SLOTS};
+use super::joint_rows::JointRows;
 use super::kernel::RowPass;
 use super::parallel;
-use super::settings::{SolverKind, SolverSettings};
+use super::settings::{JointSolver, SolverKind, SolverSettings};
 use super::solver::{ContactInput, ContactRows, NormalBias, Pose, SolverBody};
 use super::{Contact, Contacts, Kinematic};
 use crate::body::{Body, BodyState};
@@ -59,6 +61,11 @@ pub struct StepState {
     /// The joints with an awake body, and their rows as last prepared.
     pub active_joints: Vec<usize>,
     pub joint_rows: JointRows,
+    /// The step (or solver sub-step) the joint rows were last prepared for: their
+    /// impulses over it are the forces the joints carry.
+    pub joint_h: f64,
+    /// The joints' point blocks factored for the direct solve (with that solver).
+    pub direct: Direct,
     /// The contact rows' colours: `contact_rows` lists the rows colour by colour.
     pub colours: Colours,
     /// The rows eight by eight in SIMD slots for the solve passes, which hold the
@@ -355,13 +362,13 @@ impl StepState {
     fn list_joints(&mut self, joints: &mut [Joint], settings: &SolverSettings) {
         self.active_joints.clear();
         for (k, j) in joints.iter().enumerate() {
-            if self.active(j.a as u32, j.b.map_or(NONE, |b| b as u32)) {
+            if j.holds() && self.active(j.a as u32, j.b.map_or(NONE, |b| b as u32)) {
                 self.active_joints.push(k);
             }
         }
         if !settings.warm_start {
             for &k in &self.active_joints {
-                joints[k].impulses = [0.0; 8];
+                joints[k].impulses = [0.0; SLOTS];
             }
         }
         self.joint_rows = JointRows::default();
@@ -388,6 +395,7 @@ impl StepState {
     /// solver sub-step's rows accumulated go with them.
     pub fn prepare_joints(&mut self, joints: &mut [Joint], settings: &SolverSettings, h: f64) {
         self.joint_rows.store(joints);
+        self.joint_h = h;
         self.joint_rows = JointRows::new(
             (joints, &self.active_joints),
             &self.bodies,
@@ -396,6 +404,9 @@ impl StepState {
             settings.joint_softness(h),
             h,
         );
+        if settings.joint_solver == JointSolver::Direct {
+            self.direct = Direct::new(self.joint_rows.point_blocks(), &self.bodies);
+        }
     }
 
     /// Warm start: applies the impulses accumulated before again, so that the solve
@@ -408,8 +419,21 @@ impl StepState {
     /// Solve: one Gauss-Seidel pass over the joints, then the contacts, with the
     /// position bias on (PGS's Baumgarte bias, or the soft rows' springs over `h`).
     pub fn solve(&mut self, settings: &SolverSettings, h: f64) {
-        self.joint_rows.solve(&mut self.bodies, true, settings.sor);
+        self.solve_joints(settings, true);
         self.solve_contacts(NormalBias::solve(settings, h), settings.sor);
+    }
+
+    /// The joints' rows: the point blocks one at a time or directly, then the others.
+    fn solve_joints(&mut self, settings: &SolverSettings, use_bias: bool) {
+        let (bodies, sor) = (&mut self.bodies, settings.sor);
+        match settings.joint_solver {
+            JointSolver::Iterative => self.joint_rows.solve_points(bodies, use_bias, sor),
+            JointSolver::Direct => {
+                let points = self.joint_rows.point_blocks_mut();
+                self.direct.solve(points, bodies, use_bias, sor)
+            }
+        }
+        self.joint_rows.solve_rows(bodies, use_bias, sor);
     }
 
     /// Integrate positions: hands each awake body its solved velocities and lets the
@@ -470,7 +494,7 @@ impl StepState {
     /// Relax (soft step): one pass of rigid rows without position bias, which takes
     /// out the velocity the springs' push added [Catto 2024].
     pub fn relax(&mut self, settings: &SolverSettings, h: f64) {
-        self.joint_rows.solve(&mut self.bodies, false, settings.sor);
+        self.solve_joints(settings, false);
         self.solve_contacts(NormalBias::relax(settings, h), settings.sor);
     }
 

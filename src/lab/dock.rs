@@ -8,6 +8,7 @@
 use glam::{DVec2, DVec3};
 
 use super::history::{Series, Stamped};
+use super::mechanism::{Mechanism, MechanismSample};
 use super::metrics::TurnRate;
 use super::run::Run;
 use super::stage_time::PerStage;
@@ -28,6 +29,9 @@ pub enum DockKind {
     /// The inertial forces on a rider, the scene's measurement against its textbook
     /// value, and kinetic and potential energy.
     Frames,
+    /// A mechanism's measurement against its formula, the joints that broke, and kinetic
+    /// and potential energy.
+    Joints,
 }
 
 impl DockKind {
@@ -45,7 +49,16 @@ impl DockKind {
             Mount::Riding(r) => !inertial(&world.frames[r.frame].global),
             _ => false,
         });
-        if scene.readout.is_some() || felt {
+        let mechanism = matches!(
+            scene.readout,
+            Some(Readout::SliderCrank { .. } | Readout::Stretch)
+        );
+        let breakable = world.contacts.as_ref().is_some_and(|c| {
+            (c.joints.iter()).any(|j| j.break_force.is_some() || j.break_torque.is_some())
+        });
+        if mechanism || breakable {
+            Self::Joints
+        } else if scene.readout.is_some() || felt {
             Self::Frames
         } else if world.contacts.is_some() {
             Self::Contacts
@@ -281,6 +294,9 @@ pub struct Dock {
     /// step (simulated again too: a moment's snapshot keeps it).
     pub circling: Option<Circling>,
     pub circling_series: Series<RateSample>,
+    /// A jointed scene's readout, on the first lane.
+    pub mechanism: Option<Mechanism>,
+    pub mechanism_series: Series<MechanismSample>,
 }
 
 impl Dock {
@@ -293,6 +309,7 @@ impl Dock {
             .iter_mut()
             .for_each(|r| r.series.truncate_after(t));
         self.circling_series.truncate_after(t);
+        self.mechanism_series.truncate_after(t);
         if let Some(p) = &mut self.pendulum {
             p.meter.truncate_after(t);
         }
@@ -314,7 +331,7 @@ impl Dock {
             Some(Readout::Foucault { body, .. } | Readout::Circling { body, .. }) => {
                 world.bodies.iter().position(|b| &b.name == body)
             }
-            None => None,
+            _ => None,
         };
         let jointed = |b: usize| {
             world
@@ -342,6 +359,8 @@ impl Dock {
             pendulum: Pendulum::of(scene, world),
             circling: Circling::of(scene, world),
             circling_series: Series::default(),
+            mechanism: Mechanism::of(scene, world),
+            mechanism_series: Series::default(),
         }
     }
 
@@ -359,6 +378,9 @@ impl Dock {
         let world = &lanes[0].world;
         if let Some(p) = &mut self.pendulum {
             p.record(world);
+        }
+        if let Some(m) = &self.mechanism {
+            self.mechanism_series.record(m.sample(world));
         }
         if self.kind == DockKind::FreeBody {
             return;
@@ -432,6 +454,10 @@ mod tests {
             ("carousel", DockKind::Frames),
             ("foucault", DockKind::Frames),
             ("turntable", DockKind::Frames),
+            ("elastic-pendulum", DockKind::Contacts),
+            ("slider-crank", DockKind::Joints),
+            ("chain", DockKind::Joints),
+            ("wrecking-ball", DockKind::Joints),
         ];
         assert_eq!(kinds.len(), crate::scene::scene_names().len());
         for (name, kind) in kinds {

@@ -12,6 +12,7 @@ pub mod dock;
 pub mod fingerprint;
 pub mod history;
 pub mod input;
+pub mod mechanism;
 pub mod metrics;
 pub mod moment;
 pub mod presets;

@@ -3,7 +3,7 @@
 use super::Scene;
 
 /// Built-in scenes, in the order the app's number keys use.
-pub(super) const BUILTIN: [(&str, &str); 20] = [
+pub(super) const BUILTIN: [(&str, &str); 24] = [
     (
         "dzhanibekov",
         include_str!("../../assets/scenes/dzhanibekov.ron"),
@@ -54,6 +54,19 @@ pub(super) const BUILTIN: [(&str, &str); 20] = [
     ("bounce", include_str!("../../assets/scenes/bounce.ron")),
     ("dominoes", include_str!("../../assets/scenes/dominoes.ron")),
     ("pile", include_str!("../../assets/scenes/pile.ron")),
+    (
+        "slider-crank",
+        include_str!("../../assets/scenes/slider-crank.ron"),
+    ),
+    ("chain", include_str!("../../assets/scenes/chain.ron")),
+    (
+        "wrecking-ball",
+        include_str!("../../assets/scenes/wrecking-ball.ron"),
+    ),
+    (
+        "elastic-pendulum",
+        include_str!("../../assets/scenes/elastic-pendulum.ron"),
+    ),
 ];
 
 /// The scene the app and the command line open when none is named.

@@ -9,14 +9,17 @@ use serde::Deserialize;
 
 use super::error::Invalid;
 use super::ranges::{
-    ANGLE, BODIES, DAMPING_RATIO, DIRECTION, DURATION, ERP, HINGE_LIMIT, MASS, POSITION, SIZE,
-    SOLVER_DISTANCE, SOLVER_ITERATIONS, SOLVER_SPEED, SOLVER_SUBSTEPS, SOR, SPIN, STIFFNESS,
-    TORQUE,
+    ANGLE, BODIES, DAMPING_RATIO, DIRECTION, DURATION, ERP, FORCE, HINGE_LIMIT, JOINT_LENGTH, MASS,
+    POSITION, Range, SIZE, SOLVER_DISTANCE, SOLVER_ITERATIONS, SOLVER_SPEED, SOLVER_SUBSTEPS, SOR,
+    SPIN, STIFFNESS, TORQUE, TRAVEL, VELOCITY,
 };
 use super::validate::material;
 use super::{BodyDesc, PartDesc, euler_deg};
 use crate::body::inertia::Shape;
-use crate::contact::{Contacts, JointKind, Material, Motor, Plane, Pose, SolverSettings};
+use crate::contact::{
+    Contacts, JointKind, LinearMotor, Material, Motor, Placement, Plane, Pose, SolverSettings,
+    Spring,
+};
 use crate::world::World;
 
 #[derive(Clone, Debug, Deserialize)]
@@ -57,6 +60,8 @@ pub enum JointType {
     Ball,
     Hinge,
     Fixed,
+    Slider,
+    Distance,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -72,15 +77,39 @@ pub struct JointDesc {
     pub frame: Option<String>,
     /// World point where the joint sits, in the scene's starting pose.
     pub anchor: DVec3,
-    /// Hinge axis, world.
+    /// Distance joint: the anchor on `b` (or the world, or `frame`), a world point in
+    /// the starting pose, written as a plain tuple like `anchor`.
+    #[serde(default, deserialize_with = "plain_point")]
+    pub anchor_b: Option<DVec3>,
+    /// Hinge or slider axis, world.
     #[serde(default = "default_axis")]
     pub axis: DVec3,
-    /// Hinge limits of b relative to a, degrees.
+    /// Hinge limits of a relative to b, degrees.
     #[serde(default)]
     pub limits_deg: Option<(f64, f64)>,
-    /// Hinge motor: target speed (rad/s) and the torque it may use (N·m).
+    /// Slider limits: a's travel along the axis from the start, metres.
+    #[serde(default)]
+    pub limits_m: Option<(f64, f64)>,
+    /// Hinge motor: target speed (rad/s) and the torque it may use (N·m); slider
+    /// motor: target speed (m/s) and the force it may use (N).
     #[serde(default)]
     pub motor: Option<(f64, f64)>,
+    /// Distance joint: the least and most distance between the anchors (m).
+    #[serde(default)]
+    pub length: Option<(f64, f64)>,
+    /// Distance joint: a spring's frequency (Hz) and damping ratio.
+    #[serde(default)]
+    pub spring: Option<(f64, f64)>,
+    /// The force (N) and torque (N·m) past which the joint breaks.
+    #[serde(default)]
+    pub break_force: Option<f64>,
+    #[serde(default)]
+    pub break_torque: Option<f64>,
+}
+
+/// A point given without `Some(..)`, as the field it pairs with is.
+fn plain_point<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<DVec3>, D::Error> {
+    DVec3::deserialize(d).map(Some)
 }
 
 fn default_axis() -> DVec3 {
@@ -321,32 +350,99 @@ fn joint(j: &JointDesc, names: &[&str], frames: &[&str]) -> Result<(), Invalid> 
     }
     POSITION.check_each("anchor", j.anchor)?;
     DIRECTION.check("axis", j.axis.length())?;
-    if j.kind != JointType::Hinge && (j.limits_deg.is_some() || j.motor.is_some()) {
-        let field = if j.motor.is_some() {
-            "motor"
-        } else {
-            "limits_deg"
-        };
-        return Err(Invalid::new(
-            field,
-            "limits_deg and motor belong to a Hinge",
-        ));
+    belongs(j)?;
+    if let Some(p) = j.anchor_b {
+        POSITION.check_each("anchor_b", p)?;
     }
     if let Some((lo, hi)) = j.limits_deg {
-        HINGE_LIMIT.check("limits_deg", lo)?;
-        HINGE_LIMIT.check("limits_deg", hi)?;
-        if lo >= hi {
-            return Err(Invalid::new(
-                "limits_deg",
-                format!("needs lower < upper, got ({lo}, {hi})"),
-            ));
+        ordered("limits_deg", HINGE_LIMIT, (lo, hi), lo < hi)?;
+    }
+    if let Some((lo, hi)) = j.limits_m {
+        ordered("limits_m", TRAVEL, (lo, hi), lo < hi)?;
+    }
+    if let Some((min, max)) = j.length {
+        ordered("length", JOINT_LENGTH, (min, max), min <= max && max > 0.0)?;
+    }
+    if let Some((hertz, zeta)) = j.spring {
+        STIFFNESS.check("spring", hertz)?;
+        DAMPING_RATIO.check("spring", zeta)?;
+    }
+    if let Some((speed, most)) = j.motor {
+        if j.kind == JointType::Slider {
+            VELOCITY.check("motor", speed)?;
+            FORCE.check("motor", most)?;
+        } else {
+            SPIN.check("motor", speed)?;
+            TORQUE.check("motor", most)?;
         }
     }
-    if let Some((speed, torque)) = j.motor {
-        SPIN.check("motor", speed)?;
-        TORQUE.check("motor", torque)?;
+    if let Some(f) = j.break_force {
+        FORCE.check("break_force", f)?;
+    }
+    if let Some(t) = j.break_torque {
+        FORCE.check("break_torque", t)?;
     }
     Ok(())
+}
+
+/// A pair of bounds in `range`, in order (`in_order`).
+fn ordered(field: &str, range: Range, (lo, hi): (f64, f64), in_order: bool) -> Result<(), Invalid> {
+    range.check(field, lo)?;
+    range.check(field, hi)?;
+    if in_order {
+        Ok(())
+    } else {
+        Err(Invalid::new(
+            field,
+            format!("({lo}, {hi}) is not in order: {}", range.fields),
+        ))
+    }
+}
+
+/// Each optional field belongs to some kinds of joint only.
+fn belongs(j: &JointDesc) -> Result<(), Invalid> {
+    use JointType::*;
+    let fields: [(&str, bool, &[JointType], &str); 7] = [
+        ("limits_deg", j.limits_deg.is_some(), &[Hinge], "a Hinge"),
+        ("limits_m", j.limits_m.is_some(), &[Slider], "a Slider"),
+        (
+            "motor",
+            j.motor.is_some(),
+            &[Hinge, Slider],
+            "a Hinge or a Slider",
+        ),
+        (
+            "anchor_b",
+            j.anchor_b.is_some(),
+            &[Distance],
+            "a Distance joint",
+        ),
+        (
+            "length",
+            j.length.is_some(),
+            &[Distance],
+            "a Distance joint",
+        ),
+        (
+            "spring",
+            j.spring.is_some(),
+            &[Distance],
+            "a Distance joint",
+        ),
+        (
+            "break_torque",
+            j.break_torque.is_some(),
+            &[Hinge, Fixed, Slider],
+            "a joint with angular rows (Hinge, Fixed, Slider)",
+        ),
+    ];
+    match fields
+        .iter()
+        .find(|(_, given, kinds, _)| *given && !kinds.contains(&j.kind))
+    {
+        Some((field, _, _, owner)) => Err(Invalid::new(*field, format!("belongs to {owner}"))),
+        None => Ok(()),
+    }
 }
 
 /// The solver's settings, each at `solver.<field>`'s path below its section.
@@ -369,6 +465,35 @@ pub fn validate_solver(s: &SolverSettings) -> Result<(), Invalid> {
     SOLVER_SUBSTEPS.check("substeps", s.substeps.into())
 }
 
+/// The solver's joint of a scene's (validated) joint.
+fn joint_kind(j: &JointDesc) -> JointKind {
+    match j.kind {
+        JointType::Ball => JointKind::Ball,
+        JointType::Fixed => JointKind::Fixed,
+        JointType::Hinge => JointKind::Hinge {
+            limits: j
+                .limits_deg
+                .map(|(lo, hi)| (lo.to_radians(), hi.to_radians())),
+            motor: j
+                .motor
+                .map(|(speed, max_torque)| Motor { speed, max_torque }),
+        },
+        JointType::Slider => JointKind::Slider {
+            limits: j.limits_m,
+            motor: j
+                .motor
+                .map(|(speed, max_force)| LinearMotor { speed, max_force }),
+        },
+        JointType::Distance => JointKind::Distance {
+            length: j.length,
+            spring: j.spring.map(|(hertz, damping_ratio)| Spring {
+                hertz,
+                damping_ratio,
+            }),
+        },
+    }
+}
+
 /// Adds the contact state (planes, settings, joints) to a built world.
 pub(super) fn build(world: &mut World, desc: &ContactsDesc, joints: &[JointDesc]) {
     let planes = desc
@@ -387,20 +512,13 @@ pub(super) fn build(world: &mut World, desc: &ContactsDesc, joints: &[JointDesc]
         .map(|(i, b)| (b.name.as_str(), i))
         .collect();
     for j in joints {
-        let kind = match j.kind {
-            JointType::Ball => JointKind::Ball,
-            JointType::Fixed => JointKind::Fixed,
-            JointType::Hinge => JointKind::Hinge {
-                limits: j
-                    .limits_deg
-                    .map(|(lo, hi)| (lo.to_radians(), hi.to_radians())),
-                motor: j
-                    .motor
-                    .map(|(speed, max_torque)| Motor { speed, max_torque }),
-            },
-        };
         let a = index[j.a.as_str()];
-        if let Some(f) = &j.frame {
+        let place = Placement {
+            anchor: j.anchor,
+            anchor_b: j.anchor_b,
+            axis: j.axis,
+        };
+        let k = if let Some(f) = &j.frame {
             let f = world
                 .frames
                 .iter()
@@ -411,11 +529,13 @@ pub(super) fn build(world: &mut World, desc: &ContactsDesc, joints: &[JointDesc]
                 position: t.translation,
                 orientation: t.rotation,
             };
-            contacts.add_joint_to_frame(&world.bodies, kind, (a, f), pose, (j.anchor, j.axis));
-            continue;
-        }
-        let b = j.b.as_ref().map(|n| index[n.as_str()]);
-        contacts.add_joint(&world.bodies, kind, (a, b), j.anchor, j.axis);
+            contacts.add_joint_to_frame(&world.bodies, joint_kind(j), (a, f), pose, place)
+        } else {
+            let b = j.b.as_ref().map(|n| index[n.as_str()]);
+            contacts.add_joint(&world.bodies, joint_kind(j), (a, b), place)
+        };
+        contacts.joints[k].break_force = j.break_force;
+        contacts.joints[k].break_torque = j.break_torque;
     }
     world.contacts = Some(Box::new(contacts));
 }

@@ -81,14 +81,14 @@ pub const OFFSET: Range = closed(
 );
 pub const POSITION: Range = closed(
     "position",
-    "positions, `anchor`s, plane `point`, `muzzle`, `camera.focus`, `pivot` (each component)",
+    "positions, `anchor` and `anchor_b`, plane `point`, `muzzle`, `camera.focus`, `pivot` (each component)",
     (-1e6, 1e6),
     "m",
     "within 1000 km a double still resolves 1e-10 m, far finer than the contact tolerances",
 );
 pub const VELOCITY: Range = closed(
     "velocity",
-    "`velocity` (bodies, frames), `Vehicle` `speed`, `gun.speed` (each component)",
+    "`velocity` (bodies, frames), `Vehicle` `speed`, `gun.speed` (each component), a slider `motor`'s speed",
     (-1e4, 1e4),
     "m/s",
     "ten times a rifle bullet; 1e160 gave an infinite energy",
@@ -128,6 +128,30 @@ pub const HINGE_LIMIT: Range = closed(
     "°",
     "a hinge's angle is measured in (-180°, 180°]",
 );
+pub const TRAVEL: Range = closed(
+    "slider travel",
+    "a slider's `limits_m` (lower < upper)",
+    (-1e3, 1e3),
+    "m",
+    "a kilometre either way of the start, like sizes",
+);
+pub const JOINT_LENGTH: Range = closed(
+    "joint length",
+    "a distance joint's `length` (min ≤ max, max > 0)",
+    (0.0, 1e3),
+    "m",
+    "a rope or rod of up to a kilometre; a negative length means nothing",
+);
+pub const FORCE: Range = Range {
+    open: Open::Min,
+    ..closed(
+        "joint force",
+        "a slider `motor`'s force and `break_force` (N), `break_torque` (N·m)",
+        (0.0, 1e12),
+        "N or N·m",
+        "holds the heaviest body in range at 100 g; a joint that breaks at zero or less would never hold",
+    )
+};
 pub const DIRECTION: Range = closed(
     "direction length",
     "a joint's `axis`, `gun.direction` (normalised when used)",
@@ -241,14 +265,14 @@ pub const SOR: Range = Range {
 };
 pub const STIFFNESS: Range = closed(
     "stiffness",
-    "`solver.contact_hertz`, `solver.joint_hertz`",
+    "`solver.contact_hertz`, `solver.joint_hertz`, a `spring`'s hertz",
     (1e-3, 1e4),
     "Hz",
     "a soft constraint's spring; at 1e300 its implicit step overflowed to NaN",
 );
 pub const DAMPING_RATIO: Range = closed(
     "damping ratio",
-    "`solver.contact_damping_ratio`, `solver.joint_damping_ratio`",
+    "`solver.contact_damping_ratio`, `solver.joint_damping_ratio`, a `spring`'s damping ratio",
     (0.0, 1e3),
     "",
     "0 undamped, 1 critical, beyond a thousand only slower",
@@ -269,7 +293,7 @@ pub const SOLVER_SPEED: Range = closed(
 );
 
 /// The whole table, in the order of docs/scenes.md.
-pub const ALL: [Range; 30] = [
+pub const ALL: [Range; 33] = [
     MASS,
     SIZE,
     LENGTH,
@@ -281,6 +305,9 @@ pub const ALL: [Range; 30] = [
     ANGULAR_ACCELERATION,
     ANGLE,
     HINGE_LIMIT,
+    TRAVEL,
+    JOINT_LENGTH,
+    FORCE,
     DIRECTION,
     INERTIA,
     TIME_STEP,

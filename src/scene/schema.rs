@@ -66,6 +66,19 @@ pub enum Readout {
         frame: String,
         pivot: DVec3,
     },
+    /// A slider-crank's piston against `x(θ) = r cos θ + √(l² − r² sin² θ)` from the
+    /// crank's angle θ: the crank turns about `pivot` in the xy plane with its own x
+    /// axis along its arm, and the piston's centre moves along x from the pivot.
+    SliderCrank {
+        crank: String,
+        piston: String,
+        pivot: DVec3,
+        crank_length: f64,
+        rod_length: f64,
+    },
+    /// How far the joints' anchors have pulled apart, summed, as a fraction of the
+    /// distance from the first joint's anchor to the last's in the starting pose.
+    Stretch,
 }
 
 #[derive(Clone, Debug, Deserialize)]

@@ -180,6 +180,42 @@ impl Scene {
         mass_and_inertia(&parts, "parts")
     }
 
+    /// The readouts of jointed mechanisms: a slider-crank's bodies and lengths (the rod
+    /// longer than the crank, or the piston could not follow it round), a stretch's
+    /// joints.
+    fn joint_readout(&self, names: &[&str]) -> Result<(), Invalid> {
+        match &self.readout {
+            Some(Readout::SliderCrank {
+                crank,
+                piston,
+                pivot,
+                crank_length,
+                rod_length,
+            }) => {
+                for (field, name) in [("readout.crank", crank), ("readout.piston", piston)] {
+                    if !names.contains(&name.as_str()) {
+                        return Err(Invalid::new(field, format!("unknown body '{name}'")));
+                    }
+                }
+                POSITION.check_each("readout.pivot", *pivot)?;
+                SIZE.check("readout.crank_length", *crank_length)?;
+                SIZE.check("readout.rod_length", *rod_length)?;
+                if rod_length <= crank_length {
+                    return Err(Invalid::new(
+                        "readout.rod_length",
+                        format!("{rod_length} must be longer than crank_length {crank_length}"),
+                    ));
+                }
+                Ok(())
+            }
+            Some(Readout::Stretch) if self.joints.is_empty() => Err(Invalid::new(
+                "readout",
+                "Stretch measures joints, and the scene has none",
+            )),
+            _ => Ok(()),
+        }
+    }
+
     fn readout_and_camera(&self, names: &[&str]) -> Result<(), Invalid> {
         if let Some(Readout::Circling { body, frame } | Readout::Foucault { body, frame, .. }) =
             &self.readout
@@ -200,6 +236,7 @@ impl Scene {
         if let Some(Readout::Foucault { pivot, .. }) = &self.readout {
             POSITION.check_each("readout.pivot", *pivot)?;
         }
+        self.joint_readout(names)?;
         if let Some(c) = &self.camera {
             POSITION.check_each("camera.focus", c.focus)?;
             DISTANCE.check("camera.distance", c.distance)?;

@@ -285,6 +285,7 @@ impl World {
             h,
             &mut movers,
         )?;
+        contacts.break_joints(self.time + h);
         self.handoff.solved.clear();
         self.handoff
             .solved
