@@ -1,5 +1,6 @@
 //! The dock of jointed mechanisms: the energies, the scene's measurement against its
-//! formula (a slider-crank's piston, a chain's stretch), and the joints that broke.
+//! formula (a slider-crank's piston, a chain's stretch), and, where joints can break,
+//! those that broke.
 
 use bevy_egui::egui;
 use egui_plot::LineStyle;
@@ -19,14 +20,20 @@ pub fn show(ui: &mut egui::Ui, sim: &Sim, view: &mut View) {
         );
     });
     let mechanism = sim.dock().mechanism;
-    let layout = layout(ui, 2 + usize::from(mechanism.is_some()), view.autoscroll);
+    let breakable = sim.lanes()[0].world.contacts.as_ref().is_some_and(|c| {
+        (c.joints.iter()).any(|j| j.break_force.is_some() || j.break_torque.is_some())
+    });
+    let parts = 1 + usize::from(mechanism.is_some()) + usize::from(breakable);
+    let layout = layout(ui, parts, view.autoscroll);
     let from = plots::from(sim, view.autoscroll);
     ui.horizontal(|ui| {
         energy(ui, sim, layout, from);
         if let Some(m) = mechanism {
             measurement(ui, sim, m, layout, from);
         }
-        breaks(ui, sim, layout);
+        if breakable {
+            breaks(ui, sim, layout);
+        }
     });
 }
 
@@ -45,7 +52,7 @@ fn measurement(ui: &mut egui::Ui, sim: &Sim, m: Mechanism, layout: Layout, from:
             "How far the joints' anchors have pulled apart, summed, as a per cent of \
              the chain's length; a rigid chain would show 0. Switch the joint solver in \
              the solver panel to compare",
-            "none",
+            "rigid",
             100.0,
         ),
     };

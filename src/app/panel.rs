@@ -312,6 +312,14 @@ fn show(ui: &mut egui::Ui, view: &mut View, exact: bool) {
         "inertial forces (frame, Euler, centrifugal, Coriolis)",
     );
     ui.checkbox(&mut view.paths, "paths: in the world and in the frame");
+    ui.checkbox(
+        &mut view.joints,
+        "joints: anchors, axes, limits, ropes, springs, breaks",
+    );
+    ui.checkbox(
+        &mut view.joint_forces,
+        "joint forces (2 mm per newton, on the first body)",
+    );
 }
 
 fn readouts(ui: &mut egui::Ui, sim: &Sim) {

@@ -31,7 +31,7 @@ pub fn show(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: &mut Mes
     }
     counts(ui, sim);
     ui.checkbox(&mut view.contacts, "show contact points and normals");
-    joints(ui, sim, view);
+    joints(ui, sim);
     friction(ui, sim, message);
     motors(ui, sim, message);
     spawn_buttons(ui, sim, message);
@@ -97,9 +97,8 @@ fn shared_settings(ui: &mut egui::Ui, s: &mut SolverSettings) {
     ui.checkbox(&mut s.sleep, "sleeping islands");
 }
 
-/// The joints' switches, for scenes that have joints: how they are drawn, and how their
-/// points are solved.
-fn joints(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View) {
+/// How the joints' points are solved, for scenes that have joints.
+fn joints(ui: &mut egui::Ui, sim: &mut Sim) {
     let Some(c) = &sim.lanes()[0].world.contacts else {
         return;
     };
@@ -107,8 +106,6 @@ fn joints(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View) {
         return;
     }
     let loops = c.state.direct.iterative.len();
-    ui.checkbox(&mut view.joints, "show joints");
-    ui.checkbox(&mut view.joint_forces, "show joint forces (2 mm per N)");
     let mut s = c.settings;
     egui::ComboBox::from_label("joint solver")
         .selected_text(s.joint_solver.name())

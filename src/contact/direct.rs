@@ -112,7 +112,7 @@ impl Direct {
                     inv,
                     &mut diag,
                     &mut off,
-                    (&points, &bodies[body], body),
+                    (points, &bodies[body], body),
                 );
                 if at[body].len() == 1 {
                     ready.push(at[body][0]);

@@ -11,6 +11,7 @@ use super::geometry::tangents;
 use super::joint::{Joint, JointKind, SLOTS};
 use super::settings::Softness;
 use super::solver::{Feedback, PointBlock, Pose, Row, SolverBody};
+use super::user_row::UserRows;
 
 /// What the rows of one joint are built from.
 struct Ends<'a> {
@@ -247,6 +248,8 @@ pub struct JointRows {
     points: Vec<PointBlock>,
     point_joints: Vec<usize>,
     rows: Vec<(usize, usize, Row)>,
+    /// The user rows' solver rows, each with its index among them.
+    users: Vec<(usize, Row)>,
 }
 
 impl JointRows {
@@ -264,6 +267,7 @@ impl JointRows {
             points: Vec::with_capacity(active.len()),
             point_joints: Vec::with_capacity(active.len()),
             rows: Vec::new(),
+            users: Vec::new(),
         };
         for &k in active {
             let j = &joints[k];
@@ -280,9 +284,30 @@ impl JointRows {
         out
     }
 
+    /// Adds the rows of `users[k]` for each `k` in `active`, after the joints' (softened
+    /// like theirs).
+    pub fn add_users(
+        &mut self,
+        (users, active): (&UserRows, &[usize]),
+        bodies: &[SolverBody],
+        poses: &[Pose],
+        softness: Softness,
+    ) {
+        let world = poses.len() - 1;
+        for &k in active {
+            let u = &*users.0[k];
+            let (a, b) = u.bodies();
+            let ib = b.unwrap_or(world);
+            let mut row = Row::of_user(u, bodies, (a, ib), (&poses[a], &poses[ib]));
+            row.softness = softness;
+            self.users.push((k, row));
+        }
+    }
+
     pub fn warm_start(&self, bodies: &mut [SolverBody]) {
         self.points.iter().for_each(|p| p.warm_start(bodies));
         self.rows.iter().for_each(|(_, _, r)| r.warm_start(bodies));
+        self.users.iter().for_each(|(_, r)| r.warm_start(bodies));
     }
 
     /// One pass over the point blocks; `use_bias = false` is the soft step's relax pass.
@@ -300,15 +325,22 @@ impl JointRows {
         &mut self.points
     }
 
-    /// One pass over the other rows.
+    /// One pass over the other rows, the users' last.
     pub fn solve_rows(&mut self, bodies: &mut [SolverBody], use_bias: bool, sor: f64) {
         for (_, _, r) in &mut self.rows {
             r.solve(bodies, use_bias, sor);
         }
+        for (_, r) in &mut self.users {
+            r.solve(bodies, use_bias, sor);
+        }
     }
 
-    /// Keeps the accumulated impulses in the joints for the next warm start.
-    pub fn store(&self, joints: &mut [Joint]) {
+    /// Keeps the accumulated impulses in the joints and the user rows for the next warm
+    /// start.
+    pub fn store(&self, joints: &mut [Joint], users: &mut UserRows) {
+        for (k, r) in &self.users {
+            users.0[*k].keep(r.impulse);
+        }
         for (&k, p) in self.point_joints.iter().zip(&self.points) {
             joints[k].impulses[..3].copy_from_slice(&p.impulse.to_array());
         }

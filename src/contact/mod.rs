@@ -39,6 +39,7 @@ mod snapshot;
 pub mod solver;
 pub mod step;
 mod team;
+pub mod user_row;
 pub mod wide;
 
 use glam::DVec3;
@@ -54,6 +55,7 @@ pub use manifold::{ContactPoint, Manifold, Origin};
 pub use settings::{JointSolver, Softness, SolverKind, SolverSettings};
 pub use solver::Pose;
 pub use step::{Movers, StepState};
+pub use user_row::{Jacobian, UserRow, UserRows};
 
 /// One contact of the graph: a manifold between a part of one body and a part of
 /// another, or, with `NONE` as the second body, a plane or a kinematic collider's part.
@@ -110,6 +112,9 @@ pub struct Contacts {
     /// body index; set by the world before each step (empty: none).
     pub passive: Vec<bool>,
     pub joints: Vec<Joint>,
+    /// Rows a user's code adds ([`user_row`]); not part of a saved state.
+    #[serde(skip)]
+    pub user_rows: UserRows,
     pub graph: ContactGraph<Contact>,
     pub sleep: Vec<Sleep>,
     pub stats: Stats,

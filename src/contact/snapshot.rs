@@ -39,6 +39,7 @@ impl Contacts {
             kinematic,
             passive,
             joints,
+            user_rows,
             graph,
             sleep,
             stats,
@@ -58,6 +59,7 @@ impl Contacts {
             kinematic: kinematic.clone(),
             passive: passive.clone(),
             joints: joints.clone(),
+            user_rows: user_rows.clone(),
             graph: graph.clone(),
             sleep: sleep.clone(),
             stats: *stats,
@@ -82,6 +84,7 @@ impl Contacts {
             kinematic,
             passive,
             joints,
+            user_rows,
             graph,
             sleep,
             stats,
@@ -100,6 +103,7 @@ impl Contacts {
         self.kinematic.clone_from(kinematic);
         self.passive.clone_from(passive);
         self.joints.clone_from(joints);
+        self.user_rows = user_rows.clone();
         self.graph.clone_from(graph);
         self.sleep.clone_from(sleep);
         self.stats = *stats;

@@ -613,6 +613,19 @@ impl Row {
         Self::with_axis((a, b), &axis, d)
     }
 
+    /// A row of any Jacobian `[−d, −angular_a, d, angular_b]` (a user's row).
+    pub fn general(
+        bodies: &[SolverBody],
+        (a, b): (usize, usize),
+        d: DVec3,
+        (angular_a, angular_b): (DVec3, DVec3),
+    ) -> Self {
+        let (sa, sb) = (&bodies[a], &bodies[b]);
+        let linear_k = (sa.inv_mass + sb.inv_mass) * d.length_squared();
+        let axis = Axis::with_angular(sa, sb, angular_a, angular_b, linear_k);
+        Self::with_axis((a, b), &axis, d)
+    }
+
     fn with_axis((a, b): (usize, usize), axis: &Axis, d: DVec3) -> Self {
         Self {
             a,

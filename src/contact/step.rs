@@ -20,6 +20,7 @@ use super::kernel::RowPass;
 use super::parallel;
 use super::settings::{JointSolver, SolverKind, SolverSettings};
 use super::solver::{ContactInput, ContactRows, NormalBias, Pose, SolverBody};
+use super::user_row::UserRows;
 use super::{Contact, Contacts, Kinematic};
 use crate::body::{Body, BodyState};
 use crate::integrators::{Integrator, Loads, StepError};
@@ -121,6 +122,7 @@ impl Contacts {
             settings,
             graph,
             joints,
+            user_rows,
             sleep,
             state,
             passive,
@@ -138,7 +140,7 @@ impl Contacts {
             // bias on the contacts and joints [Havok solver].
             SolverKind::Pgs => {
                 state.integrate_velocities(gravity, loads, h);
-                state.prepare_joints(joints, settings, h);
+                state.prepare_joints((joints, user_rows), settings, h);
                 if settings.warm_start {
                     state.warm_start();
                 }
@@ -153,7 +155,7 @@ impl Contacts {
                 let h_sub = settings.solver_substep(h);
                 for _ in 0..settings.substeps {
                     state.integrate_velocities(gravity, loads, h_sub);
-                    state.prepare_joints(joints, settings, h_sub);
+                    state.prepare_joints((joints, user_rows), settings, h_sub);
                     state.warm_start();
                     for _ in 0..settings.substep_iterations {
                         state.solve(settings, h_sub);
@@ -166,7 +168,7 @@ impl Contacts {
                 state.finalize_bodies(bodies)?;
             }
         }
-        state.store_impulses(graph, joints);
+        state.store_impulses(graph, (joints, user_rows));
         self.tick_sleep(bodies, h);
         self.update_stats();
         if bodies.iter().all(|b| b.state.is_finite()) {
@@ -393,8 +395,13 @@ impl StepState {
     /// sub-step) of `h`. Box2D prepares its joints once a step and moves them with the
     /// bodies; these are prepared again each solver sub-step, and the impulses the last
     /// solver sub-step's rows accumulated go with them.
-    pub fn prepare_joints(&mut self, joints: &mut [Joint], settings: &SolverSettings, h: f64) {
-        self.joint_rows.store(joints);
+    pub fn prepare_joints(
+        &mut self,
+        (joints, users): (&mut [Joint], &mut UserRows),
+        settings: &SolverSettings,
+        h: f64,
+    ) {
+        self.joint_rows.store(joints, users);
         self.joint_h = h;
         self.joint_rows = JointRows::new(
             (joints, &self.active_joints),
@@ -404,6 +411,15 @@ impl StepState {
             settings.joint_softness(h),
             h,
         );
+        let awake = |i: usize| self.awake.get(i).copied().unwrap_or(false);
+        let active: Vec<usize> = (0..users.0.len())
+            .filter(|&k| {
+                let (a, b) = users.0[k].bodies();
+                awake(a) || b.is_some_and(awake)
+            })
+            .collect();
+        let softness = settings.joint_softness(h);
+        (self.joint_rows).add_users((users, &active), &self.bodies, &self.poses, softness);
         if settings.joint_solver == JointSolver::Direct {
             self.direct = Direct::new(self.joint_rows.point_blocks(), &self.bodies);
         }
@@ -562,9 +578,13 @@ impl StepState {
 
     /// Store impulses: keeps the accumulated impulses in the contacts and joints for
     /// the next step's warm start.
-    pub fn store_impulses(&mut self, graph: &mut ContactGraph<Contact>, joints: &mut [Joint]) {
+    pub fn store_impulses(
+        &mut self,
+        graph: &mut ContactGraph<Contact>,
+        (joints, users): (&mut [Joint], &mut UserRows),
+    ) {
         self.groups.write_back(&mut self.contact_rows);
-        self.joint_rows.store(joints);
+        self.joint_rows.store(joints, users);
         let values = graph.values_mut();
         for r in &self.contact_rows {
             r.store(&mut values[r.contact].manifold);

@@ -310,3 +310,108 @@ fn every_range_end_is_accepted() {
     let energy = b.state.kinetic_energy(&b.props);
     assert!(energy.is_finite() && energy > 1e17, "{energy}");
 }
+
+/// Hostile values of the joints' fields, each as `(scene, from, to, needle, path,
+/// message)`: the error names the line and column of the needle, the field's path and
+/// what is accepted, on one line.
+const HOSTILE_JOINTS: [(&str, &str, &str, &str, &str, &str); 11] = [
+    (
+        "wrecking-ball",
+        "length: Some((0.0, 4.0))",
+        "length: Some((0.0, NaN))",
+        "(0.0, NaN))",
+        "joints[0].length",
+        "0 to 1000 m",
+    ),
+    (
+        "wrecking-ball",
+        "length: Some((0.0, 4.0))",
+        "length: Some((-1.0, 4.0))",
+        "(-1.0, 4.0))",
+        "joints[0].length",
+        "0 to 1000 m",
+    ),
+    (
+        "wrecking-ball",
+        "length: Some((0.0, 4.0))",
+        "length: Some((5.0, 4.0))",
+        "(5.0, 4.0))",
+        "joints[0].length",
+        "(5, 4) is not in order",
+    ),
+    (
+        "wrecking-ball",
+        "break_force: Some(2000.0)",
+        "break_force: Some(0.0)",
+        "0.0), break_torque",
+        "joints[1].break_force",
+        "0 (excluded) to 1e12 N",
+    ),
+    (
+        "wrecking-ball",
+        "break_torque: Some(400.0)",
+        "break_torque: Some(-400.0)",
+        "-400.0)",
+        "joints[1].break_torque",
+        "0 (excluded) to 1e12",
+    ),
+    (
+        "slider-crank",
+        "axis: (1.0, 0.0, 0.0)",
+        "axis: (0.0, 0.0, 0.0)",
+        "(0.0, 0.0, 0.0)",
+        "joints[3].axis",
+        "1e-6 to 1e6",
+    ),
+    (
+        "slider-crank",
+        "limits_m: Some((-0.45, 0.05))",
+        "limits_m: Some((0.45, 0.05))",
+        "(0.45, 0.05))",
+        "joints[3].limits_m",
+        "(0.45, 0.05) is not in order",
+    ),
+    (
+        "slider-crank",
+        "axis: (0.0, 0.0, 1.0))",
+        "axis: (0.0, 0.0, 1.0), limits_m: Some((0.0, 1.0)))",
+        "(0.0, 1.0)))",
+        "joints[1].limits_m",
+        "belongs to a Slider",
+    ),
+    (
+        "slider-crank",
+        "motor: Some((6.283185307179586, 1000.0))",
+        "motor: Some((6.283185307179586, inf))",
+        "(6.283185307179586, inf))",
+        "joints[0].motor",
+        "0 to 1e9 N·m",
+    ),
+    (
+        "elastic-pendulum",
+        "spring: Some((0.788179, 0.0))",
+        "spring: Some((0.788179, -1.0))",
+        "(0.788179, -1.0))",
+        "joints[0].spring",
+        "0 to 1000",
+    ),
+    (
+        "elastic-pendulum",
+        "anchor_b: (0.0, 3.0, 0.0)",
+        "anchor_b: (0.0, 3e300, 0.0)",
+        "3e300",
+        "joints[0].anchor_b.y",
+        "-1e6 to 1e6 m",
+    ),
+];
+
+#[test]
+fn hostile_joint_fields_point_at_their_field() {
+    for (scene, from, to, needle, path, message) in HOSTILE_JOINTS {
+        let (text, err) = error_after(scene, from, to);
+        let at = prefix(&text, needle, path);
+        assert!(err.starts_with(&at), "{scene} {to}: {err}, not at {at}");
+        assert!(err.contains(message), "{scene} {to}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}

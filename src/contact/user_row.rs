@@ -1,0 +1,74 @@
+//! Rows of your own (Havok's user constraints): a user's code adds a constraint row by
+//! implementing [`UserRow`], and the solver solves it with the joints' rows, warm-started
+//! from the impulse the row keeps. `examples/gear.rs` couples two wheels on hinges.
+
+use glam::DVec3;
+
+use super::solver::{Pose, Row, SolverBody};
+
+/// A row's Jacobian on `(v_a, ω_a, v_b, ω_b)`, in the solver's convention
+/// `J v = d·(v_b − v_a) + angular_b·ω_b − angular_a·ω_a`, world axes.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Jacobian {
+    /// `d`: the direction of a point's relative velocity (zero for a spin).
+    pub linear: DVec3,
+    pub angular_a: DVec3,
+    pub angular_b: DVec3,
+}
+
+/// One constraint row of a user's own. The solver drives `J v` towards `target` while
+/// feeding `error` back with the joints' softness, keeps the accumulated impulse within
+/// `bounds`, and hands it back to [`UserRow::keep`] after every solve for the next
+/// step's warm start.
+pub trait UserRow: std::fmt::Debug + Send + Sync {
+    /// The bodies the row acts on: the first, and the second or none for the world.
+    fn bodies(&self) -> (usize, Option<usize>);
+    /// The Jacobian at the bodies' poses now (the world's pose for none).
+    fn jacobian(&self, a: &Pose, b: &Pose) -> Jacobian;
+    /// The position error `C` the row removes (zero: a velocity-only row).
+    fn error(&self, _a: &Pose, _b: &Pose) -> f64 {
+        0.0
+    }
+    /// The velocity `J v` is driven to (a motor's speed; zero to hold).
+    fn target(&self) -> f64 {
+        0.0
+    }
+    /// The least and most accumulated impulse (N·s or N·m·s).
+    fn bounds(&self) -> (f64, f64) {
+        (f64::NEG_INFINITY, f64::INFINITY)
+    }
+    /// The impulse the row accumulated, where it is kept between steps.
+    fn impulse(&self) -> f64;
+    fn keep(&mut self, impulse: f64);
+    /// A copy, for the world's snapshots.
+    fn boxed_clone(&self) -> Box<dyn UserRow>;
+}
+
+/// The user rows of a world. Not part of a saved state: code adds them, and adds them
+/// again after loading one.
+#[derive(Debug, Default)]
+pub struct UserRows(pub Vec<Box<dyn UserRow>>);
+
+impl Clone for UserRows {
+    fn clone(&self) -> Self {
+        Self(self.0.iter().map(|r| r.boxed_clone()).collect())
+    }
+}
+
+impl Row {
+    /// The solver's row of a user's row between solver bodies `(ia, ib)`.
+    pub fn of_user(
+        user: &dyn UserRow,
+        bodies: &[SolverBody],
+        (ia, ib): (usize, usize),
+        poses: (&Pose, &Pose),
+    ) -> Self {
+        let j = user.jacobian(poses.0, poses.1);
+        let mut row = Row::general(bodies, (ia, ib), j.linear, (j.angular_a, j.angular_b));
+        row.error = user.error(poses.0, poses.1);
+        row.target = user.target();
+        (row.lo, row.hi) = user.bounds();
+        row.impulse = user.impulse();
+        row
+    }
+}
