@@ -287,28 +287,47 @@ fn a_chain_solved_directly_does_not_stretch() {
 }
 
 /// The slider-crank's piston follows x(θ) = r cos θ + √(l² − r² sin² θ) to 1 mm over two
-/// turns of its motorised crank, and the crank does turn.
+/// turns of its motorised crank once the motor has spun it up (0.1 s; the motor's first
+/// kick, 1000 N·m at once, opens the joints by about a millimetre) with the joints solved
+/// directly, as the scene has them; solved iteratively, the soft joints give under the
+/// piston's inertia, within 1.5 mm (the scene's explanation says 1.3 mm). The crank turns
+/// at the motor's speed.
 #[test]
 fn the_slider_cranks_piston_follows_x_of_theta() {
     let scene = Scene::load("slider-crank").unwrap();
-    let mut world = scene.build();
-    let meter = Mechanism::of(&scene, &world).unwrap();
-    let (mut worst, mut turned, mut last) = (0.0f64, 0.0, 0.0);
-    run(&mut world, scene.dt, 2.0, |w| {
-        let s = meter.sample(w);
-        worst = worst.max((s.measured - s.expected).abs());
-        let arm = w.bodies[0].state.orientation * DVec3::X;
-        let theta = arm.y.atan2(arm.x);
-        let step = (theta - last + std::f64::consts::PI).rem_euclid(TAU) - std::f64::consts::PI;
-        turned += step;
-        last = theta;
-    });
-    assert!(worst < 0.001, "piston off x(θ) by {worst} m");
-    assert!(
-        (turned / TAU - 2.0).abs() < 0.05,
-        "crank turned {} turns",
-        turned / TAU
-    );
+    for joint_solver in JointSolver::ALL {
+        let mut world = scene.build();
+        world.contacts.as_mut().unwrap().settings.joint_solver = joint_solver;
+        let meter = Mechanism::of(&scene, &world).unwrap();
+        let (mut worst, mut turned, mut last) = (0.0f64, 0.0, 0.0);
+        run(&mut world, scene.dt, 2.1, |w| {
+            let s = meter.sample(w);
+            if w.time > 0.1 {
+                worst = worst.max((s.measured - s.expected).abs());
+            }
+            let arm = w.bodies[0].state.orientation * DVec3::X;
+            let theta = arm.y.atan2(arm.x);
+            turned += (theta - last + std::f64::consts::PI).rem_euclid(TAU) - std::f64::consts::PI;
+            last = theta;
+        });
+        eprintln!(
+            "slider-crank, {joint_solver:?}: piston within {:.3} mm of x(θ)",
+            1e3 * worst
+        );
+        let within = match joint_solver {
+            JointSolver::Direct => 0.001,
+            JointSolver::Iterative => 0.0015,
+        };
+        assert!(
+            worst < within,
+            "{joint_solver:?}: piston off x(θ) by {worst} m"
+        );
+        assert!(
+            (turned / TAU - 2.1).abs() < 0.05,
+            "crank turned {} turns",
+            turned / TAU
+        );
+    }
 }
 
 /// The elastic pendulum at its 2:1 resonance does what its explanation says: let go at

@@ -116,9 +116,10 @@ fn joints(ui: &mut egui::Ui, sim: &mut Sim) {
         })
         .response
         .on_hover_text(
-            "iterative: each joint's point on its own, with the contacts (sequential \
-             impulses). direct: every tree of joints at once, exactly, in linear time \
-             (Baraff's Lagrange multipliers); limits, motors and springs stay iterative.",
+            "iterative: each joint's rows on their own, with the contacts (sequential \
+             impulses). direct: the rows that hold each tree of joints together, all at \
+             once and exactly, in linear time (Baraff's Lagrange multipliers); limits, \
+             motors, springs and ropes stay iterative.",
         );
     if s.joint_solver == JointSolver::Direct && loops > 0 {
         ui.label(format!(

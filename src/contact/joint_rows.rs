@@ -245,9 +245,10 @@ impl Joint {
 #[derive(Clone, Debug, Default)]
 pub struct JointRows {
     /// The point blocks, and the joint each belongs to.
-    points: Vec<PointBlock>,
-    point_joints: Vec<usize>,
-    rows: Vec<(usize, usize, Row)>,
+    pub(super) points: Vec<PointBlock>,
+    pub(super) point_joints: Vec<usize>,
+    /// The other rows, each with its joint and slot.
+    pub(super) rows: Vec<(usize, usize, Row)>,
     /// The user rows' solver rows, each with its index among them.
     users: Vec<(usize, Row)>,
 }
@@ -317,18 +318,18 @@ impl JointRows {
         }
     }
 
-    pub fn point_blocks(&self) -> &[PointBlock] {
-        &self.points
-    }
-
-    pub fn point_blocks_mut(&mut self) -> &mut [PointBlock] {
-        &mut self.points
-    }
-
-    /// One pass over the other rows, the users' last.
-    pub fn solve_rows(&mut self, bodies: &mut [SolverBody], use_bias: bool, sor: f64) {
-        for (_, _, r) in &mut self.rows {
-            r.solve(bodies, use_bias, sor);
+    /// One pass over the other rows but those `skip` marks (a direct solve's), the
+    /// users' last.
+    pub fn solve_rows(
+        &mut self,
+        bodies: &mut [SolverBody],
+        (use_bias, sor): (bool, f64),
+        skip: &[bool],
+    ) {
+        for (i, (_, _, r)) in self.rows.iter_mut().enumerate() {
+            if !skip.get(i).copied().unwrap_or(false) {
+                r.solve(bodies, use_bias, sor);
+            }
         }
         for (_, r) in &mut self.users {
             r.solve(bodies, use_bias, sor);

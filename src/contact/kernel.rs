@@ -117,6 +117,16 @@ impl<W: Real> AxisRow<W> {
     }
 }
 
+impl AxisRow<f64> {
+    /// The angular parts of the row's Jacobian on each body, `(r_a × d, r_b × d)`.
+    pub fn angular(&self) -> (glam::DVec3, glam::DVec3) {
+        (
+            glam::DVec3::from_array(self.ang_a),
+            glam::DVec3::from_array(self.ang_b),
+        )
+    }
+}
+
 impl From<&Axis> for AxisRow<f64> {
     fn from(a: &Axis) -> Self {
         Self {

@@ -20,6 +20,7 @@
 mod box_box;
 pub mod broad_phase;
 pub mod colouring;
+mod dense;
 mod detect;
 pub mod direct;
 pub mod geometry;

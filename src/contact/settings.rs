@@ -44,14 +44,14 @@ impl FromStr for SolverKind {
     }
 }
 
-/// How the joints' point constraints are solved.
+/// How the joints' equality rows are solved.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
 pub enum JointSolver {
     /// With the contacts, one joint at a time (sequential impulses).
     #[default]
     Iterative,
-    /// Every tree of joints at once, exactly, in linear time with Lagrange multipliers
-    /// [Baraff 1996]; a joint that closes a loop stays iterative.
+    /// The equality rows of every tree of joints at once, exactly, in linear time with
+    /// Lagrange multipliers [Baraff 1996]; a joint that closes a loop stays iterative.
     Direct,
 }
 
@@ -127,8 +127,8 @@ pub struct SolverSettings {
     pub sleep: bool,
     pub sleep_time: f64,
     pub sleep_speed: f64,
-    /// How the joints' point constraints are solved (limits, motors, springs and the
-    /// other rows always iteratively).
+    /// How the joints' equality rows are solved (limits, motors, springs and ropes
+    /// always iteratively).
     pub joint_solver: JointSolver,
 }
 

@@ -421,7 +421,7 @@ impl StepState {
         let softness = settings.joint_softness(h);
         (self.joint_rows).add_users((users, &active), &self.bodies, &self.poses, softness);
         if settings.joint_solver == JointSolver::Direct {
-            self.direct = Direct::new(self.joint_rows.point_blocks(), &self.bodies);
+            self.direct = Direct::new(&self.joint_rows, &self.bodies);
         }
     }
 
@@ -439,17 +439,22 @@ impl StepState {
         self.solve_contacts(NormalBias::solve(settings, h), settings.sor);
     }
 
-    /// The joints' rows: the point blocks one at a time or directly, then the others.
+    /// The joints' rows: one at a time, or the others (limits, motors, springs, user
+    /// rows) one at a time and then each tree's equality rows directly, so that those
+    /// hold exactly after every pass.
     fn solve_joints(&mut self, settings: &SolverSettings, use_bias: bool) {
         let (bodies, sor) = (&mut self.bodies, settings.sor);
         match settings.joint_solver {
-            JointSolver::Iterative => self.joint_rows.solve_points(bodies, use_bias, sor),
+            JointSolver::Iterative => {
+                self.joint_rows.solve_points(bodies, use_bias, sor);
+                self.joint_rows.solve_rows(bodies, (use_bias, sor), &[]);
+            }
             JointSolver::Direct => {
-                let points = self.joint_rows.point_blocks_mut();
-                self.direct.solve(points, bodies, use_bias, sor)
+                let rows = &mut self.joint_rows;
+                rows.solve_rows(bodies, (use_bias, sor), &self.direct.owned_rows);
+                self.direct.solve(rows, bodies, use_bias, sor);
             }
         }
-        self.joint_rows.solve_rows(bodies, use_bias, sor);
     }
 
     /// Integrate positions: hands each awake body its solved velocities and lets the

@@ -1,0 +1,121 @@
+//! Small dense matrices for the direct joint solve: a joint's block is at most 6×6, so a
+//! row-major vector and Gauss-Jordan elimination are all it needs.
+
+use std::ops::{Add, Mul, SubAssign};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dense {
+    rows: usize,
+    cols: usize,
+    v: Vec<f64>,
+}
+
+impl Dense {
+    pub fn zeros(rows: usize, cols: usize) -> Self {
+        Self {
+            rows,
+            cols,
+            v: vec![0.0; rows * cols],
+        }
+    }
+
+    pub fn from_fn(rows: usize, cols: usize, f: impl Fn(usize, usize) -> f64) -> Self {
+        let v = (0..rows * cols).map(|i| f(i / cols, i % cols)).collect();
+        Self { rows, cols, v }
+    }
+
+    pub fn at(&self, r: usize, c: usize) -> f64 {
+        self.v[r * self.cols + c]
+    }
+
+    pub fn transpose(&self) -> Self {
+        Self::from_fn(self.cols, self.rows, |r, c| self.at(c, r))
+    }
+
+    /// The product with a vector.
+    pub fn times(&self, x: &[f64]) -> Vec<f64> {
+        (0..self.rows)
+            .map(|r| (0..self.cols).map(|c| self.at(r, c) * x[c]).sum())
+            .collect()
+    }
+
+    /// The inverse of a square matrix by Gauss-Jordan elimination with partial pivoting;
+    /// a singular one (a joint whose rows no body can move) gives zero: no impulse.
+    pub fn inverse(&self) -> Self {
+        let n = self.rows;
+        let (mut a, mut inv) = (self.clone(), Self::from_fn(n, n, |r, c| f64::from(r == c)));
+        let scale = self.v.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        for col in 0..n {
+            let pivot = (col..n)
+                .max_by(|&i, &j| a.at(i, col).abs().total_cmp(&a.at(j, col).abs()))
+                .unwrap_or(col);
+            if a.at(pivot, col).abs() <= 1e-14 * scale {
+                return Self::zeros(n, n);
+            }
+            for m in [&mut a, &mut inv] {
+                for c in 0..n {
+                    m.v.swap(col * n + c, pivot * n + c);
+                }
+            }
+            let p = a.at(col, col);
+            for c in 0..n {
+                a.v[col * n + c] /= p;
+                inv.v[col * n + c] /= p;
+            }
+            for r in (0..n).filter(|&r| r != col) {
+                let f = a.at(r, col);
+                for c in 0..n {
+                    a.v[r * n + c] -= f * a.at(col, c);
+                    inv.v[r * n + c] -= f * inv.at(col, c);
+                }
+            }
+        }
+        inv
+    }
+}
+
+impl Add for Dense {
+    type Output = Dense;
+    fn add(mut self, o: Dense) -> Dense {
+        self.v.iter_mut().zip(o.v).for_each(|(a, b)| *a += b);
+        self
+    }
+}
+
+impl SubAssign<&Dense> for Dense {
+    fn sub_assign(&mut self, o: &Dense) {
+        self.v.iter_mut().zip(&o.v).for_each(|(a, b)| *a -= b);
+    }
+}
+
+impl Mul for &Dense {
+    type Output = Dense;
+    fn mul(self, o: &Dense) -> Dense {
+        Dense::from_fn(self.rows, o.cols, |r, c| {
+            (0..self.cols).map(|k| self.at(r, k) * o.at(k, c)).sum()
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_inverse_times_its_matrix_is_the_identity() {
+        let a = Dense::from_fn(5, 5, |r, c| {
+            if r == c {
+                4.0
+            } else {
+                1.0 / (1 + r + c) as f64
+            }
+        });
+        let id = &a * &a.inverse();
+        for r in 0..5 {
+            for c in 0..5 {
+                assert!((id.at(r, c) - f64::from(r == c)).abs() < 1e-14, "{id:?}");
+            }
+        }
+        assert_eq!(Dense::zeros(3, 3).inverse(), Dense::zeros(3, 3));
+    }
+}
