@@ -351,7 +351,13 @@ fn seek_and_replay_are_bitwise_with_a_plugin_that_adds_loads_between_stages() {
 /// at the same step.
 #[test]
 fn seek_and_replay_are_bitwise_across_joint_breaks() {
-    for (name, steps) in [("wrecking-ball", 110), ("chain", 60), ("slider-crank", 60)] {
+    let scenes = [
+        ("wrecking-ball", 110),
+        ("chain", 60),
+        ("slider-crank", 60),
+        ("elastic-pendulum", 60),
+    ];
+    for (name, steps) in scenes {
         let mut lab = lab(name);
         let broken = |lab: &Lab| {
             let c = lab.lanes()[0].world.contacts.as_ref().unwrap();

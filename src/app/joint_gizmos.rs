@@ -37,7 +37,7 @@ fn draw(sim: Res<Sim>, view: Res<View>, mut gizmos: Gizmos) {
         };
         let offset = lane_offset(&sim, lane).as_dvec3();
         let poses = Contacts::poses(&run.world.bodies);
-        let h = c.state.joint_h;
+        let h = c.state.step_h;
         for (k, j) in c.joints.iter().enumerate() {
             let (pa, pb) = c.joint_poses(&poses, k);
             let (wa, wb) = j.anchors(&pa, &pb);
@@ -50,7 +50,7 @@ fn draw(sim: Res<Sim>, view: Res<View>, mut gizmos: Gizmos) {
             }
             shape(&mut gizmos, j, (&pa, &pb), (at(wa), at(wb)));
             if view.joint_forces && h > 0.0 {
-                let force = -j.linear_impulse(&pa, &pb) / h;
+                let force = -j.linear_impulse(&j.step_impulses, &pa, &pb) / h;
                 let tip = wa + force * FORCE_SCALE;
                 gizmos.arrow(at(wa), at(tip), JOINT_FORCE_COLOR);
             }
@@ -100,7 +100,7 @@ fn shape(gizmos: &mut Gizmos, j: &Joint, (pa, pb): (&Pose, &Pose), (wa, wb): (Ve
             let d = wa.distance(wb) as f64;
             match (spring, length) {
                 (Some(_), _) => coil(gizmos, wa, wb),
-                (None, Some((_, max))) if d < max - 0.01 => sag(gizmos, wa, wb, max),
+                (None, Some((min, max))) if min < max && d < max - 0.01 => sag(gizmos, wa, wb, max),
                 _ => {
                     gizmos.line(wa, wb, JOINT_COLOR);
                 }

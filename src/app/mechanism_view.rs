@@ -92,7 +92,8 @@ fn breaks(ui: &mut egui::Ui, sim: &Sim, layout: Layout) {
         let Some(c) = &sim.lanes()[0].world.contacts else {
             return;
         };
-        let breaks: Vec<_> = c.breaks().collect();
+        let mut breaks: Vec<_> = c.breaks().collect();
+        breaks.sort_by(|(_, a), (_, b)| a.time.total_cmp(&b.time));
         if breaks.is_empty() {
             ui.label("none yet");
         }

@@ -105,7 +105,7 @@ fn joints(ui: &mut egui::Ui, sim: &mut Sim) {
     if c.joints.is_empty() {
         return;
     }
-    let loops = c.state.direct.iterative.len();
+    let loops = c.state.direct.loops.len();
     let mut s = c.settings;
     egui::ComboBox::from_label("joint solver")
         .selected_text(s.joint_solver.name())

@@ -107,18 +107,18 @@ impl Told {
         for (k, b) in c.breaks() {
             if !std::mem::replace(&mut self.broken[k], true) {
                 let j = &c.joints[k];
-                let name = |i: Option<usize>| i.map_or("the world", |i| &world.bodies[i].name);
+                let second = match (j.b, j.frame) {
+                    (Some(b), _) => world.bodies[b].name.as_str(),
+                    (None, Some(f)) => world.frames[f].name.as_str(),
+                    (None, None) => "the world",
+                };
                 progress.say(&format!(
-                    "t = {:.4} s: joint {k} ({} to {}) broke carrying {:.1} N and {:.1} N·m",
-                    b.time,
-                    name(Some(j.a)),
-                    name(j.b),
-                    b.force,
-                    b.torque
+                    "t = {:.4} s: joint {k} ({} to {second}) broke carrying {:.1} N and {:.1} N·m",
+                    b.time, world.bodies[j.a].name, b.force, b.torque
                 ));
             }
         }
-        let loops = c.state.direct.iterative.len();
+        let loops = c.state.direct.loops.len();
         if loops > 0 && !std::mem::replace(&mut self.loops, true) {
             progress.say(&format!(
                 "{loops} joint(s) close a loop: the direct joint solve leaves them to the iterative one"

@@ -3,7 +3,7 @@
 //! multipliers", SIGGRAPH 1996).
 //!
 //! The unknowns are each joint's impulses along its equality rows (a ball joint's three
-//! point rows, a hinge's five, a fixed joint's or a slider's six, a rod's one). The
+//! point rows, a hinge's five, a fixed joint's six, a slider's five, a rod's one). The
 //! system is `K λ = r` with `K = J M⁻¹ Jᵀ`; two joints couple only through a moving body
 //! they share, by `K_jk = Σ lin_r·lin_s / m + ang_r·I⁻¹ ang_s` over their rows' parts on
 //! that body. When the bodies and joints form a forest, some joint always has an end that
@@ -87,7 +87,7 @@ pub struct Direct {
     nodes: Vec<Node>,
     order: Vec<Eliminated>,
     /// Joints (by node) that close a loop, left to the iterative solve.
-    pub iterative: Vec<usize>,
+    pub loops: Vec<usize>,
     /// The point blocks and rows the direct solve takes.
     owned_points: Vec<bool>,
     pub owned_rows: Vec<bool>,
@@ -102,7 +102,13 @@ impl Direct {
     pub fn new(rows: &JointRows, bodies: &[SolverBody]) -> Self {
         let moves = |i: usize| bodies[i].inv_mass > 0.0;
         let nodes = nodes(rows);
-        let (mut at, iterative) = forest(&nodes, bodies.len(), moves);
+        let Forest {
+            mut at,
+            loops,
+            still,
+        } = forest(&nodes, bodies.len(), moves);
+        let mut left = vec![false; nodes.len()];
+        loops.iter().chain(&still).for_each(|&j| left[j] = true);
         let mut diag: Vec<Dense> = (nodes.iter())
             .map(|n| {
                 let ends = n.ends.into_iter().filter(|&i| moves(i));
@@ -112,7 +118,7 @@ impl Direct {
             .collect();
         let mut off: HashMap<(usize, usize), Dense> = HashMap::new();
         let mut ready: Vec<usize> = (0..nodes.len())
-            .filter(|&j| !iterative.contains(&j) && leaf(&nodes[j], &at, moves))
+            .filter(|&j| !left[j] && leaf(&nodes[j], &at, moves))
             .collect();
         let (mut done, mut order) = (vec![false; nodes.len()], Vec::new());
         while let Some(j) = ready.pop() {
@@ -147,9 +153,8 @@ impl Direct {
                 links,
             });
         }
-        // None is left in a forest; this only guards the solve against a missed node.
-        let missed = (0..nodes.len()).filter(|&j| !done[j] && !iterative.contains(&j));
-        let iterative: Vec<usize> = iterative.iter().copied().chain(missed).collect();
+        // Every node of a forest is eliminated; the owned rows below are only those.
+        debug_assert!((0..nodes.len()).all(|j| done[j] || left[j]));
         let (mut owned_points, mut owned_rows) =
             (vec![false; rows.points.len()], vec![false; rows.rows.len()]);
         for e in &order {
@@ -166,7 +171,7 @@ impl Direct {
             lambda: sizes(),
             nodes,
             order,
-            iterative,
+            loops,
             owned_points,
             owned_rows,
         }
@@ -284,14 +289,14 @@ fn nodes(rows: &JointRows) -> Vec<Node> {
     nodes
 }
 
-/// Which nodes each moving body has, and the nodes that would close a loop among the
-/// moving bodies (or join none): those are solved iteratively.
-fn forest(
-    nodes: &[Node],
-    n: usize,
-    moves: impl Fn(usize) -> bool,
-) -> (Vec<Vec<usize>>, Vec<usize>) {
-    let mut root: Vec<usize> = (0..n).collect();
+/// Which nodes each moving body has; the nodes that would close a loop, with everything
+/// that does not move (the ground, kinematic frames, sleeping bodies) taken as one body,
+/// since two paths to the ground make the rows dependent and `K` singular (a
+/// slider-crank's crank and piston both held to the world); and the nodes that join
+/// nothing that moves. Both lists are solved iteratively.
+fn forest(nodes: &[Node], n: usize, moves: impl Fn(usize) -> bool) -> Forest {
+    // Union-find over the bodies, index `n` standing for everything that does not move.
+    let mut root: Vec<usize> = (0..=n).collect();
     fn find(root: &mut [usize], mut i: usize) -> usize {
         while root[i] != i {
             root[i] = root[root[i]];
@@ -299,25 +304,36 @@ fn forest(
         }
         i
     }
-    let (mut at, mut iterative) = (vec![Vec::new(); n], Vec::new());
+    let mut forest = Forest {
+        at: vec![Vec::new(); n],
+        loops: Vec::new(),
+        still: Vec::new(),
+    };
     for (j, node) in nodes.iter().enumerate() {
-        let ends: Vec<usize> = node.ends.into_iter().filter(|&i| moves(i)).collect();
-        let closes = match ends[..] {
-            [] => true,
-            [a, b] => {
-                let (ra, rb) = (find(&mut root, a), find(&mut root, b));
-                root[ra] = rb;
-                ra == rb
-            }
-            _ => false,
-        };
-        if closes {
-            iterative.push(j);
-        } else {
-            ends.iter().for_each(|&i| at[i].push(j));
+        let [a, b] = node.ends.map(|i| if moves(i) { i } else { n });
+        if a == n && b == n {
+            forest.still.push(j);
+            continue;
         }
+        let (ra, rb) = (find(&mut root, a), find(&mut root, b));
+        if ra == rb {
+            forest.loops.push(j);
+            continue;
+        }
+        root[ra] = rb;
+        [a, b]
+            .into_iter()
+            .filter(|&i| i < n)
+            .for_each(|i| forest.at[i].push(j));
     }
-    (at, iterative)
+    forest
+}
+
+/// What [`forest`] finds.
+struct Forest {
+    at: Vec<Vec<usize>>,
+    loops: Vec<usize>,
+    still: Vec<usize>,
 }
 
 /// Whether `node` has an end no other node shares.
@@ -450,7 +466,7 @@ mod tests {
             joint(&mut rows, &bodies, (k, ends, point, extra), &mut rng);
         }
         let mut direct = Direct::new(&rows, &bodies);
-        assert!(direct.iterative.is_empty());
+        assert!(direct.loops.is_empty());
         assert!(direct.owned_rows.iter().all(|&o| o));
         direct.solve(&mut rows, &mut bodies, false, 1.0);
         for speed in speeds(&rows, &bodies) {
@@ -458,7 +474,8 @@ mod tests {
         }
     }
 
-    /// A joint that closes a loop is left to the iterative solve.
+    /// A joint that closes a loop is left to the iterative solve: among moving bodies,
+    /// and through the ground (a bridge pinned at both ends).
     #[test]
     fn a_loop_is_left_to_iterate() {
         let mut rng = Lcg(3);
@@ -468,7 +485,12 @@ mod tests {
             joint(&mut rows, &bodies, (k, ends, true, 1), &mut rng);
         }
         let direct = Direct::new(&rows, &bodies);
-        assert_eq!(direct.iterative, vec![3]);
+        assert_eq!(direct.loops, vec![3]);
         assert_eq!(direct.owned_rows, vec![true, true, true, false]);
+        let mut bridge = JointRows::default();
+        for (k, ends) in [(0, 3), (1, 0), (1, 3)].into_iter().enumerate() {
+            joint(&mut bridge, &bodies, (k, ends, true, 0), &mut rng);
+        }
+        assert_eq!(Direct::new(&bridge, &bodies).loops, vec![2]);
     }
 }

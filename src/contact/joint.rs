@@ -118,7 +118,13 @@ pub struct Joint {
     pub break_torque: Option<f64>,
     #[serde(default)]
     pub broken: Option<Break>,
+    /// Each row's accumulated impulse in its last solve, for the next warm start.
     pub impulses: [f64; SLOTS],
+    /// Each row's impulse summed over the solves of the step being taken (the soft
+    /// step's sub-steps): over the step's length, the force the joint carried in it.
+    /// Rebuilt every step, so not a state.
+    #[serde(skip)]
+    pub step_impulses: [f64; SLOTS],
 }
 
 impl Joint {
@@ -152,6 +158,7 @@ impl Joint {
             break_torque: None,
             broken: None,
             impulses: [0.0; SLOTS],
+            step_impulses: [0.0; SLOTS],
         }
     }
 
@@ -194,10 +201,9 @@ impl Joint {
         )
     }
 
-    /// The linear impulse the joint's rows accumulated in the last solve, on the second
-    /// body (the first takes its reaction), in world axes at poses `pa`, `pb`.
-    pub fn linear_impulse(&self, pa: &Pose, pb: &Pose) -> DVec3 {
-        let i = &self.impulses;
+    /// The linear impulse of the rows' impulses `i` (by slot) on the second body (the
+    /// first takes its reaction), in world axes at poses `pa`, `pb`.
+    pub fn linear_impulse(&self, i: &[f64; SLOTS], pa: &Pose, pb: &Pose) -> DVec3 {
         match self.kind {
             JointKind::Ball | JointKind::Fixed | JointKind::Hinge { .. } => {
                 DVec3::new(i[0], i[1], i[2])
@@ -217,17 +223,17 @@ impl Joint {
         }
     }
 
-    /// The size of the linear and angular impulse the joint's rows accumulated in the
-    /// last solve: divided by that solve's step, the force and torque it carries.
+    /// The size of the linear and angular impulse the joint's rows passed in the step
+    /// just taken: divided by the step's length, the force and torque it carried.
     pub fn carried(&self, pa: &Pose, pb: &Pose) -> (f64, f64) {
-        let i = &self.impulses;
+        let i = &self.step_impulses;
         let norm = |x: &[f64]| x.iter().map(|v| v * v).sum::<f64>().sqrt();
         let angular = match self.kind {
             JointKind::Ball | JointKind::Distance { .. } => 0.0,
             JointKind::Fixed | JointKind::Slider { .. } => norm(&i[3..6]),
             JointKind::Hinge { .. } => norm(&[i[3], i[4], i[6] + i[7]]),
         };
-        (self.linear_impulse(pa, pb).length(), angular)
+        (self.linear_impulse(i, pa, pb).length(), angular)
     }
 
     /// Whether a force `force` (N) or torque `torque` (N·m) is past the joint's limits.

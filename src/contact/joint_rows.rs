@@ -287,14 +287,15 @@ impl JointRows {
 
     /// Adds the rows of `users[k]` for each `k` in `active`, after the joints' (softened
     /// like theirs).
+    /// The solver body and pose at index `world` stand for the world (kinematic
+    /// colliders' come after it).
     pub fn add_users(
         &mut self,
         (users, active): (&UserRows, &[usize]),
-        bodies: &[SolverBody],
-        poses: &[Pose],
+        (bodies, poses): (&[SolverBody], &[Pose]),
+        world: usize,
         softness: Softness,
     ) {
-        let world = poses.len() - 1;
         for &k in active {
             let u = &*users.0[k];
             let (a, b) = u.bodies();
@@ -337,16 +338,29 @@ impl JointRows {
     }
 
     /// Keeps the accumulated impulses in the joints and the user rows for the next warm
-    /// start.
-    pub fn store(&self, joints: &mut [Joint], users: &mut UserRows) {
+    /// start, and adds them to the joints' impulses of the step; a slot whose row is not
+    /// there now (a limit no longer reached) keeps no impulse. The rows are then spent.
+    pub fn store(&mut self, joints: &mut [Joint], users: &mut UserRows) {
         for (k, r) in &self.users {
             users.0[*k].keep(r.impulse);
         }
+        let present = self
+            .point_joints
+            .iter()
+            .chain(self.rows.iter().map(|(k, ..)| k));
+        for &k in present {
+            joints[k].impulses = [0.0; SLOTS];
+        }
+        let mut keep = |k: usize, slot: usize, impulse: f64| {
+            joints[k].impulses[slot] = impulse;
+            joints[k].step_impulses[slot] += impulse;
+        };
         for (&k, p) in self.point_joints.iter().zip(&self.points) {
-            joints[k].impulses[..3].copy_from_slice(&p.impulse.to_array());
+            (0..3).for_each(|axis| keep(k, axis, p.impulse[axis]));
         }
-        for (k, slot, r) in &self.rows {
-            joints[*k].impulses[*slot] = r.impulse;
+        for &(k, slot, ref r) in &self.rows {
+            keep(k, slot, r.impulse);
         }
+        *self = Self::default();
     }
 }

@@ -224,11 +224,11 @@ impl Contacts {
         true
     }
 
-    /// Breaks every joint that carried more than its limits in the step just solved
-    /// (the impulses of its last solve over that solve's step), at `time`, the step's
-    /// end; a broken joint keeps no rows and no impulses.
+    /// Breaks every joint that carried more than its limits in the step just solved (its
+    /// rows' impulses summed over the step, over the step's length), at `time`, the
+    /// step's end; a broken joint keeps no rows and no impulses.
     pub fn break_joints(&mut self, time: f64) {
-        let (h, poses) = (self.state.joint_h, &self.state.poses);
+        let (h, poses) = (self.state.step_h, &self.state.poses);
         let world = self.state.awake.len();
         for &k in &self.state.active_joints {
             let j = &mut self.joints[k];

@@ -62,10 +62,10 @@ pub struct StepState {
     /// The joints with an awake body, and their rows as last prepared.
     pub active_joints: Vec<usize>,
     pub joint_rows: JointRows,
-    /// The step (or solver sub-step) the joint rows were last prepared for: their
-    /// impulses over it are the forces the joints carry.
-    pub joint_h: f64,
-    /// The joints' point blocks factored for the direct solve (with that solver).
+    /// The step the solver last took: the joints' impulses of the step over it are the
+    /// forces they carried.
+    pub step_h: f64,
+    /// The joints' equality rows factored for the direct solve (with that solver).
     pub direct: Direct,
     /// The contact rows' colours: `contact_rows` lists the rows colour by colour.
     pub colours: Colours,
@@ -135,6 +135,7 @@ impl Contacts {
             kinematic,
         };
         state.prepare(bodies, who, graph, joints, settings, h);
+        state.step_h = h;
         match settings.solver {
             // The classic step: the stages once over the whole step, with Baumgarte's
             // bias on the contacts and joints [Havok solver].
@@ -368,8 +369,9 @@ impl StepState {
                 self.active_joints.push(k);
             }
         }
-        if !settings.warm_start {
-            for &k in &self.active_joints {
+        for &k in &self.active_joints {
+            joints[k].step_impulses = [0.0; SLOTS];
+            if !settings.warm_start {
                 joints[k].impulses = [0.0; SLOTS];
             }
         }
@@ -402,7 +404,6 @@ impl StepState {
         h: f64,
     ) {
         self.joint_rows.store(joints, users);
-        self.joint_h = h;
         self.joint_rows = JointRows::new(
             (joints, &self.active_joints),
             &self.bodies,
@@ -419,7 +420,8 @@ impl StepState {
             })
             .collect();
         let softness = settings.joint_softness(h);
-        (self.joint_rows).add_users((users, &active), &self.bodies, &self.poses, softness);
+        let solver = (&self.bodies[..], &self.poses[..]);
+        (self.joint_rows).add_users((users, &active), solver, self.awake.len(), softness);
         if settings.joint_solver == JointSolver::Direct {
             self.direct = Direct::new(&self.joint_rows, &self.bodies);
         }

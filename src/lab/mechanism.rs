@@ -61,7 +61,8 @@ impl Mechanism {
                 let poses = Contacts::poses(&world.bodies);
                 let anchor = |k: usize| c.joint_anchors(&poses, k).0;
                 let span = anchor(0).distance(anchor(c.joints.len() - 1));
-                Some(Self::Stretch { span })
+                // One joint, or a ring: no length to measure the stretch against.
+                (span > 1e-6).then_some(Self::Stretch { span })
             }
             _ => None,
         }

@@ -81,9 +81,9 @@ pub struct JointDesc {
     /// the starting pose, written as a plain tuple like `anchor`.
     #[serde(default, deserialize_with = "plain_point")]
     pub anchor_b: Option<DVec3>,
-    /// Hinge or slider axis, world.
-    #[serde(default = "default_axis")]
-    pub axis: DVec3,
+    /// Hinge or slider axis, world (+Y when not given), written as a plain tuple.
+    #[serde(default, deserialize_with = "plain_point")]
+    pub axis: Option<DVec3>,
     /// Hinge limits of a relative to b, degrees.
     #[serde(default)]
     pub limits_deg: Option<(f64, f64)>,
@@ -107,13 +107,9 @@ pub struct JointDesc {
     pub break_torque: Option<f64>,
 }
 
-/// A point given without `Some(..)`, as the field it pairs with is.
+/// A point or direction given without `Some(..)`, as `anchor` is.
 fn plain_point<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<DVec3>, D::Error> {
     DVec3::deserialize(d).map(Some)
-}
-
-fn default_axis() -> DVec3 {
-    DVec3::Y
 }
 
 /// Bodies laid out from a parameter; `size` is a box's half extents.
@@ -349,8 +345,10 @@ fn joint(j: &JointDesc, names: &[&str], frames: &[&str]) -> Result<(), Invalid> 
         }
     }
     POSITION.check_each("anchor", j.anchor)?;
-    DIRECTION.check("axis", j.axis.length())?;
     belongs(j)?;
+    if let Some(axis) = j.axis {
+        DIRECTION.check("axis", axis.length())?;
+    }
     if let Some(p) = j.anchor_b {
         POSITION.check_each("anchor_b", p)?;
     }
@@ -382,7 +380,7 @@ fn joint(j: &JointDesc, names: &[&str], frames: &[&str]) -> Result<(), Invalid> 
     if let Some(t) = j.break_torque {
         FORCE.check("break_torque", t)?;
     }
-    Ok(())
+    starts_within(j)
 }
 
 /// A pair of bounds in `range`, in order (`in_order`).
@@ -399,12 +397,66 @@ fn ordered(field: &str, range: Range, (lo, hi): (f64, f64), in_order: bool) -> R
     }
 }
 
+/// A distance joint's anchors at least a millimetre apart (the line between them is its
+/// row's direction), and every joint starting within its limits (a start outside would
+/// be yanked into range by the first step).
+fn starts_within(j: &JointDesc) -> Result<(), Invalid> {
+    if j.kind == JointType::Distance {
+        let Some(b) = j.anchor_b else {
+            return Err(Invalid::new(
+                "anchor_b",
+                "a Distance joint needs anchor_b, the point on its second end",
+            ));
+        };
+        let start = b.distance(j.anchor);
+        if start < SIZE.min {
+            return Err(Invalid::new(
+                "anchor_b",
+                format!(
+                    "is {start} m from anchor: a distance joint needs its anchors at least 1 mm apart"
+                ),
+            ));
+        }
+        if let Some((min, max)) = j.length
+            && !(min..=max).contains(&start)
+        {
+            return Err(Invalid::new(
+                "length",
+                format!("({min}, {max}) does not include the anchors' starting distance {start} m"),
+            ));
+        }
+    }
+    if let Some((lo, hi)) = j.limits_m
+        && !(lo..=hi).contains(&0.0)
+    {
+        return Err(Invalid::new(
+            "limits_m",
+            format!("({lo}, {hi}) does not include 0, the starting pose"),
+        ));
+    }
+    if let Some((lo, hi)) = j.limits_deg
+        && !(lo..=hi).contains(&0.0)
+    {
+        return Err(Invalid::new(
+            "limits_deg",
+            format!("({lo}, {hi}) does not include 0, the starting pose"),
+        ));
+    }
+    Ok(())
+}
+
 /// Each optional field belongs to some kinds of joint only.
 fn belongs(j: &JointDesc) -> Result<(), Invalid> {
     use JointType::*;
-    let fields: [(&str, bool, &[JointType], &str); 7] = [
+    let fields: [(&str, bool, &[JointType], &str); 8] = [
         ("limits_deg", j.limits_deg.is_some(), &[Hinge], "a Hinge"),
         ("limits_m", j.limits_m.is_some(), &[Slider], "a Slider"),
+        (
+            "axis",
+            j.axis.is_some(),
+            &[Hinge, Slider],
+            "a Hinge or a Slider",
+        ),
         (
             "motor",
             j.motor.is_some(),
@@ -516,7 +568,7 @@ pub(super) fn build(world: &mut World, desc: &ContactsDesc, joints: &[JointDesc]
         let place = Placement {
             anchor: j.anchor,
             anchor_b: j.anchor_b,
-            axis: j.axis,
+            axis: j.axis.unwrap_or(DVec3::Y),
         };
         let k = if let Some(f) = &j.frame {
             let f = world

@@ -314,7 +314,7 @@ fn every_range_end_is_accepted() {
 /// Hostile values of the joints' fields, each as `(scene, from, to, needle, path,
 /// message)`: the error names the line and column of the needle, the field's path and
 /// what is accepted, on one line.
-const HOSTILE_JOINTS: [(&str, &str, &str, &str, &str, &str); 11] = [
+const HOSTILE_JOINTS: [(&str, &str, &str, &str, &str, &str); 19] = [
     (
         "wrecking-ball",
         "length: Some((0.0, 4.0))",
@@ -402,6 +402,70 @@ const HOSTILE_JOINTS: [(&str, &str, &str, &str, &str, &str); 11] = [
         "3e300",
         "joints[0].anchor_b.y",
         "-1e6 to 1e6 m",
+    ),
+    (
+        "elastic-pendulum",
+        "spring: Some((0.788179, 0.0))",
+        "spring: Some((NaN, 0.0))",
+        "(NaN, 0.0))",
+        "joints[0].spring",
+        "0.001 to 10000 Hz",
+    ),
+    (
+        "elastic-pendulum",
+        "spring: Some((0.788179, 0.0))",
+        "spring: Some((0.0, 0.0))",
+        "(0.0, 0.0))",
+        "joints[0].spring",
+        "0.001 to 10000 Hz",
+    ),
+    (
+        "elastic-pendulum",
+        "anchor_b: (0.0, 3.0, 0.0)",
+        "anchor_b: (0.0, NaN, 0.0)",
+        "NaN",
+        "joints[0].anchor_b.y",
+        "-1e6 to 1e6 m",
+    ),
+    (
+        "elastic-pendulum",
+        "anchor_b: (0.0, 3.0, 0.0)",
+        "anchor_b: (0.083708, 1.802923, 0.0)",
+        "(0.083708, 1.802923, 0.0), spring",
+        "joints[0].anchor_b",
+        "at least 1 mm apart",
+    ),
+    (
+        "slider-crank",
+        "limits_m: Some((-0.45, 0.05))",
+        "limits_m: Some((NaN, 0.05))",
+        "(NaN, 0.05))",
+        "joints[3].limits_m",
+        "-1000 to 1000 m",
+    ),
+    (
+        "slider-crank",
+        "limits_m: Some((-0.45, 0.05))",
+        "limits_m: Some((0.1, 0.5))",
+        "(0.1, 0.5))",
+        "joints[3].limits_m",
+        "does not include 0",
+    ),
+    (
+        "wrecking-ball",
+        "length: Some((0.0, 4.0))",
+        "length: Some((0.0, 3.0))",
+        "(0.0, 3.0))",
+        "joints[0].length",
+        "does not include the anchors' starting distance 4 m",
+    ),
+    (
+        "chain",
+        "(kind: Ball, a: \"link 1\", anchor: (0.0, 4.0, 0.0))",
+        "(kind: Ball, a: \"link 1\", anchor: (0.0, 4.0, 0.0), axis: (1.0, 0.0, 0.0))",
+        "(1.0, 0.0, 0.0))",
+        "joints[0].axis",
+        "belongs to a Hinge or a Slider",
     ),
 ];
 
