@@ -2,7 +2,7 @@
 //!
 //! The layers run one way, each using only those before it:
 //! `math` ← `body` ← `integrators` ← {`hierarchy`, `contact`} ← `world` ← `scene` ← `lab`
-//! ← {`cli`, `app`}; `heap` (the memory a value owns) and `atomic_file` (files written
+//! ← `lesson` ← {`cli`, `app`}; `heap` (the memory a value owns) and `atomic_file` (files written
 //! whole or not at all) serve them all. See docs/architecture.md for what each holds.
 
 pub mod atomic_file;
@@ -22,6 +22,8 @@ pub mod world;
 pub mod scene;
 
 pub mod lab;
+
+pub mod lesson;
 
 #[cfg(feature = "app")]
 pub mod app;

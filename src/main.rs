@@ -2,7 +2,7 @@ use std::io::Write;
 
 use clap::Parser;
 
-use gyrolab::cli::{Cli, emit, run};
+use gyrolab::cli::{Cli, Verdict, emit, run};
 
 /// The one error line, then exit code 2. A failed write to stderr (`2>/dev/full`) has
 /// nowhere left to be told, so it is ignored rather than panicking.
@@ -33,10 +33,13 @@ fn main() {
     };
     let result = match cli.command {
         Some(command) => run(command),
-        None => open_app(&cli),
+        None => open_app(&cli).map(|()| Verdict::Done),
     };
-    if let Err(e) = result {
-        fail(&format!("error: {e}"));
+    match result {
+        Ok(Verdict::Done) => {}
+        // A lesson whose readouts disagree with it: the report is written, exit 1.
+        Ok(Verdict::Disagrees) => std::process::exit(1),
+        Err(e) => fail(&format!("error: {e}")),
     }
 }
 

@@ -42,6 +42,25 @@ fn scenes() -> &'static [(String, String)] {
     })
 }
 
+/// The shipped lessons as files, `(name, text)`, from `assets/lessons/`.
+fn lessons() -> &'static [(String, String)] {
+    static LESSONS: OnceLock<Vec<(String, String)>> = OnceLock::new();
+    LESSONS.get_or_init(|| {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/lessons");
+        let mut all: Vec<(String, String)> = std::fs::read_dir(dir)
+            .expect("assets/lessons")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+            .map(|p| {
+                let name = p.file_stem().unwrap().to_str().unwrap().to_owned();
+                (name, std::fs::read_to_string(&p).expect("lesson text"))
+            })
+            .collect();
+        all.sort();
+        all
+    })
+}
+
 /// Cases per property in `cargo test` unless `PROPTEST_CASES` says otherwise; few
 /// shrink steps, since each one is a run of the binary.
 fn config(cases: u32) -> Config {
@@ -288,6 +307,48 @@ proptest! {
     fn hostile_command_lines_keep_the_promise(case in args_case()) {
         let j = execute(&case);
         prop_assert!(j.class.kept(), "{:?}: {}\n{}", j.class, j.why, j.report);
+    }
+}
+
+/// `gyrolab lesson FILE` on a mutated lesson: a file the library refuses gets exit 2 and
+/// one line pointing into it; one it takes runs, exit 0 (its readouts agree) or 1 (one
+/// does not), with nothing on stderr; never a panic, a signal or a hang.
+fn lesson_kept((lesson, mutation): (usize, Mutation)) -> Result<(), String> {
+    let (name, text) = &lessons()[lesson];
+    let (bytes, what) = mutate::apply(text, &mutation);
+    let sandbox = Sandbox::new();
+    let path = sandbox.scene(&bytes);
+    let refused =
+        std::panic::catch_unwind(|| gyrolab::lesson::load(&path).is_err()).unwrap_or(true);
+    let o = sandbox.run(&["lesson".into(), path.clone()]);
+    let err = o.stderr.trim_end();
+    let fail = |why: &str| {
+        Err(format!(
+            "{why}: {err}\n{name}.ron, {what}\n  gyrolab lesson '{path}'"
+        ))
+    };
+    match o.code {
+        Some(2) if !refused => fail("refused a lesson the library takes"),
+        Some(2) if err.lines().count() != 1 || !verdict::points_at(err, &path) => {
+            fail("not one line pointing into the file")
+        }
+        Some(2) => Ok(()),
+        Some(0 | 1) if refused => fail("took a lesson the library refuses"),
+        Some(0 | 1) if !err.is_empty() => fail("stderr on a run"),
+        Some(0 | 1) => Ok(()),
+        _ => fail(&format!(
+            "exit {:?}, signal {:?}, timed out {}",
+            o.code, o.signal, o.timed_out
+        )),
+    }
+}
+
+proptest! {
+    #![proptest_config(config(48))]
+    #[test]
+    fn mutated_lesson_files_keep_the_promise(case in (0..lessons().len(), mutate::mutation())) {
+        let kept = lesson_kept(case);
+        prop_assert!(kept.is_ok(), "{}", kept.unwrap_err());
     }
 }
 

@@ -2,6 +2,7 @@
 
 mod args;
 pub mod compare;
+mod lessons;
 mod output;
 mod progress;
 mod simulate;
@@ -56,6 +57,21 @@ pub enum Command {
     Simulate(SimulateArgs),
     /// Run a scene with several integrators and tabulate their errors.
     Compare(CompareArgs),
+    /// List lessons: name, scene and title.
+    Lessons,
+    /// Take a lesson headless: each readout measured beside the value the lesson states
+    /// (exit 1 when one disagrees).
+    Lesson {
+        /// A built-in lesson's name or a lesson file's path.
+        lesson: String,
+    },
+}
+
+/// How a command that ran went: done, or a lesson whose readouts disagree with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Done,
+    Disagrees,
 }
 
 /// Changes to a scene shared by `simulate` and `compare`.
@@ -289,40 +305,54 @@ pub fn emit(text: &str) -> Result<(), CliError> {
 }
 
 /// Runs a headless command, writing to stdout.
-pub fn run(command: Command) -> Result<(), CliError> {
-    use std::fmt::Write;
+pub fn run(command: Command) -> Result<Verdict, CliError> {
     match command {
-        Command::Scenes => {
-            let mut out = String::new();
-            for s in scene::builtin_scenes() {
-                let _ = writeln!(out, "{:<14} {}", s.name, s.description);
+        Command::Scenes => scenes()?,
+        Command::Integrators => integrators()?,
+        Command::Simulate(args) => simulate::run(&args)?,
+        Command::Compare(args) if args.sweep => sweep::run(&args)?,
+        Command::Compare(args) => compare::run(&args)?,
+        Command::Lessons => lessons::list()?,
+        Command::Lesson { lesson } => {
+            if !lessons::take(&lesson)? {
+                return Ok(Verdict::Disagrees);
             }
-            emit(&out)
         }
-        Command::Integrators => {
-            let mut out = String::new();
-            let _ = writeln!(
-                out,
-                "{:<18} {:<6} {:<58} conserves",
-                "name", "order", "summary"
-            );
-            for i in Integrator::ALL {
-                let info = i.info();
-                let _ = writeln!(
-                    out,
-                    "{:<18} {:<6} {:<58} {}",
-                    info.name,
-                    listed_order(i),
-                    info.summary,
-                    info.conserves
-                );
-            }
-            emit(&out)
-        }
-        Command::Simulate(args) => simulate::run(&args),
-        Command::Compare(args) if args.sweep => sweep::run(&args),
-        Command::Compare(args) => compare::run(&args),
     }
+    Ok(Verdict::Done)
+}
+
+/// `gyrolab scenes`: each built-in scene and its one line.
+fn scenes() -> Result<(), CliError> {
+    use std::fmt::Write;
+    let mut out = String::new();
+    for s in scene::builtin_scenes() {
+        let _ = writeln!(out, "{:<16} {}", s.name, s.description);
+    }
+    emit(&out)
+}
+
+/// `gyrolab integrators`: each integrator, its order and what it conserves.
+fn integrators() -> Result<(), CliError> {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:<18} {:<6} {:<58} conserves",
+        "name", "order", "summary"
+    );
+    for i in Integrator::ALL {
+        let info = i.info();
+        let _ = writeln!(
+            out,
+            "{:<18} {:<6} {:<58} {}",
+            info.name,
+            listed_order(i),
+            info.summary,
+            info.conserves
+        );
+    }
+    emit(&out)
 }
 
 #[cfg(test)]

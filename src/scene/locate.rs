@@ -321,6 +321,30 @@ pub fn path_at(text: &str, line: usize, column: usize) -> String {
     }
 }
 
+/// RON `text` (a scene's or a lesson's) read as a `T`, or the error at the line, column
+/// and path of the field it is in, on one line (RON's messages may quote text with line
+/// breaks).
+pub fn from_ron<T: serde::de::DeserializeOwned>(
+    file: &str,
+    text: &str,
+) -> Result<T, super::SceneError> {
+    ron::from_str(text).map_err(|e| {
+        let (line, column) = (e.span.start.line, e.span.start.col);
+        let message = e
+            .code
+            .to_string()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        super::SceneError::At {
+            file: file.into(),
+            line,
+            column,
+            problem: super::Invalid::new(path_at(text, line, column), message),
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,10 +10,10 @@ mod builtin;
 mod contacts;
 mod error;
 mod frames;
-mod locate;
+pub mod locate;
 mod parse;
 pub mod ranges;
-mod read;
+pub mod read;
 mod schema;
 mod validate;
 

@@ -2,7 +2,7 @@
 //! validated, with errors that name the file, the line, the column and the field.
 
 use super::builtin::BUILTIN;
-use super::error::{Invalid, SceneError};
+use super::error::SceneError;
 use super::read::{read_bounded, utf8};
 use super::{Scene, locate};
 
@@ -27,32 +27,17 @@ impl Scene {
         // Editors on Windows may start a UTF-8 file with a byte-order mark; RON does not
         // skip it.
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let at = |line: usize, column: usize, problem: Invalid| SceneError::At {
-            file: file.into(),
-            line,
-            column,
-            problem,
-        };
-        let mut scene: Scene = ron::from_str(text).map_err(|e| {
-            let (line, column) = (e.span.start.line, e.span.start.col);
-            // One line: RON's messages may quote text with line breaks.
-            let message = e
-                .code
-                .to_string()
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ");
-            at(
-                line,
-                column,
-                Invalid::new(locate::path_at(text, line, column), message),
-            )
-        })?;
+        let mut scene: Scene = locate::from_ron(file, text)?;
         scene.origin = file.into();
         scene.source_hash = twox_hash::XxHash3_64::oneshot(text.as_bytes());
         scene.validate().map_err(|problem| {
             let (line, column) = locate::locate(text, &problem.path);
-            at(line, column, problem)
+            SceneError::At {
+                file: file.into(),
+                line,
+                column,
+                problem,
+            }
         })?;
         Ok(scene)
     }

@@ -1,5 +1,5 @@
-//! Reading a user's scene file: bounded in size, and UTF-8 or an error at its first bad
-//! byte.
+//! Reading a user's scene (or lesson) file: bounded in size, and UTF-8 or an error at its
+//! first bad byte.
 
 use super::error::{Invalid, SceneError};
 
@@ -7,7 +7,7 @@ use super::error::{Invalid, SceneError};
 /// that a path such as `/dev/zero` is refused instead of filling memory.
 const MAX_FILE_BYTES: u64 = 16 << 20;
 
-pub(super) fn read_bounded(path: &str) -> Result<Vec<u8>, SceneError> {
+pub fn read_bounded(path: &str) -> Result<Vec<u8>, SceneError> {
     use std::io::Read;
     let io = |message: String| SceneError::Io {
         file: path.into(),
@@ -28,7 +28,7 @@ pub(super) fn read_bounded(path: &str) -> Result<Vec<u8>, SceneError> {
 }
 
 /// A scene file's text, or where its first byte that is not UTF-8 is.
-pub(super) fn utf8(file: &str, bytes: Vec<u8>) -> Result<String, SceneError> {
+pub fn utf8(file: &str, bytes: Vec<u8>) -> Result<String, SceneError> {
     String::from_utf8(bytes).map_err(|e| {
         let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
         let line = good.iter().filter(|&&b| b == b'\n').count() + 1;

@@ -1,0 +1,42 @@
+//! The lessons that ship with gyrolab, from `assets/lessons/`.
+
+use super::schema::Lesson;
+use crate::scene::SceneError;
+
+const BUILTIN: [(&str, &str); 3] = [
+    (
+        "intermediate-axis",
+        include_str!("../../assets/lessons/intermediate-axis.ron"),
+    ),
+    (
+        "restitution",
+        include_str!("../../assets/lessons/restitution.ron"),
+    ),
+    (
+        "turntable",
+        include_str!("../../assets/lessons/turntable.ron"),
+    ),
+];
+
+pub fn lesson_names() -> Vec<&'static str> {
+    BUILTIN.iter().map(|(n, _)| *n).collect()
+}
+
+/// A built-in lesson by name, or a lesson file by path.
+pub fn load(name_or_path: &str) -> Result<Lesson, SceneError> {
+    match BUILTIN.iter().find(|(n, _)| *n == name_or_path) {
+        Some((name, text)) => {
+            let mut lesson = Lesson::parse(&format!("assets/lessons/{name}.ron"), text)?;
+            lesson.origin = name_or_path.into();
+            Ok(lesson)
+        }
+        None if name_or_path.ends_with(".ron") => Lesson::open(name_or_path),
+        None => Err(SceneError::Io {
+            file: name_or_path.into(),
+            message: format!(
+                "no such lesson (valid: {}, or a path to a .ron file)",
+                lesson_names().join(", ")
+            ),
+        }),
+    }
+}

@@ -1,0 +1,140 @@
+//! Reading a lesson: RON parsed and checked, with the scene files' errors (file, line,
+//! column, field).
+
+use super::schema::{CONTROLS, Lesson, Quantity, Step};
+use crate::integrators::Integrator;
+use crate::scene::ranges::DURATION;
+use crate::scene::{Invalid, Readout, Scene, SceneError, check_step, locate, read};
+
+impl Lesson {
+    /// A lesson file by path.
+    pub fn open(path: &str) -> Result<Self, SceneError> {
+        let text = read::utf8(path, read::read_bounded(path)?)?;
+        Self::parse(path, &text)
+    }
+
+    /// Parses and checks lesson text; `file` names it in errors.
+    pub fn parse(file: &str, text: &str) -> Result<Self, SceneError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let mut lesson: Lesson = locate::from_ron(file, text)?;
+        lesson.origin = file.into();
+        lesson.check().map_err(|problem| {
+            let (line, column) = locate::locate(text, &problem.path);
+            SceneError::At {
+                file: file.into(),
+                line,
+                column,
+                problem,
+            }
+        })?;
+        Ok(lesson)
+    }
+
+    /// The lesson's scene, loaded.
+    pub fn scene(&self) -> Result<Scene, SceneError> {
+        Scene::load(&self.scene)
+    }
+
+    fn check(&self) -> Result<(), Invalid> {
+        let scene = self
+            .scene()
+            .map_err(|e| Invalid::new("scene", e.to_string()))?;
+        if let Some(dt) = self.dt {
+            check_step(dt).map_err(|e| Invalid::new("dt", e))?;
+        }
+        for (i, name) in self.integrators.iter().flatten().enumerate() {
+            name.parse::<Integrator>()
+                .map_err(|e| Invalid::new(format!("integrators[{i}]"), e.to_string()))?;
+        }
+        for (i, (control, _)) in self.locked.iter().enumerate() {
+            if !CONTROLS.contains(&control.as_str()) {
+                return Err(Invalid::new(
+                    format!("locked[{i}]"),
+                    format!("no control '{control}' (valid: {})", CONTROLS.join(", ")),
+                ));
+            }
+        }
+        let (mut until, dt) = (0.0, self.dt.unwrap_or(scene.dt));
+        for (i, step) in self.steps.iter().enumerate() {
+            step_ok(step, (&scene, dt), &mut until).map_err(|e| e.under(&format!("steps[{i}]")))?;
+        }
+        Ok(())
+    }
+}
+
+/// The most steps a lesson's runs may take: a lesson is taken in seconds, in the app and
+/// in its test.
+pub const MAX_STEPS: f64 = 100_000.0;
+
+/// One step, against the scene run at `dt`; `until` is the last run's end, which runs
+/// must pass.
+fn step_ok(step: &Step, (scene, dt): (&Scene, f64), until: &mut f64) -> Result<(), Invalid> {
+    match step {
+        Step::Question {
+            choices, answer, ..
+        } => {
+            if *answer >= choices.len() {
+                return Err(Invalid::new(
+                    "answer",
+                    format!(
+                        "{answer} is not among the {} choices (from 0)",
+                        choices.len()
+                    ),
+                ));
+            }
+        }
+        Step::Run { until: to } => {
+            DURATION.check("until", *to)?;
+            if *to <= *until {
+                return Err(Invalid::new(
+                    "until",
+                    format!("{to} s is not after the last run's end, {until} s"),
+                ));
+            }
+            if *to / dt > MAX_STEPS {
+                return Err(Invalid::new(
+                    "until",
+                    format!(
+                        "{to} s at a step of {dt} s is more than {MAX_STEPS} steps, the most a lesson takes"
+                    ),
+                ));
+            }
+            *until = *to;
+        }
+        Step::Readout {
+            quantity,
+            stated,
+            tolerance,
+            ..
+        } => {
+            if !stated.is_finite() || *stated == 0.0 {
+                return Err(Invalid::new("stated", "a finite value other than 0"));
+            }
+            if !(*tolerance > 0.0 && *tolerance <= 1.0) {
+                return Err(Invalid::new(
+                    "tolerance",
+                    format!("{tolerance} is not a relative tolerance, above 0 to 1"),
+                ));
+            }
+            measurable(quantity, scene).map_err(|e| e.under("quantity"))?;
+        }
+        Step::Explain { .. } => {}
+    }
+    Ok(())
+}
+
+/// Whether the scene has what `quantity` measures.
+fn measurable(quantity: &Quantity, scene: &Scene) -> Result<(), Invalid> {
+    match quantity {
+        Quantity::FlipPeriod if scene.bodies.len() != 1 || scene.contacts.is_some() => Err(
+            Invalid::new("", "FlipPeriod measures a single free body's flips"),
+        ),
+        Quantity::ApexRatio { body } if !scene.bodies.iter().any(|b| &b.name == body) => Err(
+            Invalid::new("body", format!("the scene has no body '{body}'")),
+        ),
+        Quantity::CirclingRate if !matches!(scene.readout, Some(Readout::Circling { .. })) => Err(
+            Invalid::new("", "CirclingRate needs a scene with a Circling readout"),
+        ),
+        _ => Ok(()),
+    }
+}

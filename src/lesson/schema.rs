@@ -1,0 +1,84 @@
+//! What a lesson file holds.
+
+use serde::Deserialize;
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Lesson {
+    pub title: String,
+    /// A built-in scene's name, or a scene file's path.
+    pub scene: String,
+    /// The time step the lesson runs at (default: the scene's).
+    #[serde(default)]
+    pub dt: Option<f64>,
+    /// The integrators compared side by side on a single-body scene (default: the app's).
+    #[serde(default)]
+    pub integrators: Option<Vec<String>>,
+    /// Controls the student may not change, each with the reason shown beside it: one of
+    /// [`CONTROLS`].
+    #[serde(default)]
+    pub locked: Vec<(String, String)>,
+    pub steps: Vec<Step>,
+    /// Where the lesson came from: a built-in name or a path.
+    #[serde(skip)]
+    pub origin: String,
+}
+
+/// The controls a lesson can lock.
+pub const CONTROLS: [&str; 5] = ["scene", "integrators", "dt", "start", "solver"];
+
+#[derive(Clone, Debug, Deserialize)]
+pub enum Step {
+    /// Asked before the run; the student's answer is kept.
+    Question {
+        text: String,
+        choices: Vec<String>,
+        /// Which choice is right, from 0.
+        answer: usize,
+    },
+    /// Runs the scene on to time `until` (s).
+    Run { until: f64 },
+    /// A quantity measured now, against the value the lesson states for it, within the
+    /// relative `tolerance` the lesson gives; `theory` says where the value comes from.
+    Readout {
+        quantity: Quantity,
+        stated: f64,
+        tolerance: f64,
+        theory: String,
+    },
+    /// Shown after the run.
+    Explain { text: String },
+}
+
+/// What a readout measures.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub enum Quantity {
+    /// The mean time between flips of the first lane's first body (s).
+    FlipPeriod,
+    /// The second highest point a body reached after a bounce over the first (the
+    /// ratio of successive apex heights above the ground).
+    ApexRatio { body: String },
+    /// The scene's circling readout: how fast the rolling ball's velocity turns (rad/s).
+    CirclingRate,
+}
+
+impl Quantity {
+    /// The unit, with the space before it (none for a ratio).
+    pub fn unit(&self) -> &'static str {
+        match self {
+            Self::FlipPeriod => " s",
+            Self::ApexRatio { .. } => "",
+            Self::CirclingRate => " rad/s",
+        }
+    }
+}
+
+impl std::fmt::Display for Quantity {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Self::FlipPeriod => f.write_str("flip period"),
+            Self::ApexRatio { body } => write!(f, "{body}'s first bounce over its drop"),
+            Self::CirclingRate => f.write_str("circling rate"),
+        }
+    }
+}

@@ -1,0 +1,95 @@
+//! Lessons against the simulation: every shipped lesson's readouts, taken headless, are
+//! the values the lesson states within the tolerance it states, so a lesson that claims
+//! something the simulation does not do fails here; and a lesson file with a mistake gets
+//! one line naming file:line:field.
+
+use gyrolab::lesson::{self, Lesson, Step};
+
+#[test]
+fn every_shipped_lesson_states_what_the_simulation_measures() {
+    for name in lesson::lesson_names() {
+        let l = lesson::load(name).unwrap();
+        let readouts = l
+            .steps
+            .iter()
+            .filter(|s| matches!(s, Step::Readout { .. }))
+            .count();
+        let measured = lesson::run::run(&l).unwrap();
+        assert_eq!(measured.len(), readouts, "{name}");
+        assert!(readouts > 0, "{name}: a lesson measures something");
+        for m in measured {
+            eprintln!("{name}: {m}");
+            assert!(m.agrees(), "{name}: {m}");
+            if let Some(theory) = m.theory {
+                let off = ((theory - m.stated) / m.stated).abs();
+                assert!(
+                    off <= m.tolerance,
+                    "{name}: the stated value is not theory's: {m}"
+                );
+            }
+        }
+    }
+}
+
+/// A lesson that states something false fails: the turntable's ball does not circle at
+/// the table's rate.
+#[test]
+fn a_false_claim_disagrees() {
+    let text =
+        include_str!("../assets/lessons/turntable.ron").replace("stated: 0.2857", "stated: 1.0");
+    let l = Lesson::parse("false.ron", &text).unwrap();
+    let measured = lesson::run::run(&l).unwrap();
+    assert!(!measured[0].agrees(), "{}", measured[0]);
+}
+
+/// `(from, to, needle, path, message)`: an edit of the restitution lesson, where its
+/// error points and what it says.
+const MISTAKES: [(&str, &str, &str, &str, &str); 5] = [
+    ("title:", "titel:", "titel", "", "titel"),
+    (
+        "scene: \"bounce\"",
+        "scene: \"bouncy\"",
+        "\"bouncy\"",
+        "scene",
+        "unknown scene 'bouncy'",
+    ),
+    (
+        "(\"scene\", \"this lesson",
+        "(\"gravity\", \"this lesson",
+        "\"gravity\"",
+        "locked[0]",
+        "no control 'gravity'",
+    ),
+    (
+        "answer: 1,",
+        "answer: 4,",
+        "4,",
+        "steps[0].answer",
+        "4 is not among the 4 choices",
+    ),
+    (
+        "ApexRatio(body: \"ball\")",
+        "ApexRatio(body: \"puck\")",
+        "\"puck\"",
+        "steps[2].quantity.body",
+        "no body 'puck'",
+    ),
+];
+
+#[test]
+fn a_mistake_in_a_lesson_file_is_one_line_at_its_field() {
+    let original = include_str!("../assets/lessons/restitution.ron");
+    for (from, to, needle, path, message) in MISTAKES {
+        let text = original.replacen(from, to, 1);
+        assert_ne!(text, original, "{from}");
+        let err = Lesson::parse("edited.ron", &text).unwrap_err().to_string();
+        let at = text.find(needle).unwrap();
+        let line = text[..at].matches('\n').count() + 1;
+        assert!(
+            err.starts_with(&format!("edited.ron:{line}:")),
+            "{to}: {err}"
+        );
+        assert!(err.contains(path) && err.contains(message), "{to}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
