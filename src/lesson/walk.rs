@@ -1,0 +1,218 @@
+//! A lesson walked step by step, as the app's lesson panel walks it: the student's
+//! answers kept, each run's end, and each readout measured when it is reached. The
+//! headless runner ([`super::run`]) walks the same way, so the app and `gyrolab lesson`
+//! measure the same thing.
+
+use super::run::{Measured, measure};
+use super::schema::{Lesson, Quantity, Step};
+use crate::integrators::Integrator;
+use crate::lab::Lab;
+
+#[derive(Clone, Debug)]
+pub struct Walk {
+    pub lesson: Lesson,
+    /// The step shown.
+    pub at: usize,
+    /// The student's answer to each question, by step.
+    pub answers: Vec<Option<usize>>,
+    /// Each readout's measurement, by step, once reached.
+    pub measured: Vec<Option<Measured>>,
+    apexes: Apexes,
+}
+
+impl Walk {
+    /// Opens the lesson's scene in `lab`, set up as the lesson says, at its first step.
+    pub fn start(lesson: Lesson, lab: &mut Lab) -> Result<Self, String> {
+        lab.open(&lesson.scene)?;
+        if let Some(dt) = lesson.dt {
+            lab.set_dt(dt)?;
+        }
+        if let Some(names) = &lesson.integrators {
+            compare(lab, names)?;
+        }
+        let n = lesson.steps.len();
+        let mut walk = Self {
+            lesson,
+            at: 0,
+            answers: vec![None; n],
+            measured: vec![None; n],
+            apexes: Apexes::default(),
+        };
+        walk.apexes.record(lab, &walk.lesson);
+        walk.arrive(lab);
+        Ok(walk)
+    }
+
+    pub fn step(&self) -> Option<&Step> {
+        self.lesson.steps.get(self.at)
+    }
+
+    /// Why a control is locked, if the lesson locks it.
+    pub fn locked(&self, control: &str) -> Option<&str> {
+        (self.lesson.locked.iter())
+            .find(|(c, _)| c == control)
+            .map(|(_, why)| why.as_str())
+    }
+
+    /// Whether the student may go on: a question must be answered first, and a run
+    /// reach its end.
+    pub fn can_go_on(&self, lab: &Lab) -> bool {
+        match self.step() {
+            Some(Step::Question { .. }) => self.answers[self.at].is_some(),
+            Some(Step::Run { until }) => self.ran_to(lab, *until),
+            Some(_) => true,
+            None => false,
+        }
+    }
+
+    /// Whether the lab's run has reached `until` (within half a step).
+    pub fn ran_to(&self, lab: &Lab, until: f64) -> bool {
+        lab.time() >= until - 0.5 * lab.dt()
+    }
+
+    /// The next step; a readout reached is measured on arrival.
+    pub fn next(&mut self, lab: &Lab) {
+        if self.at + 1 < self.lesson.steps.len() && self.can_go_on(lab) {
+            self.at += 1;
+            self.arrive(lab);
+        }
+    }
+
+    pub fn back(&mut self) {
+        self.at = self.at.saturating_sub(1);
+    }
+
+    pub fn answer(&mut self, choice: usize) {
+        if let Some(Step::Question { choices, .. }) = self.step()
+            && choice < choices.len()
+        {
+            self.answers[self.at] = Some(choice);
+        }
+    }
+
+    /// After every physics step of the lab: what readouts follow between steps.
+    pub fn after_step(&mut self, lab: &Lab) {
+        self.apexes.record(lab, &self.lesson);
+    }
+
+    /// Measures the step arrived at, if it is a readout not yet measured.
+    fn arrive(&mut self, lab: &Lab) {
+        if let Some(Step::Readout {
+            quantity,
+            stated,
+            tolerance,
+            ..
+        }) = self.step()
+            && self.measured[self.at].is_none()
+        {
+            let (measured, theory) = measure(quantity, lab, &self.apexes);
+            self.measured[self.at] = Some(Measured {
+                step: self.at,
+                quantity: quantity.clone(),
+                measured,
+                theory,
+                stated: *stated,
+                tolerance: *tolerance,
+            });
+        }
+    }
+}
+
+/// Runs exactly `names` side by side (a single-body scene), or the first of them.
+fn compare(lab: &mut Lab, names: &[String]) -> Result<(), String> {
+    let wanted: Vec<Integrator> = (names.iter())
+        .map(|n| n.parse::<Integrator>().map_err(|e| e.to_string()))
+        .collect::<Result<_, _>>()?;
+    if !lab.side_by_side() {
+        return wanted.first().map_or(Ok(()), |&i| lab.switch_integrator(i));
+    }
+    for &i in &wanted {
+        lab.set_compared(i, true)?;
+    }
+    for i in lab.compared().to_vec() {
+        if !wanted.contains(&i) {
+            lab.set_compared(i, false)?;
+        }
+    }
+    Ok(())
+}
+
+/// The heights each body of an `ApexRatio` readout reached: its start, then every
+/// highest point between falls, and its lowest point (resting on the ground).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Apexes {
+    bodies: Vec<(String, Vec<f64>, f64, f64)>,
+}
+
+impl Apexes {
+    fn record(&mut self, lab: &Lab, lesson: &Lesson) {
+        let world = &lab.lanes()[0].world;
+        for step in &lesson.steps {
+            let Step::Readout {
+                quantity: Quantity::ApexRatio { body },
+                ..
+            } = step
+            else {
+                continue;
+            };
+            let Some(b) = world.bodies.iter().find(|b| &b.name == body) else {
+                continue;
+            };
+            let (y, vy) = (b.state.position.y, b.state.velocity.y);
+            if !self.bodies.iter().any(|(n, ..)| n == body) {
+                self.bodies.push((body.clone(), vec![y], y, vy));
+            }
+            let (_, peaks, lowest, last_vy) =
+                self.bodies.iter_mut().find(|(n, ..)| n == body).unwrap();
+            if *last_vy > 0.0 && vy <= 0.0 {
+                peaks.push(y);
+            }
+            (*lowest, *last_vy) = (lowest.min(y), vy);
+        }
+    }
+
+    /// The first bounce's apex over the drop, as heights above the lowest point.
+    pub(super) fn ratio(&self, body: &str) -> Option<f64> {
+        let (_, peaks, lowest, _) = self.bodies.iter().find(|(n, ..)| n == body)?;
+        match peaks[..] {
+            [drop, first, ..] => Some((first - lowest) / (drop - lowest)),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::Scene;
+
+    /// The student cannot skip ahead: a question needs an answer (one of its choices), a
+    /// run its end; going back keeps the answer and the measurement.
+    #[test]
+    fn a_question_must_be_answered_and_a_run_finished_before_going_on() {
+        let lesson = crate::lesson::load("restitution").unwrap();
+        let mut lab = Lab::new(Scene::load("free-body").unwrap());
+        let mut walk = Walk::start(lesson, &mut lab).unwrap();
+        assert_eq!(lab.scene().name, "bounce");
+        walk.next(&lab);
+        assert_eq!(walk.at, 0, "unanswered");
+        walk.answer(9);
+        assert_eq!(walk.answers[0], None, "not a choice");
+        walk.answer(0);
+        walk.next(&lab);
+        assert_eq!(walk.at, 1);
+        walk.next(&lab);
+        assert_eq!(walk.at, 1, "the run has not reached its end");
+        while !walk.ran_to(&lab, 2.0) {
+            lab.step();
+            walk.after_step(&lab);
+        }
+        walk.next(&lab);
+        assert_eq!(walk.at, 2);
+        assert!(walk.measured[2].as_ref().is_some_and(|m| m.agrees()));
+        walk.back();
+        walk.back();
+        assert_eq!((walk.at, walk.answers[0]), (0, Some(0)));
+        assert!(walk.measured[2].is_some());
+    }
+}
