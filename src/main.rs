@@ -46,6 +46,9 @@ fn main() {
 #[cfg(feature = "app")]
 fn open_app(cli: &Cli) -> Result<(), gyrolab::cli::CliError> {
     let scene = gyrolab::scene::Scene::load(&cli.scene)?;
+    if let Some(lesson) = &cli.lesson {
+        gyrolab::lesson::load(lesson)?;
+    }
     if let Some(path) = &cli.screenshot
         && path.extension().and_then(|e| e.to_str()) != Some("png")
     {
@@ -59,6 +62,7 @@ fn open_app(cli: &Cli) -> Result<(), gyrolab::cli::CliError> {
         screenshot: cli.screenshot.clone(),
         frames: cli.frames,
         seek_back: cli.seek_back,
+        lesson: cli.lesson.clone(),
     };
     gyrolab::app::run(scene, options);
     Ok(())

@@ -30,7 +30,7 @@ impl Plugin for ControlsPlugin {
 #[derive(Resource, Default)]
 struct ShowHelp(bool);
 
-const SHORTCUTS: [(&str, &str); 13] = [
+const SHORTCUTS: [(&str, &str); 14] = [
     (
         "Space",
         "pause / play (from the moment shown: the old future goes)",
@@ -41,6 +41,7 @@ const SHORTCUTS: [(&str, &str); 13] = [
         "one physics step back / forward (while paused)",
     ),
     ("P", "replay the recording from the moment shown / pause"),
+    ("Page Down / Page Up", "a lesson's next / previous step"),
     ("drag the timeline", "show a recorded moment (pauses)"),
     ("R", "reset the scene"),
     ("1 … 9", "load scene 1 … 9 (as in the scene list)"),

@@ -20,6 +20,7 @@ mod frame_readouts;
 mod frame_view;
 mod joint_gizmos;
 mod labels;
+mod lesson_panel;
 mod mechanism_view;
 mod moments;
 mod newton_map;
@@ -71,6 +72,8 @@ pub struct AppOptions {
     pub frames: u32,
     /// After the frames, pause and show the moment this many seconds back before saving.
     pub seek_back: Option<f64>,
+    /// A lesson to open at the start (a built-in name or a file).
+    pub lesson: Option<String>,
 }
 
 pub fn run(scene: Scene, options: AppOptions) {
@@ -102,7 +105,10 @@ pub fn run(scene: Scene, options: AppOptions) {
         newton_map::NewtonMapPlugin,
         status::StatusPlugin,
     ))
-    .add_plugins(work_precision::WorkPrecisionPlugin);
+    .add_plugins(work_precision::WorkPrecisionPlugin)
+    .add_plugins(lesson_panel::LessonPlugin {
+        open: options.lesson.clone(),
+    });
     if let Some(path) = options.screenshot {
         app.add_plugins(screenshot::ScreenshotPlugin {
             path,

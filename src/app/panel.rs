@@ -9,6 +9,7 @@ use crate::integrators::Integrator;
 use crate::lab::MAX_STEPS_PER_DT;
 use crate::lab::metrics::separatrix_ratio;
 use crate::lab::presets::{InertiaPreset, SpinAxis};
+use crate::lesson;
 use crate::scene::scene_names;
 
 use super::colors::{
@@ -48,18 +49,29 @@ pub fn controls(
     scene(ui, sim, view);
     egui::CollapsingHeader::new("Integrators")
         .default_open(true)
-        .show(ui, |ui| integrators(ui, sim, view, message));
+        .show(ui, |ui| {
+            let locked = lock(ui, view, "integrators");
+            ui.add_enabled_ui(!locked, |ui| integrators(ui, sim, view, message));
+        });
     egui::CollapsingHeader::new("Time")
         .default_open(true)
         .show(ui, |ui| time_controls(ui, sim, view, time, message));
     if sim.lanes()[0].world.contacts.is_some() {
         egui::CollapsingHeader::new("Solver")
             .default_open(true)
-            .show(ui, |ui| super::solver_panel::show(ui, sim, view, message));
+            .show(ui, |ui| {
+                let locked = lock(ui, view, "solver");
+                ui.add_enabled_ui(!locked, |ui| {
+                    super::solver_panel::show(ui, sim, view, message)
+                });
+            });
     }
     egui::CollapsingHeader::new("Start conditions")
         .default_open(false)
-        .show(ui, |ui| start(ui, sim, message));
+        .show(ui, |ui| {
+            let locked = lock(ui, view, "start");
+            ui.add_enabled_ui(!locked, |ui| start(ui, sim, message));
+        });
     egui::CollapsingHeader::new("Show")
         .default_open(false)
         .show(ui, |ui| show(ui, view, sim.ghost().is_some()));
@@ -89,6 +101,53 @@ pub fn load_scene(sim: &mut Sim, view: &mut View, name: &str) -> Result<(), Stri
 }
 
 fn scene(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View) {
+    lessons(ui, sim, view);
+    let locked = lock(ui, view, "scene");
+    ui.add_enabled_ui(!locked, |ui| scene_choice(ui, sim, view));
+    ui.label(RichText::new(&sim.scene().description).italics());
+    // During a lesson the student predicts first: the scene's explanation would tell.
+    if !sim.scene().explanation.is_empty() && view.lesson.is_none() {
+        egui::CollapsingHeader::new("What am I seeing?")
+            .default_open(true)
+            .show(ui, |ui| ui.label(&sim.scene().explanation));
+    }
+}
+
+/// Whether the open lesson locks `control`; if so, the reason is shown.
+fn lock(ui: &mut egui::Ui, view: &View, control: &str) -> bool {
+    let why = view.lesson.as_ref().and_then(|w| w.locked(control));
+    if let Some(why) = why {
+        ui.weak(format!("🔒 locked by the lesson: {why}"));
+    }
+    why.is_some()
+}
+
+/// The Lessons menu: opens a lesson on its scene, at its first step.
+fn lessons(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View) {
+    let open = view.lesson.as_ref().map(|w| w.lesson.origin.clone());
+    let mut chosen = None;
+    egui::ComboBox::from_label("lesson")
+        .selected_text(open.as_deref().unwrap_or("none"))
+        .show_ui(ui, |ui| {
+            for name in lesson::lesson_names() {
+                if ui
+                    .selectable_label(open.as_deref() == Some(name), name)
+                    .clicked()
+                {
+                    chosen = Some(name);
+                }
+            }
+        })
+        .response
+        .on_hover_text("predict, run, measure, explain: a lesson walks a scene step by step");
+    if let Some(name) = chosen {
+        let opened = super::lesson_panel::start(sim, view, name);
+        view.scene_error = opened.err().unwrap_or_default();
+    }
+}
+
+/// The scene picker and the scene-file field.
+fn scene_choice(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View) {
     let mut chosen = None;
     egui::ComboBox::from_label("scene")
         .selected_text(&sim.scene().name)
@@ -120,12 +179,6 @@ fn scene(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View) {
     }
     if !view.scene_error.is_empty() {
         ui.colored_label(egui::Color32::LIGHT_RED, &view.scene_error);
-    }
-    ui.label(RichText::new(&sim.scene().description).italics());
-    if !sim.scene().explanation.is_empty() {
-        egui::CollapsingHeader::new("What am I seeing?")
-            .default_open(true)
-            .show(ui, |ui| ui.label(&sim.scene().explanation));
     }
 }
 
@@ -202,8 +255,10 @@ fn time_controls(
         }
     });
     let mut dt = sim.dt();
+    let locked = lock(ui, view, "dt");
     if ui
-        .add(
+        .add_enabled(
+            !locked,
             egui::Slider::new(&mut dt, 0.001..=0.1)
                 .logarithmic(true)
                 .text("dt (s)"),

@@ -41,6 +41,10 @@ pub struct View {
     pub scene_error: String,
     /// The timeline strip's moment file, for "Save moment" and "Load moment".
     pub moment_file: String,
+    /// The lesson being walked, if any, and whether it has just been opened (the panel
+    /// then pauses the run).
+    pub lesson: Option<crate::lesson::walk::Walk>,
+    pub lesson_fresh: bool,
 }
 
 impl Default for View {
@@ -67,6 +71,8 @@ impl Default for View {
             scene_file: String::new(),
             scene_error: String::new(),
             moment_file: "gyrolab-moment.json".into(),
+            lesson: None,
+            lesson_fresh: false,
         }
     }
 }

@@ -43,6 +43,9 @@ pub struct Cli {
     /// most back to the recording's start), then save the screenshot.
     #[arg(long, value_name = "S", requires = "screenshot", allow_hyphen_values = true, value_parser = args::duration)]
     pub seek_back: Option<f64>,
+    /// Open the app on a lesson (a built-in name or a lesson file), at its first step.
+    #[arg(long, value_name = "NAME|FILE")]
+    pub lesson: Option<String>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }

@@ -1,0 +1,212 @@
+//! The lesson panel: a window over the view that walks a lesson's steps (the question
+//! and its choices, the run, the readout beside what the student predicted and what
+//! theory gives, the explanation), with next and back on Page Down and Page Up (the
+//! arrow keys step the physics). The walk itself
+//! is [`crate::lesson::walk::Walk`]; the locked controls are greyed in the control panel.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use super::physics::{PhysicsSet, Sim};
+use super::ui::Panels;
+use super::view::{Message, View};
+use crate::lesson::{self, Step, walk::Walk};
+
+pub struct LessonPlugin {
+    /// A lesson to open at the start (`--lesson`).
+    pub open: Option<String>,
+}
+
+impl Plugin for LessonPlugin {
+    fn build(&self, app: &mut App) {
+        let open = self.open.clone();
+        app.add_systems(
+            Startup,
+            move |mut sim: ResMut<Sim>, mut view: ResMut<View>, mut msg: ResMut<Message>| {
+                if let Some(name) = &open {
+                    msg.set(start(&mut sim, &mut view, name));
+                }
+            },
+        )
+        .add_systems(FixedUpdate, follow.after(PhysicsSet::End))
+        .add_systems(EguiPrimaryContextPass, window.after(Panels));
+    }
+}
+
+/// Opens lesson `name_or_path` on the lab, paused at its first step.
+pub fn start(sim: &mut Sim, view: &mut View, name_or_path: &str) -> Result<String, String> {
+    let lesson = lesson::load(name_or_path).map_err(|e| e.to_string())?;
+    let title = lesson.title.clone();
+    view.lesson = Some(Walk::start(lesson, &mut sim.0)?);
+    view.lesson_fresh = true;
+    view.omega_lane = super::layout::omega_lane(sim);
+    Ok(format!("lesson: {title}"))
+}
+
+/// After every physics step: what the lesson's readouts follow between steps.
+fn follow(sim: Res<Sim>, mut view: ResMut<View>) {
+    if let Some(walk) = &mut view.lesson {
+        walk.after_step(&sim);
+    }
+}
+
+fn window(
+    mut contexts: EguiContexts,
+    sim: Res<Sim>,
+    mut view: ResMut<View>,
+    mut time: ResMut<Time<Virtual>>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?.clone();
+    if std::mem::take(&mut view.lesson_fresh) {
+        time.pause();
+    }
+    let Some(walk) = &mut view.lesson else {
+        return Ok(());
+    };
+    // A run stops where the lesson's run ends.
+    if let Some(Step::Run { until }) = walk.step()
+        && walk.ran_to(&sim, *until)
+        && !time.is_paused()
+    {
+        time.pause();
+    }
+    if !ctx.egui_wants_keyboard_input() {
+        if ctx.input(|i| i.key_pressed(egui::Key::PageDown)) {
+            walk.next(&sim);
+        }
+        if ctx.input(|i| i.key_pressed(egui::Key::PageUp)) {
+            walk.back();
+        }
+    }
+    let mut close = false;
+    egui::Window::new(format!("Lesson: {}", walk.lesson.title))
+        .anchor(egui::Align2::RIGHT_TOP, [-12.0, 12.0])
+        .default_width(380.0)
+        .resizable(false)
+        .show(&ctx, |ui| {
+            close = lesson_ui(ui, walk, &sim, &mut time);
+        });
+    if close {
+        view.lesson = None;
+    }
+    Ok(())
+}
+
+/// One step and the buttons; whether the student closed the lesson.
+fn lesson_ui(ui: &mut egui::Ui, walk: &mut Walk, sim: &Sim, time: &mut Time<Virtual>) -> bool {
+    let n = walk.lesson.steps.len();
+    ui.weak(format!(
+        "step {} of {n}   (Page Up / Page Down)",
+        walk.at + 1
+    ));
+    match walk.step().cloned() {
+        Some(Step::Question { text, choices, .. }) => question(ui, walk, &text, &choices),
+        Some(Step::Run { until }) => run(ui, walk, sim, time, until),
+        Some(Step::Readout { theory, .. }) => readout(ui, walk, &theory),
+        Some(Step::Explain { text }) => {
+            ui.label(text);
+        }
+        None => {}
+    }
+    ui.separator();
+    let mut close = false;
+    ui.horizontal(|ui| {
+        if ui
+            .add_enabled(walk.at > 0, egui::Button::new("◀ back"))
+            .clicked()
+        {
+            walk.back();
+        }
+        let more = walk.at + 1 < n;
+        if ui
+            .add_enabled(more && walk.can_go_on(sim), egui::Button::new("next ▶"))
+            .clicked()
+        {
+            walk.next(sim);
+        }
+        close = ui.button("close lesson").clicked();
+    });
+    close
+}
+
+/// The question, and the student's choice, kept.
+fn question(ui: &mut egui::Ui, walk: &mut Walk, text: &str, choices: &[String]) {
+    ui.label(egui::RichText::new(text).strong());
+    ui.label("Predict before you run:");
+    let chosen = walk.answers[walk.at];
+    for (k, choice) in choices.iter().enumerate() {
+        if ui.radio(chosen == Some(k), choice).clicked() {
+            walk.answer(k);
+        }
+    }
+}
+
+/// The run's button and how far it has come.
+fn run(ui: &mut egui::Ui, walk: &Walk, sim: &Sim, time: &mut Time<Virtual>, until: f64) {
+    if walk.ran_to(sim, until) {
+        ui.label(format!("Ran to t = {until} s. Go on to the measurement."));
+        return;
+    }
+    ui.label(format!("Run the scene to t = {until} s and watch."));
+    ui.add(
+        egui::ProgressBar::new((sim.time() / until) as f32)
+            .text(format!("t = {:.1} of {until} s", sim.time())),
+    );
+    if time.is_paused() && ui.button("▶ run").clicked() {
+        time.unpause();
+    }
+}
+
+/// The measurement beside the stated value and theory, and the student's predictions.
+fn readout(ui: &mut egui::Ui, walk: &Walk, theory: &str) {
+    if let Some(m) = &walk.measured[walk.at] {
+        let unit = m.quantity.unit();
+        let value = |x: Option<f64>| x.map_or("nothing".into(), |x| format!("{x:.4}{unit}"));
+        ui.label(egui::RichText::new(m.quantity.to_string()).strong());
+        egui::Grid::new("readout").show(ui, |ui| {
+            ui.label("measured");
+            ui.monospace(value(m.measured));
+            ui.end_row();
+            ui.label("expected");
+            ui.monospace(format!("{}{unit} ± {}%", m.stated, 100.0 * m.tolerance));
+            ui.end_row();
+            if m.theory.is_some() {
+                ui.label("theory");
+                ui.monospace(value(m.theory));
+                ui.end_row();
+            }
+        });
+        let (text, color) = if m.agrees() {
+            ("they agree", egui::Color32::LIGHT_GREEN)
+        } else {
+            ("they do not agree", egui::Color32::LIGHT_RED)
+        };
+        ui.colored_label(color, text);
+    }
+    ui.weak(theory);
+    predictions(ui, walk);
+}
+
+/// Each question asked so far, the student's answer and the right one.
+fn predictions(ui: &mut egui::Ui, walk: &Walk) {
+    for (k, step) in walk.lesson.steps[..walk.at].iter().enumerate() {
+        let Step::Question {
+            choices, answer, ..
+        } = step
+        else {
+            continue;
+        };
+        let given = walk.answers[k].map_or("no answer", |a| choices[a].as_str());
+        if walk.answers[k] == Some(*answer) {
+            ui.colored_label(
+                egui::Color32::LIGHT_GREEN,
+                format!("You predicted {given}: right."),
+            );
+        } else {
+            ui.colored_label(
+                egui::Color32::LIGHT_RED,
+                format!("You predicted {given}; it is {}.", choices[*answer]),
+            );
+        }
+    }
+}
