@@ -80,7 +80,8 @@ fn window(
     }
     let mut close = false;
     egui::Window::new(format!("Lesson: {}", walk.lesson.title))
-        .anchor(egui::Align2::RIGHT_TOP, [-12.0, 12.0])
+        // Where it starts; the student can drag it off what it hides.
+        .default_pos(egui::pos2(ctx.viewport_rect().right() - 400.0, 36.0))
         .default_width(380.0)
         .resizable(false)
         .show(&ctx, |ui| {

@@ -3,7 +3,7 @@
 use super::schema::Lesson;
 use crate::scene::SceneError;
 
-const BUILTIN: [(&str, &str); 3] = [
+const BUILTIN: [(&str, &str); 5] = [
     (
         "intermediate-axis",
         include_str!("../../assets/lessons/intermediate-axis.ron"),
@@ -15,6 +15,14 @@ const BUILTIN: [(&str, &str); 3] = [
     (
         "turntable",
         include_str!("../../assets/lessons/turntable.ron"),
+    ),
+    (
+        "energy-drift",
+        include_str!("../../assets/lessons/energy-drift.ron"),
+    ),
+    (
+        "foucault",
+        include_str!("../../assets/lessons/foucault.ron"),
     ),
 ];
 

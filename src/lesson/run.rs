@@ -93,5 +93,20 @@ pub(super) fn measure(
             let last = lab.dock().circling_series.samples.last();
             (last.map(|s| s.measured), last.map(|s| s.expected))
         }
+        Quantity::EnergyChange { integrator } => {
+            let lane = (lab.lanes().iter()).find(|r| r.integrator().name() == integrator);
+            (lane.map(|r| r.drift.final_energy), None)
+        }
+        Quantity::SwingPlanePeriod => {
+            let Some(p) = &lab.dock().pendulum else {
+                return (None, None);
+            };
+            let period = |rate: f64| std::f64::consts::TAU / rate.abs();
+            let world = &run.world;
+            (
+                p.meter.rate().map(period),
+                Some(period(p.expected_rate(world))),
+            )
+        }
     }
 }

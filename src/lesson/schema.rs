@@ -60,6 +60,12 @@ pub enum Quantity {
     ApexRatio { body: String },
     /// The scene's circling readout: how fast the rolling ball's velocity turns (rad/s).
     CirclingRate,
+    /// The energy the lane of `integrator` has gained (a loss is negative), relative to
+    /// its start.
+    EnergyChange { integrator: String },
+    /// The time a pendulum's swing plane takes to turn once against its turning ground
+    /// (s), from the rate its turning points give.
+    SwingPlanePeriod,
 }
 
 impl Quantity {
@@ -69,6 +75,8 @@ impl Quantity {
             Self::FlipPeriod => " s",
             Self::ApexRatio { .. } => "",
             Self::CirclingRate => " rad/s",
+            Self::EnergyChange { .. } => "",
+            Self::SwingPlanePeriod => " s",
         }
     }
 }
@@ -79,6 +87,8 @@ impl std::fmt::Display for Quantity {
             Self::FlipPeriod => f.write_str("flip period"),
             Self::ApexRatio { body } => write!(f, "{body}'s first bounce over its drop"),
             Self::CirclingRate => f.write_str("circling rate"),
+            Self::EnergyChange { integrator } => write!(f, "{integrator}'s energy change"),
+            Self::SwingPlanePeriod => f.write_str("swing plane's period"),
         }
     }
 }
