@@ -44,7 +44,7 @@ fn a_false_claim_disagrees() {
 
 /// `(from, to, needle, path, message)`: an edit of the restitution lesson, where its
 /// error points and what it says.
-const MISTAKES: [(&str, &str, &str, &str, &str); 5] = [
+const MISTAKES: [(&str, &str, &str, &str, &str); 7] = [
     ("title:", "titel:", "titel", "", "titel"),
     (
         "scene: \"bounce\"",
@@ -73,6 +73,20 @@ const MISTAKES: [(&str, &str, &str, &str, &str); 5] = [
         "\"puck\"",
         "steps[2].quantity.body",
         "no body 'puck'",
+    ),
+    (
+        "ApexRatio(body: \"ball\")",
+        "SwingPlanePeriod",
+        "SwingPlanePeriod",
+        "steps[2].quantity",
+        "needs a scene with a Foucault readout",
+    ),
+    (
+        "ApexRatio(body: \"ball\")",
+        "EnergyChange(integrator: \"eulr\")",
+        "\"eulr\"",
+        "steps[2].quantity.integrator",
+        "eulr",
     ),
 ];
 

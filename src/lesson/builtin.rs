@@ -3,7 +3,7 @@
 use super::schema::Lesson;
 use crate::scene::SceneError;
 
-const BUILTIN: [(&str, &str); 5] = [
+const BUILTIN: [(&str, &str); 8] = [
     (
         "intermediate-axis",
         include_str!("../../assets/lessons/intermediate-axis.ron"),
@@ -24,6 +24,12 @@ const BUILTIN: [(&str, &str); 5] = [
         "foucault",
         include_str!("../../assets/lessons/foucault.ron"),
     ),
+    (
+        "momentum-clamp",
+        include_str!("../../assets/lessons/momentum-clamp.ron"),
+    ),
+    ("incline", include_str!("../../assets/lessons/incline.ron")),
+    ("van", include_str!("../../assets/lessons/van.ron")),
 ];
 
 pub fn lesson_names() -> Vec<&'static str> {

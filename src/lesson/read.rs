@@ -125,16 +125,31 @@ fn step_ok(step: &Step, (scene, dt): (&Scene, f64), until: &mut f64) -> Result<(
 
 /// Whether the scene has what `quantity` measures.
 fn measurable(quantity: &Quantity, scene: &Scene) -> Result<(), Invalid> {
+    let needs = |what: &str| Err(Invalid::new("", what.to_owned()));
+    let readout = scene.readout.as_ref();
     match quantity {
-        Quantity::FlipPeriod if scene.bodies.len() != 1 || scene.contacts.is_some() => Err(
-            Invalid::new("", "FlipPeriod measures a single free body's flips"),
-        ),
-        Quantity::ApexRatio { body } if !scene.bodies.iter().any(|b| &b.name == body) => Err(
-            Invalid::new("body", format!("the scene has no body '{body}'")),
-        ),
-        Quantity::CirclingRate if !matches!(scene.readout, Some(Readout::Circling { .. })) => Err(
-            Invalid::new("", "CirclingRate needs a scene with a Circling readout"),
-        ),
+        Quantity::FlipPeriod if scene.bodies.len() != 1 || scene.contacts.is_some() => {
+            needs("FlipPeriod measures a single free body's flips")
+        }
+        Quantity::CirclingRate if !matches!(readout, Some(Readout::Circling { .. })) => {
+            needs("CirclingRate needs a scene with a Circling readout")
+        }
+        Quantity::SwingPlanePeriod if !matches!(readout, Some(Readout::Foucault { .. })) => {
+            needs("SwingPlanePeriod needs a scene with a Foucault readout")
+        }
+        Quantity::ApexRatio { body } | Quantity::Speed { body }
+            if !scene.bodies.iter().any(|b| &b.name == body) =>
+        {
+            Err(Invalid::new(
+                "body",
+                format!("the scene has no body '{body}'"),
+            ))
+        }
+        Quantity::EnergyChange { integrator } | Quantity::SeparatrixRatio { integrator } => {
+            (integrator.parse::<Integrator>())
+                .map(|_| ())
+                .map_err(|e| Invalid::new("integrator", e.to_string()))
+        }
         _ => Ok(()),
     }
 }

@@ -6,6 +6,7 @@ use std::fmt;
 use super::schema::{Lesson, Quantity, Step};
 use super::walk::{Apexes, Walk};
 use crate::lab::Lab;
+use crate::lab::metrics::separatrix_ratio;
 
 /// One readout: what was measured (none where the run gave nothing to measure, such as
 /// a body that never flipped), what theory gives where the lab computes it, and what the
@@ -79,6 +80,11 @@ pub fn run(lesson: &Lesson) -> Result<Vec<Measured>, String> {
     Ok(walk.measured.into_iter().flatten().collect())
 }
 
+/// The lane that runs `integrator`.
+fn lane<'a>(lab: &'a Lab, integrator: &str) -> Option<&'a crate::lab::run::Run> {
+    (lab.lanes().iter()).find(|r| r.integrator().name() == integrator)
+}
+
 /// The measurement and, where the lab computes it, the theory.
 pub(super) fn measure(
     quantity: &Quantity,
@@ -94,8 +100,18 @@ pub(super) fn measure(
             (last.map(|s| s.measured), last.map(|s| s.expected))
         }
         Quantity::EnergyChange { integrator } => {
-            let lane = (lab.lanes().iter()).find(|r| r.integrator().name() == integrator);
-            (lane.map(|r| r.drift.final_energy), None)
+            (lane(lab, integrator).map(|r| r.drift.final_energy), None)
+        }
+        Quantity::SeparatrixRatio { integrator } => {
+            let body = lane(lab, integrator).and_then(|r| r.world.bodies.first());
+            (
+                body.and_then(|b| separatrix_ratio(&b.props, &b.state)),
+                None,
+            )
+        }
+        Quantity::Speed { body } => {
+            let b = run.world.bodies.iter().find(|b| &b.name == body);
+            (b.map(|b| b.state.velocity.length()), None)
         }
         Quantity::SwingPlanePeriod => {
             let Some(p) = &lab.dock().pendulum else {

@@ -66,6 +66,11 @@ pub enum Quantity {
     /// The time a pendulum's swing plane takes to turn once against its turning ground
     /// (s), from the rate its turning points give.
     SwingPlanePeriod,
+    /// A body's speed in the world (m/s), on the first lane.
+    Speed { body: String },
+    /// E/(L²/2I₂) of the first body on the lane of `integrator`: below 1 it wobbles about
+    /// its largest axis, above 1 about its smallest, and at 1 it tumbles.
+    SeparatrixRatio { integrator: String },
 }
 
 impl Quantity {
@@ -77,6 +82,8 @@ impl Quantity {
             Self::CirclingRate => " rad/s",
             Self::EnergyChange { .. } => "",
             Self::SwingPlanePeriod => " s",
+            Self::Speed { .. } => " m/s",
+            Self::SeparatrixRatio { .. } => "",
         }
     }
 }
@@ -89,6 +96,8 @@ impl std::fmt::Display for Quantity {
             Self::CirclingRate => f.write_str("circling rate"),
             Self::EnergyChange { integrator } => write!(f, "{integrator}'s energy change"),
             Self::SwingPlanePeriod => f.write_str("swing plane's period"),
+            Self::Speed { body } => write!(f, "{body}'s speed"),
+            Self::SeparatrixRatio { integrator } => write!(f, "{integrator}'s E/(L²/2I₂)"),
         }
     }
 }
