@@ -107,3 +107,34 @@ fn a_mistake_in_a_lesson_file_is_one_line_at_its_field() {
         assert_eq!(err.lines().count(), 1, "{err}");
     }
 }
+
+/// Lessons that could not be taken as written are refused at their field: no steps (the
+/// run would have nothing to do), the exact solution as a lane, an empty list of
+/// integrators, a lane readout of an integrator the lesson does not run.
+#[test]
+fn a_lesson_that_cannot_be_taken_is_refused() {
+    let cases = [
+        ("steps: []", "steps: a lesson needs at least one step"),
+        (
+            "integrators: Some([\"analytic\"]), steps: [Run(until: 1.0)]",
+            "integrators[0]: the exact solution is the ghost",
+        ),
+        (
+            "integrators: Some([]), steps: [Run(until: 1.0)]",
+            "integrators: names no integrator",
+        ),
+        (
+            "integrators: Some([\"midpoint\"]), steps: [Run(until: 1.0), Readout(quantity: \
+             EnergyChange(integrator: \"rk4\"), stated: 0.0, tolerance: 0.1, theory: \"\")]",
+            "steps[1].quantity.integrator: 'rk4' is not among the lesson's integrators",
+        ),
+    ];
+    for (rest, message) in cases {
+        let text = format!("(title: \"t\", scene: \"dzhanibekov\", {rest})");
+        let err = Lesson::parse("l.ron", &text).unwrap_err().to_string();
+        assert!(
+            err.starts_with("l.ron:1:") && err.contains(message),
+            "{rest}: {err}"
+        );
+    }
+}

@@ -39,14 +39,21 @@ pub fn start(sim: &mut Sim, view: &mut View, name_or_path: &str) -> Result<Strin
     let title = lesson.title.clone();
     view.lesson = Some(Walk::start(lesson, &mut sim.0)?);
     view.lesson_fresh = true;
+    view.lesson_scene = sim.scene_generation();
     view.omega_lane = super::layout::omega_lane(sim);
     Ok(format!("lesson: {title}"))
 }
 
-/// After every physics step: what the lesson's readouts follow between steps.
-fn follow(sim: Res<Sim>, mut view: ResMut<View>) {
+/// After every physics step: what the lesson's readouts follow between steps, and a
+/// pause where the lesson holds the run (a question waiting for its prediction, a run at
+/// its end). Paused here, no further physics step of the frame is taken, so a readout is
+/// taken at the time the lesson says, as `gyrolab lesson` takes it.
+fn follow(sim: Res<Sim>, mut view: ResMut<View>, mut time: ResMut<Time<Virtual>>) {
     if let Some(walk) = &mut view.lesson {
         walk.after_step(&sim);
+        if walk.holds(&sim) {
+            time.pause();
+        }
     }
 }
 
@@ -60,14 +67,14 @@ fn window(
     if std::mem::take(&mut view.lesson_fresh) {
         time.pause();
     }
+    // Another scene opened (a digit key, a moment loaded): the lesson is over.
+    if view.lesson.is_some() && view.lesson_scene != sim.scene_generation() {
+        view.lesson = None;
+    }
     let Some(walk) = &mut view.lesson else {
         return Ok(());
     };
-    // A run stops where the lesson's run ends.
-    if let Some(Step::Run { until }) = walk.step()
-        && walk.ran_to(&sim, *until)
-        && !time.is_paused()
-    {
+    if walk.holds(&sim) && !time.is_paused() {
         time.pause();
     }
     if !ctx.egui_wants_keyboard_input() {
@@ -169,7 +176,7 @@ fn readout(ui: &mut egui::Ui, walk: &Walk, theory: &str) {
             ui.monospace(value(m.measured));
             ui.end_row();
             ui.label("expected");
-            ui.monospace(format!("{}{unit} ± {}%", m.stated, 100.0 * m.tolerance));
+            ui.monospace(format!("{}{unit} ± {}", m.stated, m.within()));
             ui.end_row();
             if m.theory.is_some() {
                 ui.label("theory");

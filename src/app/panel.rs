@@ -104,9 +104,12 @@ fn scene(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View) {
     lessons(ui, sim, view);
     let locked = lock(ui, view, "scene");
     ui.add_enabled_ui(!locked, |ui| scene_choice(ui, sim, view));
+    // During a lesson the student predicts first: the scene's words would tell.
+    if view.lesson.is_some() {
+        return;
+    }
     ui.label(RichText::new(&sim.scene().description).italics());
-    // During a lesson the student predicts first: the scene's explanation would tell.
-    if !sim.scene().explanation.is_empty() && view.lesson.is_none() {
+    if !sim.scene().explanation.is_empty() {
         egui::CollapsingHeader::new("What am I seeing?")
             .default_open(true)
             .show(ui, |ui| ui.label(&sim.scene().explanation));
@@ -271,7 +274,8 @@ fn time_controls(
     }
     let mut steps = sim.steps_per_dt();
     if ui
-        .add(
+        .add_enabled(
+            !locked,
             egui::Slider::new(&mut steps, 1..=MAX_STEPS_PER_DT)
                 .logarithmic(true)
                 .text("steps per dt"),

@@ -45,6 +45,8 @@ pub struct View {
     /// then pauses the run).
     pub lesson: Option<crate::lesson::walk::Walk>,
     pub lesson_fresh: bool,
+    /// The lab's scene generation the lesson opened: another scene ends it.
+    pub lesson_scene: u64,
 }
 
 impl Default for View {
@@ -73,6 +75,7 @@ impl Default for View {
             moment_file: "gyrolab-moment.json".into(),
             lesson: None,
             lesson_fresh: false,
+            lesson_scene: 0,
         }
     }
 }

@@ -35,6 +35,26 @@ impl Lesson {
         Scene::load(&self.scene)
     }
 
+    /// A readout of one integrator's lane names one of the lesson's integrators.
+    fn lane_of(&self, step: &Step) -> Result<(), Invalid> {
+        let Step::Readout {
+            quantity:
+                Quantity::EnergyChange { integrator } | Quantity::SeparatrixRatio { integrator },
+            ..
+        } = step
+        else {
+            return Ok(());
+        };
+        if self.integrators.iter().flatten().any(|i| i == integrator) {
+            Ok(())
+        } else {
+            Err(Invalid::new(
+                "quantity.integrator",
+                format!("'{integrator}' is not among the lesson's integrators"),
+            ))
+        }
+    }
+
     fn check(&self) -> Result<(), Invalid> {
         let scene = self
             .scene()
@@ -42,9 +62,24 @@ impl Lesson {
         if let Some(dt) = self.dt {
             check_step(dt).map_err(|e| Invalid::new("dt", e))?;
         }
+        if self.integrators.as_ref().is_some_and(Vec::is_empty) {
+            return Err(Invalid::new("integrators", "names no integrator"));
+        }
         for (i, name) in self.integrators.iter().flatten().enumerate() {
-            name.parse::<Integrator>()
-                .map_err(|e| Invalid::new(format!("integrators[{i}]"), e.to_string()))?;
+            let at = format!("integrators[{i}]");
+            match name.parse::<Integrator>() {
+                Err(e) => return Err(Invalid::new(at, e.to_string())),
+                Ok(Integrator::Analytic) => {
+                    return Err(Invalid::new(
+                        at,
+                        "the exact solution is the ghost, not a lane",
+                    ));
+                }
+                Ok(_) => {}
+            }
+        }
+        if self.steps.is_empty() {
+            return Err(Invalid::new("steps", "a lesson needs at least one step"));
         }
         for (i, (control, _)) in self.locked.iter().enumerate() {
             if !CONTROLS.contains(&control.as_str()) {
@@ -56,7 +91,9 @@ impl Lesson {
         }
         let (mut until, dt) = (0.0, self.dt.unwrap_or(scene.dt));
         for (i, step) in self.steps.iter().enumerate() {
-            step_ok(step, (&scene, dt), &mut until).map_err(|e| e.under(&format!("steps[{i}]")))?;
+            step_ok(step, (&scene, dt), &mut until)
+                .and_then(|()| self.lane_of(step))
+                .map_err(|e| e.under(&format!("steps[{i}]")))?;
         }
         Ok(())
     }
@@ -107,13 +144,13 @@ fn step_ok(step: &Step, (scene, dt): (&Scene, f64), until: &mut f64) -> Result<(
             tolerance,
             ..
         } => {
-            if !stated.is_finite() || *stated == 0.0 {
-                return Err(Invalid::new("stated", "a finite value other than 0"));
+            if !stated.is_finite() {
+                return Err(Invalid::new("stated", format!("{stated} is not a number")));
             }
             if !(*tolerance > 0.0 && *tolerance <= 1.0) {
                 return Err(Invalid::new(
                     "tolerance",
-                    format!("{tolerance} is not a relative tolerance, above 0 to 1"),
+                    format!("{tolerance} is not a tolerance, above 0 to 1"),
                 ));
             }
             measurable(quantity, scene).map_err(|e| e.under("quantity"))?;

@@ -23,10 +23,25 @@ pub struct Measured {
 }
 
 impl Measured {
-    /// Whether the measurement is the stated value within the stated tolerance.
+    /// Whether the measurement is the stated value within the stated tolerance:
+    /// relative, or absolute where the stated value is 0.
     pub fn agrees(&self) -> bool {
-        self.measured
-            .is_some_and(|m| ((m - self.stated) / self.stated).abs() <= self.tolerance)
+        let off = |m: f64| match self.stated {
+            0.0 => m.abs(),
+            s => ((m - s) / s).abs(),
+        };
+        self.measured.is_some_and(|m| off(m) <= self.tolerance)
+    }
+}
+
+impl Measured {
+    /// The tolerance as written: a per cent, or the absolute amount beside 0.
+    pub fn within(&self) -> String {
+        if self.stated == 0.0 {
+            format!("{}{}", self.tolerance, self.quantity.unit())
+        } else {
+            format!("{}%", 100.0 * self.tolerance)
+        }
     }
 }
 
@@ -36,12 +51,12 @@ impl fmt::Display for Measured {
         let value = |x: Option<f64>| x.map_or("nothing".into(), |x| format!("{x:.4}{unit}"));
         write!(
             f,
-            "steps[{}] {}: measured {}, stated {}{unit} ± {}%",
+            "steps[{}] {}: measured {}, stated {}{unit} ± {}",
             self.step,
             self.quantity,
             value(self.measured),
             self.stated,
-            100.0 * self.tolerance
+            self.within()
         )?;
         if self.theory.is_some() {
             write!(f, ", theory {}", value(self.theory))?;
@@ -60,7 +75,7 @@ pub fn run(lesson: &Lesson) -> Result<Vec<Measured>, String> {
     let scene = lesson.scene().map_err(|e| e.to_string())?;
     let mut lab = Lab::new(scene);
     let mut walk = Walk::start(lesson.clone(), &mut lab)?;
-    loop {
+    while walk.step().is_some() {
         match walk.step() {
             Some(Step::Question { answer, .. }) => walk.answer(*answer),
             Some(Step::Run { until }) => {
@@ -72,10 +87,11 @@ pub fn run(lesson: &Lesson) -> Result<Vec<Measured>, String> {
             }
             _ => {}
         }
-        if walk.at + 1 == lesson.steps.len() {
+        let at = walk.at;
+        walk.next(&lab);
+        if walk.at == at {
             break;
         }
-        walk.next(&lab);
     }
     Ok(walk.measured.into_iter().flatten().collect())
 }

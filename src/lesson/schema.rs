@@ -28,6 +28,7 @@ pub struct Lesson {
 pub const CONTROLS: [&str; 5] = ["scene", "integrators", "dt", "start", "solver"];
 
 #[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Step {
     /// Asked before the run; the student's answer is kept.
     Question {
@@ -39,7 +40,8 @@ pub enum Step {
     /// Runs the scene on to time `until` (s).
     Run { until: f64 },
     /// A quantity measured now, against the value the lesson states for it, within the
-    /// relative `tolerance` the lesson gives; `theory` says where the value comes from.
+    /// relative `tolerance` the lesson gives (absolute, in the quantity's unit, where the
+    /// stated value is 0); `theory` says where the value comes from.
     Readout {
         quantity: Quantity,
         stated: f64,
@@ -52,8 +54,9 @@ pub enum Step {
 
 /// What a readout measures.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
 pub enum Quantity {
-    /// The mean time between flips of the first lane's first body (s).
+    /// The mean time between flips of the first lane's (the leftmost's) first body (s).
     FlipPeriod,
     /// The second highest point a body reached after a bounce over the first (the
     /// ratio of successive apex heights above the ground).
@@ -66,7 +69,7 @@ pub enum Quantity {
     /// The time a pendulum's swing plane takes to turn once against its turning ground
     /// (s), from the rate its turning points give.
     SwingPlanePeriod,
-    /// A body's speed in the world (m/s), on the first lane.
+    /// A body's speed in the world (m/s), on the first lane (the leftmost).
     Speed { body: String },
     /// E/(L²/2I₂) of the first body on the lane of `integrator`: below 1 it wobbles about
     /// its largest axis, above 1 about its smallest, and at 1 it tumbles.

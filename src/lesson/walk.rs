@@ -17,6 +17,8 @@ pub struct Walk {
     pub answers: Vec<Option<usize>>,
     /// Each readout's measurement, by step, once reached.
     pub measured: Vec<Option<Measured>>,
+    /// The furthest step reached: a question behind it keeps its answer.
+    furthest: usize,
     apexes: Apexes,
 }
 
@@ -36,6 +38,7 @@ impl Walk {
             at: 0,
             answers: vec![None; n],
             measured: vec![None; n],
+            furthest: 0,
             apexes: Apexes::default(),
         };
         walk.apexes.record(lab, &walk.lesson);
@@ -52,6 +55,16 @@ impl Walk {
         (self.lesson.locked.iter())
             .find(|(c, _)| c == control)
             .map(|(_, why)| why.as_str())
+    }
+
+    /// Whether the lab should stand still: on a question (the student predicts before
+    /// running) and at a run's end (so its readout is taken where the lesson says).
+    pub fn holds(&self, lab: &Lab) -> bool {
+        match self.step() {
+            Some(Step::Question { .. }) => true,
+            Some(Step::Run { until }) => self.ran_to(lab, *until),
+            _ => false,
+        }
     }
 
     /// Whether the student may go on: a question must be answered first, and a run
@@ -74,6 +87,7 @@ impl Walk {
     pub fn next(&mut self, lab: &Lab) {
         if self.at + 1 < self.lesson.steps.len() && self.can_go_on(lab) {
             self.at += 1;
+            self.furthest = self.furthest.max(self.at);
             self.arrive(lab);
         }
     }
@@ -82,9 +96,12 @@ impl Walk {
         self.at = self.at.saturating_sub(1);
     }
 
+    /// The student's choice, while the lesson has not gone past the question (a
+    /// prediction is made before the result is seen).
     pub fn answer(&mut self, choice: usize) {
         if let Some(Step::Question { choices, .. }) = self.step()
             && choice < choices.len()
+            && self.at == self.furthest
         {
             self.answers[self.at] = Some(choice);
         }
@@ -213,6 +230,12 @@ mod tests {
         walk.back();
         walk.back();
         assert_eq!((walk.at, walk.answers[0]), (0, Some(0)));
+        walk.answer(1);
+        assert_eq!(
+            walk.answers[0],
+            Some(0),
+            "a prediction is kept once the result is seen"
+        );
         assert!(walk.measured[2].is_some());
     }
 }
