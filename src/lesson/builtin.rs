@@ -3,7 +3,7 @@
 use super::schema::Lesson;
 use crate::scene::SceneError;
 
-const BUILTIN: [(&str, &str); 8] = [
+const BUILTIN: [(&str, &str); 9] = [
     (
         "intermediate-axis",
         include_str!("../../assets/lessons/intermediate-axis.ron"),
@@ -30,6 +30,10 @@ const BUILTIN: [(&str, &str); 8] = [
     ),
     ("incline", include_str!("../../assets/lessons/incline.ron")),
     ("van", include_str!("../../assets/lessons/van.ron")),
+    (
+        "dancing-pole",
+        include_str!("../../assets/lessons/dancing-pole.ron"),
+    ),
 ];
 
 pub fn lesson_names() -> Vec<&'static str> {

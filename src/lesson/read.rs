@@ -39,7 +39,9 @@ impl Lesson {
     fn lane_of(&self, step: &Step) -> Result<(), Invalid> {
         let Step::Readout {
             quantity:
-                Quantity::EnergyChange { integrator } | Quantity::SeparatrixRatio { integrator },
+                Quantity::EnergyChange { integrator }
+                | Quantity::SeparatrixRatio { integrator }
+                | Quantity::Height { integrator },
             ..
         } = step
         else {
@@ -182,11 +184,11 @@ fn measurable(quantity: &Quantity, scene: &Scene) -> Result<(), Invalid> {
                 format!("the scene has no body '{body}'"),
             ))
         }
-        Quantity::EnergyChange { integrator } | Quantity::SeparatrixRatio { integrator } => {
-            (integrator.parse::<Integrator>())
-                .map(|_| ())
-                .map_err(|e| Invalid::new("integrator", e.to_string()))
-        }
+        Quantity::EnergyChange { integrator }
+        | Quantity::SeparatrixRatio { integrator }
+        | Quantity::Height { integrator } => (integrator.parse::<Integrator>())
+            .map(|_| ())
+            .map_err(|e| Invalid::new("integrator", e.to_string())),
         _ => Ok(()),
     }
 }

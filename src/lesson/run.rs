@@ -125,6 +125,10 @@ pub(super) fn measure(
                 None,
             )
         }
+        Quantity::Height { integrator } => {
+            let body = lane(lab, integrator).and_then(|r| r.world.bodies.first());
+            (body.map(|b| b.state.position.y), None)
+        }
         Quantity::Speed { body } => {
             let b = run.world.bodies.iter().find(|b| &b.name == body);
             (b.map(|b| b.state.velocity.length()), None)

@@ -71,6 +71,9 @@ pub enum Quantity {
     SwingPlanePeriod,
     /// A body's speed in the world (m/s), on the first lane (the leftmost).
     Speed { body: String },
+    /// The height of the first body's centre (m) on the lane of `integrator`: whether a
+    /// pole stands or has fallen.
+    Height { integrator: String },
     /// E/(L²/2I₂) of the first body on the lane of `integrator`: below 1 it wobbles about
     /// its largest axis, above 1 about its smallest, and at 1 it tumbles.
     SeparatrixRatio { integrator: String },
@@ -86,6 +89,7 @@ impl Quantity {
             Self::EnergyChange { .. } => "",
             Self::SwingPlanePeriod => " s",
             Self::Speed { .. } => " m/s",
+            Self::Height { .. } => " m",
             Self::SeparatrixRatio { .. } => "",
         }
     }
@@ -100,6 +104,7 @@ impl std::fmt::Display for Quantity {
             Self::EnergyChange { integrator } => write!(f, "{integrator}'s energy change"),
             Self::SwingPlanePeriod => f.write_str("swing plane's period"),
             Self::Speed { body } => write!(f, "{body}'s speed"),
+            Self::Height { integrator } => write!(f, "{integrator}'s height"),
             Self::SeparatrixRatio { integrator } => write!(f, "{integrator}'s E/(L²/2I₂)"),
         }
     }
