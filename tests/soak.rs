@@ -230,6 +230,7 @@ soaks! {
     soak_chain: "chain",
     soak_wrecking_ball: "wrecking-ball",
     soak_elastic_pendulum: "elastic-pendulum",
+    soak_truck: "truck",
 }
 
 /// A new built-in scene must join the soak.

@@ -455,6 +455,7 @@ mod tests {
             ("foucault", DockKind::Frames),
             ("turntable", DockKind::Frames),
             ("elastic-pendulum", DockKind::Contacts),
+            ("truck", DockKind::FreeBody),
             ("slider-crank", DockKind::Joints),
             ("chain", DockKind::Joints),
             ("wrecking-ball", DockKind::Joints),

@@ -3,7 +3,7 @@
 use super::schema::Lesson;
 use crate::scene::SceneError;
 
-const BUILTIN: [(&str, &str); 9] = [
+const BUILTIN: [(&str, &str); 10] = [
     (
         "intermediate-axis",
         include_str!("../../assets/lessons/intermediate-axis.ron"),
@@ -34,6 +34,7 @@ const BUILTIN: [(&str, &str); 9] = [
         "dancing-pole",
         include_str!("../../assets/lessons/dancing-pole.ron"),
     ),
+    ("truck", include_str!("../../assets/lessons/truck.ron")),
 ];
 
 pub fn lesson_names() -> Vec<&'static str> {

@@ -3,7 +3,7 @@
 use super::Scene;
 
 /// Built-in scenes, in the order the app's number keys use.
-pub(super) const BUILTIN: [(&str, &str); 24] = [
+pub(super) const BUILTIN: [(&str, &str); 25] = [
     (
         "dzhanibekov",
         include_str!("../../assets/scenes/dzhanibekov.ron"),
@@ -24,6 +24,7 @@ pub(super) const BUILTIN: [(&str, &str); 24] = [
         "tumbling-crowd",
         include_str!("../../assets/scenes/tumbling-crowd.ron"),
     ),
+    ("truck", include_str!("../../assets/scenes/truck.ron")),
     ("tank", include_str!("../../assets/scenes/tank.ron")),
     ("carousel", include_str!("../../assets/scenes/carousel.ron")),
     ("foucault", include_str!("../../assets/scenes/foucault.ron")),
