@@ -231,6 +231,7 @@ soaks! {
     soak_wrecking_ball: "wrecking-ball",
     soak_elastic_pendulum: "elastic-pendulum",
     soak_truck: "truck",
+    soak_space_pole: "space-pole",
 }
 
 /// A new built-in scene must join the soak.

@@ -456,6 +456,7 @@ mod tests {
             ("turntable", DockKind::Frames),
             ("elastic-pendulum", DockKind::Contacts),
             ("truck", DockKind::FreeBody),
+            ("space-pole", DockKind::FreeBody),
             ("slider-crank", DockKind::Joints),
             ("chain", DockKind::Joints),
             ("wrecking-ball", DockKind::Joints),

@@ -3,7 +3,7 @@
 use super::schema::Lesson;
 use crate::scene::SceneError;
 
-const BUILTIN: [(&str, &str); 10] = [
+const BUILTIN: [(&str, &str); 11] = [
     (
         "intermediate-axis",
         include_str!("../../assets/lessons/intermediate-axis.ron"),
@@ -35,6 +35,10 @@ const BUILTIN: [(&str, &str); 10] = [
         include_str!("../../assets/lessons/dancing-pole.ron"),
     ),
     ("truck", include_str!("../../assets/lessons/truck.ron")),
+    (
+        "space-pole",
+        include_str!("../../assets/lessons/space-pole.ron"),
+    ),
 ];
 
 pub fn lesson_names() -> Vec<&'static str> {

@@ -3,7 +3,7 @@
 use super::Scene;
 
 /// Built-in scenes, in the order the app's number keys use.
-pub(super) const BUILTIN: [(&str, &str); 25] = [
+pub(super) const BUILTIN: [(&str, &str); 26] = [
     (
         "dzhanibekov",
         include_str!("../../assets/scenes/dzhanibekov.ron"),
@@ -25,6 +25,10 @@ pub(super) const BUILTIN: [(&str, &str); 25] = [
         include_str!("../../assets/scenes/tumbling-crowd.ron"),
     ),
     ("truck", include_str!("../../assets/scenes/truck.ron")),
+    (
+        "space-pole",
+        include_str!("../../assets/scenes/space-pole.ron"),
+    ),
     ("tank", include_str!("../../assets/scenes/tank.ron")),
     ("carousel", include_str!("../../assets/scenes/carousel.ron")),
     ("foucault", include_str!("../../assets/scenes/foucault.ron")),
