@@ -23,42 +23,34 @@ use proptest::test_runner::{Config, TestRunner};
 use common::mutate::{self, Mutation, OutTarget, SceneArg};
 use common::verdict::{self, Class, Expect, Sandbox};
 
-/// The built-in scenes as files, `(name, text)`, from `assets/scenes/`.
-fn scenes() -> &'static [(String, String)] {
-    static SCENES: OnceLock<Vec<(String, String)>> = OnceLock::new();
-    SCENES.get_or_init(|| {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/scenes");
-        let mut all: Vec<(String, String)> = std::fs::read_dir(dir)
-            .expect("assets/scenes")
-            .map(|e| e.expect("entry").path())
-            .filter(|p| p.extension().is_some_and(|e| e == "ron"))
-            .map(|p| {
-                let name = p.file_stem().unwrap().to_str().unwrap().to_owned();
-                (name, std::fs::read_to_string(&p).expect("scene text"))
-            })
-            .collect();
-        all.sort();
-        all
-    })
+/// The `.ron` files of `assets/<folder>/`, `(name, text)`, sorted by name.
+fn ron_files(folder: &str) -> Vec<(String, String)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("assets")
+        .join(folder);
+    let mut all: Vec<(String, String)> = std::fs::read_dir(dir)
+        .expect("an assets folder")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+        .map(|p| {
+            let name = p.file_stem().unwrap().to_str().unwrap().to_owned();
+            (name, std::fs::read_to_string(&p).expect("RON text"))
+        })
+        .collect();
+    all.sort();
+    all
 }
 
-/// The shipped lessons as files, `(name, text)`, from `assets/lessons/`.
+/// The built-in scenes as files, from `assets/scenes/`.
+fn scenes() -> &'static [(String, String)] {
+    static SCENES: OnceLock<Vec<(String, String)>> = OnceLock::new();
+    SCENES.get_or_init(|| ron_files("scenes"))
+}
+
+/// The shipped lessons as files, from `assets/lessons/`.
 fn lessons() -> &'static [(String, String)] {
     static LESSONS: OnceLock<Vec<(String, String)>> = OnceLock::new();
-    LESSONS.get_or_init(|| {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/lessons");
-        let mut all: Vec<(String, String)> = std::fs::read_dir(dir)
-            .expect("assets/lessons")
-            .map(|e| e.expect("entry").path())
-            .filter(|p| p.extension().is_some_and(|e| e == "ron"))
-            .map(|p| {
-                let name = p.file_stem().unwrap().to_str().unwrap().to_owned();
-                (name, std::fs::read_to_string(&p).expect("lesson text"))
-            })
-            .collect();
-        all.sort();
-        all
-    })
+    LESSONS.get_or_init(|| ron_files("lessons"))
 }
 
 /// Cases per property in `cargo test` unless `PROPTEST_CASES` says otherwise; few

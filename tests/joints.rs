@@ -153,23 +153,31 @@ fn a_rope_is_slack_until_taut_and_never_longer() {
     }
 }
 
+/// A 1 kg ball 1 m below a fixed point on a spring distance joint of `hertz` and damping
+/// ratio `zeta`, without gravity, set moving along the spring at 0.2 m/s; stepped at
+/// 240 Hz (the step is returned).
+fn spring(solver: SolverKind, hertz: f64, zeta: f64) -> (f64, World) {
+    let joint = format!(
+        "(kind: Distance, a: \"a\", anchor: (0.0, 1.0, 0.0), anchor_b: (0.0, 2.0, 0.0), spring: Some(({hertz}, {zeta})))"
+    );
+    let dt = 1.0 / 240.0;
+    let world = parse(&format!(
+        "(name: \"spring\", description: \"\", dt: {dt}, duration: 10.0,
+          contacts: Some((solver: (solver: {solver:?}, sleep: false))),
+          bodies: [(name: \"a\", parts: [(shape: Sphere(radius: 0.05), mass: 1.0)],
+                    position: (0.0, 1.0, 0.0), velocity: (0.0, 0.2, 0.0))],
+          joints: [{joint}])"
+    ));
+    (dt, world)
+}
+
 /// A mass on a spring distance joint (no gravity, no damping) oscillates at the
 /// spring's frequency (2%).
 #[test]
 fn a_mass_on_a_spring_oscillates_at_its_frequency() {
     let hertz = 2.0;
     for solver in SolverKind::ALL {
-        let joint = format!(
-            "(kind: Distance, a: \"a\", anchor: (0.0, 1.0, 0.0), anchor_b: (0.0, 2.0, 0.0), spring: Some(({hertz}, 0.0)))"
-        );
-        let dt = 1.0 / 240.0;
-        let mut world = parse(&format!(
-            "(name: \"spring\", description: \"\", dt: {dt}, duration: 10.0,
-              contacts: Some((solver: (solver: {solver:?}, sleep: false))),
-              bodies: [(name: \"a\", parts: [(shape: Sphere(radius: 0.05), mass: 1.0)],
-                        position: (0.0, 1.0, 0.0), velocity: (0.0, 0.2, 0.0))],
-              joints: [{joint}])"
-        ));
+        let (dt, mut world) = spring(solver, hertz, 0.0);
         let (mut crossings, mut last, mut t) = (Vec::new(), 0.0, 0.0);
         run(&mut world, dt, 5.0, |w| {
             t += dt;
@@ -197,17 +205,7 @@ fn a_mass_on_a_spring_oscillates_at_its_frequency() {
 fn a_springs_damping_ratio_shrinks_each_peak_as_theory_says() {
     let (hertz, zeta) = (2.0, 0.1);
     for solver in [SolverKind::Soft, SolverKind::Pgs] {
-        let joint = format!(
-            "(kind: Distance, a: \"a\", anchor: (0.0, 1.0, 0.0), anchor_b: (0.0, 2.0, 0.0), spring: Some(({hertz}, {zeta})))"
-        );
-        let dt = 1.0 / 240.0;
-        let mut world = parse(&format!(
-            "(name: \"spring\", description: \"\", dt: {dt}, duration: 10.0,
-              contacts: Some((solver: (solver: {solver:?}, sleep: false))),
-              bodies: [(name: \"a\", parts: [(shape: Sphere(radius: 0.05), mass: 1.0)],
-                        position: (0.0, 1.0, 0.0), velocity: (0.0, 0.2, 0.0))],
-              joints: [{joint}])"
-        ));
+        let (dt, mut world) = spring(solver, hertz, zeta);
         let (mut peaks, mut last, mut rising) = (Vec::new(), 0.0, true);
         run(&mut world, dt, 2.0, |w| {
             let y = w.bodies[0].state.position.y - 1.0;

@@ -18,15 +18,9 @@ impl Lesson {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut lesson: Lesson = locate::from_ron(file, text)?;
         lesson.origin = file.into();
-        lesson.check().map_err(|problem| {
-            let (line, column) = locate::locate(text, &problem.path);
-            SceneError::At {
-                file: file.into(),
-                line,
-                column,
-                problem,
-            }
-        })?;
+        lesson
+            .check()
+            .map_err(|problem| locate::error_at(file, text, problem))?;
         Ok(lesson)
     }
 

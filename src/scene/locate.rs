@@ -321,6 +321,18 @@ pub fn path_at(text: &str, line: usize, column: usize) -> String {
     }
 }
 
+/// A problem found in `text` (a scene's or a lesson's) after parsing, at the line and
+/// column of the field it names.
+pub fn error_at(file: &str, text: &str, problem: super::Invalid) -> super::SceneError {
+    let (line, column) = locate(text, &problem.path);
+    super::SceneError::At {
+        file: file.into(),
+        line,
+        column,
+        problem,
+    }
+}
+
 /// RON `text` (a scene's or a lesson's) read as a `T`, or the error at the line, column
 /// and path of the field it is in, on one line (RON's messages may quote text with line
 /// breaks).

@@ -30,15 +30,9 @@ impl Scene {
         let mut scene: Scene = locate::from_ron(file, text)?;
         scene.origin = file.into();
         scene.source_hash = twox_hash::XxHash3_64::oneshot(text.as_bytes());
-        scene.validate().map_err(|problem| {
-            let (line, column) = locate::locate(text, &problem.path);
-            SceneError::At {
-                file: file.into(),
-                line,
-                column,
-                problem,
-            }
-        })?;
+        scene
+            .validate()
+            .map_err(|problem| locate::error_at(file, text, problem))?;
         Ok(scene)
     }
 }
