@@ -453,8 +453,8 @@ fn the_elastic_pendulum_trades_bouncing_for_swinging_and_back() {
 }
 
 /// The `chain` scene as its explanation tells it: swinging from 40°, solved directly its
-/// stretch stays at a few thousandths of a per cent; solved iteratively it reaches a
-/// third (30 to 40%) and ends hanging a quarter longer (22 to 28%); and at 4 solver
+/// stretch stays at a few thousandths of a per cent; solved iteratively it reaches 37%
+/// (35 to 39%) and ends hanging a quarter longer (22 to 28%); and at 4 solver
 /// sub-steps instead of its 8 the chain flies apart (past twice its length) with either
 /// solver.
 #[test]
