@@ -231,6 +231,11 @@ fn bad_input_is_one_line_exit_two_no_panic() {
         &["simulate", "--dt", "NaN"],
         &format!("'--dt <DT>': NaN {dt_range}"),
     );
+}
+
+/// Vectors and seconds out of range or malformed: one line naming the flag and the range.
+#[test]
+fn bad_vectors_are_one_line_exit_two() {
     assert_bad_input(&["simulate", "--inertia", "1,1,5"], "triangle inequality");
     assert_bad_input(
         &["--screenshot", "x.png", "--seek-back", "-1"],
@@ -261,6 +266,12 @@ fn bad_input_is_one_line_exit_two_no_panic() {
         &["simulate", "--omega", "1,nan,0"],
         "three finite comma-separated numbers",
     );
+}
+
+/// Durations and counts out of range: one line naming the flag and the range.
+#[test]
+fn bad_durations_and_counts_are_one_line_exit_two() {
+    let dt_range = "is outside the accepted time step range, 1e-6 to 1 s";
     for flag in ["--duration", "--dt"] {
         for value in ["-3", "0", "nan", "inf", "1e9999", "-inf"] {
             assert_bad_input(&["simulate", flag, value], flag);
@@ -600,9 +611,62 @@ fn huge_generated_counts_are_refused_before_allocating() {
     }
 }
 
+/// Hostile scene edits: (scene, edit from, edit to, where the error points, its field and
+/// range).
+const HOSTILE: [(&str, &str, &str, &str, &str); 6] = [
+    // Panicked in the contact rows' clamp (min > max).
+    (
+        "pile",
+        "friction: 0.6",
+        "friction: 1e160",
+        "1e160",
+        "contacts.friction: 1e160 is outside the accepted friction range, 0 to 10",
+    ),
+    // Panicked in scene/frames.rs ("validated when parsed").
+    (
+        "tank",
+        "radius: 0.1), mass: 5.0",
+        "radius: 1e-170), mass: 5.0",
+        "1e-170",
+        "gun.shell.shape.radius: 1e-170 is outside the accepted size range",
+    ),
+    // One pile step took a second.
+    (
+        "pile",
+        "-9.81",
+        "-1e10",
+        "-1e10",
+        "gravity.y: -1e10 is outside the accepted acceleration range",
+    ),
+    // "inertia [NaN, NaN, NaN] is not finite" without naming the part.
+    (
+        "free-body",
+        "(0.3, 0.2, 0.1)",
+        "(0.3, 1e300, 0.1)",
+        "1e300",
+        "bodies[0].parts[0].shape.half_extents.y: 1e300 is outside",
+    ),
+    // Wrote "energy":inf.
+    (
+        "free-body",
+        "omega: (0.4",
+        "velocity: (1e160, 0.0, 0.0), omega: (0.4",
+        "1e160",
+        "bodies[0].velocity.x: 1e160 is outside the accepted velocity range",
+    ),
+    // A joint took the wrong ball.
+    (
+        "newtons-cradle",
+        "name: \"ball 2\"",
+        "name: \"ball 1\"",
+        "\"ball 1\",\n            parts: [(shape: Sphere(radius: 0.1), mass: 1.0)],\n            position: (-0.215",
+        "bodies[1].name: the body name 'ball 1' is already used by bodies[0]",
+    ),
+];
+
 /// Scene values that panicked, hung or wrote inf or NaN are refused before the run with
 /// one line naming the file, line, column, field, value and accepted range; duplicate
-/// body names are refused at the second; a byte-order mark is skipped.
+/// body names are refused at the second.
 #[test]
 fn hostile_scene_values_are_refused_at_their_field() {
     let dir = std::env::temp_dir().join(format!("gyrolab-hostile-{}", std::process::id()));
@@ -614,58 +678,7 @@ fn hostile_scene_values_are_refused_at_their_field() {
         ))
         .unwrap()
     };
-    // (scene, edit from, edit to, where the error points, its field and range)
-    let cases = [
-        // Panicked in the contact rows' clamp (min > max).
-        (
-            "pile",
-            "friction: 0.6",
-            "friction: 1e160",
-            "1e160",
-            "contacts.friction: 1e160 is outside the accepted friction range, 0 to 10",
-        ),
-        // Panicked in scene/frames.rs ("validated when parsed").
-        (
-            "tank",
-            "radius: 0.1), mass: 5.0",
-            "radius: 1e-170), mass: 5.0",
-            "1e-170",
-            "gun.shell.shape.radius: 1e-170 is outside the accepted size range",
-        ),
-        // One pile step took a second.
-        (
-            "pile",
-            "-9.81",
-            "-1e10",
-            "-1e10",
-            "gravity.y: -1e10 is outside the accepted acceleration range",
-        ),
-        // "inertia [NaN, NaN, NaN] is not finite" without naming the part.
-        (
-            "free-body",
-            "(0.3, 0.2, 0.1)",
-            "(0.3, 1e300, 0.1)",
-            "1e300",
-            "bodies[0].parts[0].shape.half_extents.y: 1e300 is outside",
-        ),
-        // Wrote "energy":inf.
-        (
-            "free-body",
-            "omega: (0.4",
-            "velocity: (1e160, 0.0, 0.0), omega: (0.4",
-            "1e160",
-            "bodies[0].velocity.x: 1e160 is outside the accepted velocity range",
-        ),
-        // A joint took the wrong ball.
-        (
-            "newtons-cradle",
-            "name: \"ball 2\"",
-            "name: \"ball 1\"",
-            "\"ball 1\",\n            parts: [(shape: Sphere(radius: 0.1), mass: 1.0)],\n            position: (-0.215",
-            "bodies[1].name: the body name 'ball 1' is already used by bodies[0]",
-        ),
-    ];
-    for (i, (name, from, to, at, message)) in cases.into_iter().enumerate() {
+    for (i, (name, from, to, at, message)) in HOSTILE.into_iter().enumerate() {
         let text = scene(name).replacen(from, to, 1);
         assert_ne!(text, scene(name), "{name}: the edit applies");
         let offset = text.find(at).unwrap_or_else(|| panic!("{at}"));
@@ -685,8 +698,21 @@ fn hostile_scene_values_are_refused_at_their_field() {
             start.elapsed()
         );
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A byte-order mark before a scene file is skipped.
+#[test]
+fn a_byte_order_mark_is_skipped() {
+    let dir = std::env::temp_dir().join(format!("gyrolab-bom-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let scene = std::fs::read_to_string(format!(
+        "{}/assets/scenes/free-body.ron",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
     let bom = dir.join("bom.ron");
-    std::fs::write(&bom, format!("\u{feff}{}", scene("free-body"))).unwrap();
+    std::fs::write(&bom, format!("\u{feff}{scene}")).unwrap();
     let o = gyrolab(&["simulate", bom.to_str().unwrap(), "--steps", "1"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o).lines().count(), 3);

@@ -81,10 +81,8 @@ fn torque_free(world: &World) -> bool {
 fn soak(name: &str) {
     let scene = Scene::load(name).unwrap();
     let start = scene.build();
-    let dt = scene.dt;
-    let steps = (SOAK_SECONDS / dt).round() as u64;
+    let steps = (SOAK_SECONDS / scene.dt).round() as u64;
     let free = torque_free(&start);
-    let tolerance = round_off(steps);
     let mut broken = Vec::new();
     for integrator in Integrator::ALL {
         if integrator == Integrator::Analytic && !start.analytic_applies() {
@@ -93,102 +91,145 @@ fn soak(name: &str) {
         let clock = std::time::Instant::now();
         let mut world = start.clone();
         world.integrator = integrator;
-        let e0: Vec<f64> = world
-            .bodies
-            .iter()
-            .map(|b| b.energy(world.gravity))
-            .collect();
-        let l0: Vec<DVec3> = world
-            .bodies
-            .iter()
-            .map(|b| b.state.angular_momentum)
-            .collect();
-        let mut drift = vec![Drift::default(); world.bodies.len()];
-        let mut stopped = None;
-        let mut done = 0;
-        for k in 1..=steps {
-            let stepped = world.step(dt);
-            if let Some(b) = world.bodies.iter().find(|b| !b.state.is_finite()) {
-                broken.push(format!(
-                    "{name} {integrator}: body '{}' not finite at step {k}: {:?}",
-                    b.name, b.state
-                ));
-                break;
-            }
-            if let Err(e) = stepped {
-                stopped = Some(format!(
-                    "stopped at step {k} (t = {:.2} s): {e}",
-                    world.time
-                ));
-                break;
-            }
-            done = k;
-            if !free {
-                continue;
-            }
-            let first_minute = world.time <= 60.0;
-            for ((b, d), (e0, l0)) in world.bodies.iter().zip(&mut drift).zip(e0.iter().zip(&l0)) {
-                let e = b.energy(world.gravity);
-                let l = b.state.angular_momentum;
-                let error = ((e - e0) / e0).abs();
-                d.whole = d.whole.max(error);
-                if first_minute {
-                    d.first_minute = d.first_minute.max(error);
-                }
-                d.growth = d.growth.max(e / e0);
-                d.momentum = d.momentum.max((l - *l0).length() / l0.length());
-                d.momentum_norm = d
-                    .momentum_norm
-                    .max((l.length() - l0.length()).abs() / l0.length());
-            }
-        }
-        let worst = |f: fn(&Drift) -> f64| drift.iter().map(f).fold(0.0, f64::max);
+        let run = run(&mut world, scene.dt, steps, free, &mut broken, name);
+        let worst = |f: fn(&Drift) -> f64| run.drift.iter().map(f).fold(0.0, f64::max);
         println!(
-            "{name:<16} {integrator:<18} {done:>7} steps in {:>6.1} s  max|dE/E| {:.2e} (first minute {:.2e})  max|dL|/|L| {:.2e}  {}",
+            "{name:<16} {integrator:<18} {:>7} steps in {:>6.1} s  max|dE/E| {:.2e} (first minute {:.2e})  max|dL|/|L| {:.2e}  {}",
+            run.done,
             clock.elapsed().as_secs_f64(),
             worst(|d| d.whole),
             worst(|d| d.first_minute),
             worst(|d| d.momentum),
-            stopped.as_deref().unwrap_or("")
+            run.stopped.as_deref().unwrap_or("")
         );
         let promised = promise(integrator);
         if promised != Promise::Nothing
-            && let Some(why) = &stopped
+            && let Some(why) = &run.stopped
         {
             broken.push(format!("{name} {integrator}: {why}"));
         }
-        if !free {
-            continue;
-        }
-        for (b, d) in world.bodies.iter().zip(&drift) {
-            let at = format!("{name} {integrator} body '{}'", b.name);
-            match promised {
-                Promise::Exact if d.whole > tolerance || d.momentum > tolerance => {
-                    broken.push(format!(
-                        "{at}: |dE/E| {:e}, |dL|/|L| {:e}",
-                        d.whole, d.momentum
-                    ));
-                }
-                Promise::Bounded
-                    if d.whole > BOUNDED_GROWTH * d.first_minute + tolerance
-                        || d.momentum > tolerance =>
-                {
-                    broken.push(format!(
-                        "{at}: |dE/E| {:e} after the first minute's {:e}, |dL|/|L| {:e}",
-                        d.whole, d.first_minute, d.momentum
-                    ));
-                }
-                Promise::MomentumNorm if d.momentum_norm > tolerance => {
-                    broken.push(format!("{at}: ||L| - |L0||/|L0| {:e}", d.momentum_norm));
-                }
-                Promise::Dissipates if d.growth > 1.0 + tolerance => {
-                    broken.push(format!("{at}: the energy grew to {} E0", d.growth));
-                }
-                _ => {}
+        if free {
+            let at = |b: &str| format!("{name} {integrator} body '{b}'");
+            for (b, d) in world.bodies.iter().zip(&run.drift) {
+                broken.extend(
+                    judge(promised, d, round_off(steps))
+                        .map(|why| format!("{}: {why}", at(&b.name))),
+                );
             }
         }
     }
     assert!(broken.is_empty(), "{}", broken.join("\n"));
+}
+
+/// What one integrator's run of a scene did: its bodies' drift (torque-free scenes), the
+/// steps done, and the error that stopped it.
+struct Outcome {
+    drift: Vec<Drift>,
+    done: u64,
+    stopped: Option<String>,
+}
+
+/// Steps `world` up to `steps` times, stopping at a failed step or a state that is not
+/// finite (reported in `broken`), and follows each body's drift when `free`.
+fn run(
+    world: &mut World,
+    dt: f64,
+    steps: u64,
+    free: bool,
+    broken: &mut Vec<String>,
+    name: &str,
+) -> Outcome {
+    let e0: Vec<f64> = world
+        .bodies
+        .iter()
+        .map(|b| b.energy(world.gravity))
+        .collect();
+    let l0: Vec<DVec3> = world
+        .bodies
+        .iter()
+        .map(|b| b.state.angular_momentum)
+        .collect();
+    let mut out = Outcome {
+        drift: vec![Drift::default(); world.bodies.len()],
+        done: 0,
+        stopped: None,
+    };
+    for k in 1..=steps {
+        let stepped = world.step(dt);
+        if let Some(b) = world.bodies.iter().find(|b| !b.state.is_finite()) {
+            broken.push(format!(
+                "{name} {}: body '{}' not finite at step {k}: {:?}",
+                world.integrator, b.name, b.state
+            ));
+            break;
+        }
+        if let Err(e) = stepped {
+            out.stopped = Some(format!(
+                "stopped at step {k} (t = {:.2} s): {e}",
+                world.time
+            ));
+            break;
+        }
+        out.done = k;
+        if free {
+            let first_minute = world.time <= 60.0;
+            for ((b, d), (e0, l0)) in world
+                .bodies
+                .iter()
+                .zip(&mut out.drift)
+                .zip(e0.iter().zip(&l0))
+            {
+                d.add(
+                    b.energy(world.gravity),
+                    *e0,
+                    b.state.angular_momentum,
+                    *l0,
+                    first_minute,
+                );
+            }
+        }
+    }
+    out
+}
+
+impl Drift {
+    /// Takes in one step's energy `e` and momentum `l` against their starting values.
+    fn add(&mut self, e: f64, e0: f64, l: DVec3, l0: DVec3, first_minute: bool) {
+        let error = ((e - e0) / e0).abs();
+        self.whole = self.whole.max(error);
+        if first_minute {
+            self.first_minute = self.first_minute.max(error);
+        }
+        self.growth = self.growth.max(e / e0);
+        self.momentum = self.momentum.max((l - l0).length() / l0.length());
+        self.momentum_norm = self
+            .momentum_norm
+            .max((l.length() - l0.length()).abs() / l0.length());
+    }
+}
+
+/// How a body's drift breaks what its integrator promised, if it does.
+fn judge(promised: Promise, d: &Drift, tolerance: f64) -> Option<String> {
+    match promised {
+        Promise::Exact if d.whole > tolerance || d.momentum > tolerance => {
+            Some(format!("|dE/E| {:e}, |dL|/|L| {:e}", d.whole, d.momentum))
+        }
+        Promise::Bounded
+            if d.whole > BOUNDED_GROWTH * d.first_minute + tolerance || d.momentum > tolerance =>
+        {
+            Some(format!(
+                "|dE/E| {:e} after the first minute's {:e}, |dL|/|L| {:e}",
+                d.whole, d.first_minute, d.momentum
+            ))
+        }
+        Promise::MomentumNorm if d.momentum_norm > tolerance => {
+            Some(format!("||L| - |L0||/|L0| {:e}", d.momentum_norm))
+        }
+        Promise::Dissipates if d.growth > 1.0 + tolerance => {
+            Some(format!("the energy grew to {} E0", d.growth))
+        }
+        _ => None,
+    }
 }
 
 /// One ignored test per built-in scene, so they run in parallel and one can be picked.

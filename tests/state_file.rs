@@ -2,7 +2,7 @@
 //! exactly where one longer run would be, and refuses corrupted, truncated and
 //! mismatched files with one line on stderr and exit code 2.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use tempfile::TempDir;
 
@@ -202,9 +202,9 @@ fn refused(args: &[&str], file: &Path, needle: &str) {
     assert!(o.stdout.is_empty());
 }
 
-#[test]
-fn bad_state_files_are_refused_with_one_line() {
-    let d = dir("bad");
+/// A state file of `tank` after 20 steps in a new directory, and its text.
+fn saved_tank(name: &str) -> (TempDir, PathBuf, String) {
+    let d = dir(name);
     let good = d.path().join("good.json");
     ok(&[
         "simulate",
@@ -215,6 +215,13 @@ fn bad_state_files_are_refused_with_one_line() {
         s(&good),
     ]);
     let text = std::fs::read_to_string(&good).unwrap();
+    (d, good, text)
+}
+
+/// Damaged state files, and a missing one, are refused with one line.
+#[test]
+fn damaged_state_files_are_refused_with_one_line() {
+    let (d, _, text) = saved_tank("bad");
     let write = |name: &str, content: &str| {
         let p = d.path().join(name);
         std::fs::write(&p, content).unwrap();
@@ -241,6 +248,18 @@ fn bad_state_files_are_refused_with_one_line() {
         &p,
         "not a gyrolab state file",
     );
+}
+
+/// A state file of another format version, another scene, another version of its scene,
+/// or another format is refused with one line saying which.
+#[test]
+fn foreign_state_files_are_refused_with_one_line() {
+    let (d, good, text) = saved_tank("foreign");
+    let write = |name: &str, content: &str| {
+        let p = d.path().join(name);
+        std::fs::write(&p, content).unwrap();
+        p
+    };
     // Another version of the format; another scene asked for; another version of the
     // scene.
     // (This gyrolab writes version 2: 1 is the last one's, before contacts kept their

@@ -129,28 +129,21 @@ pub fn duplicates_a_name(text: &str, mutation: &Mutation) -> bool {
 
 /// The mutant's bytes and a one-line description of the edit.
 pub fn apply(text: &str, mutation: &Mutation) -> (Vec<u8>, String) {
-    let bytes = text.as_bytes();
-    let map = RonMap::of(bytes);
-    let line = |at: usize| {
-        bytes[..at.min(bytes.len())]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
-            + 1
+    let t = Source {
+        bytes: text.as_bytes(),
+        map: RonMap::of(text.as_bytes()),
     };
-    let splice = |range: std::ops::Range<usize>, with: &[u8]| {
-        let mut out = bytes[..range.start].to_vec();
-        out.extend_from_slice(with);
-        out.extend_from_slice(&bytes[range.end..]);
-        out
-    };
-    let show = |r: &std::ops::Range<usize>| String::from_utf8_lossy(&bytes[r.clone()]).into_owned();
+    let (bytes, map) = (t.bytes, &t.map);
     match mutation {
         Mutation::Number { at, value } => {
             let r = at.get(&map.numbers).clone();
             let field = map.field_at(bytes, r.start);
-            let what = format!("line {}: {field}: {} -> {value}", line(r.start), show(&r));
-            (splice(r, value.as_bytes()), what)
+            let what = format!(
+                "line {}: {field}: {} -> {value}",
+                t.line(r.start),
+                t.show(&r)
+            );
+            (t.splice(r, value.as_bytes()), what)
         }
         Mutation::Text { at, value, long } => {
             let r = at.get(&map.strings).clone();
@@ -162,85 +155,126 @@ pub fn apply(text: &str, mutation: &Mutation) -> (Vec<u8>, String) {
             };
             let what = format!(
                 "line {}: {field}: {} -> {value:.40}",
-                line(r.start),
-                show(&r)
+                t.line(r.start),
+                t.show(&r)
             );
-            (splice(r, value.as_bytes()), what)
+            (t.splice(r, value.as_bytes()), what)
         }
         Mutation::WrongType { at, value } => {
             let f = at.get(&map.fields);
             let what = format!(
                 "line {}: {}: value -> {value}",
-                line(f.name.start),
-                show(&f.name)
+                t.line(f.name.start),
+                t.show(&f.name)
             );
-            (splice(f.value.clone(), value.as_bytes()), what)
+            (t.splice(f.value.clone(), value.as_bytes()), what)
         }
-        Mutation::DeleteField { at } => {
-            let f = at.get(&map.fields);
-            let mut end = f.value.end;
-            while bytes.get(end).is_some_and(u8::is_ascii_whitespace) {
-                end += 1;
-            }
-            if bytes.get(end) == Some(&b',') {
-                end += 1;
-            }
-            let what = format!(
-                "line {}: field {} deleted",
-                line(f.name.start),
-                show(&f.name)
-            );
-            (splice(f.name.start..end, b""), what)
-        }
-        Mutation::Misspell { at, how } => {
-            let f = at.get(&map.fields);
-            let name = show(&f.name);
-            let mut chars: Vec<char> = name.chars().collect();
-            match how {
-                0 if chars.len() > 1 => {
-                    chars.pop();
-                }
-                2 => chars[0] = chars[0].to_ascii_uppercase(),
-                3 if chars.len() > 1 => chars.swap(0, 1),
-                _ => chars.push('x'),
-            }
-            let spelt: String = chars.into_iter().collect();
-            let what = format!("line {}: field {name} -> {spelt}", line(f.name.start));
-            (splice(f.name.clone(), spelt.as_bytes()), what)
-        }
+        Mutation::DeleteField { at } => t.delete_field(at),
+        Mutation::Misspell { at, how } => t.misspell(at, *how),
         Mutation::Truncate { at } => {
             let cut = at.index(bytes.len() + 1);
             (
                 bytes[..cut].to_vec(),
-                format!("truncated at byte {cut} (line {})", line(cut)),
+                format!("truncated at byte {cut} (line {})", t.line(cut)),
             )
         }
         Mutation::Insert { at, bytes: new } => {
             let pos = at.index(bytes.len() + 1);
-            let what = format!("bytes {new:?} inserted at byte {pos} (line {})", line(pos));
-            (splice(pos..pos, new), what)
+            let what = format!(
+                "bytes {new:?} inserted at byte {pos} (line {})",
+                t.line(pos)
+            );
+            (t.splice(pos..pos, new), what)
         }
         Mutation::Garbage { bytes: new } => (new.clone(), format!("file replaced by {new:?}")),
-        Mutation::Duplicate { at } => {
-            if map.elements.is_empty() {
-                return (bytes.to_vec(), "no list element to duplicate".into());
-            }
-            let r = at.get(&map.elements).clone();
-            let mut copy = bytes[r.clone()].to_vec();
-            copy.extend_from_slice(b", ");
-            let what = format!(
-                "line {}: list element duplicated: {}",
-                line(r.start),
-                show(&r).lines().next().unwrap_or("").trim()
-            );
-            (splice(r.start..r.start, &copy), what)
-        }
+        Mutation::Duplicate { at } => t.duplicate(at),
         Mutation::Bom => {
             let mut out = "\u{feff}".as_bytes().to_vec();
             out.extend_from_slice(bytes);
             (out, "a UTF-8 byte-order mark in front".into())
         }
         Mutation::Keep => (bytes.to_vec(), "unchanged".into()),
+    }
+}
+
+/// A file being mutated, with its map.
+struct Source<'a> {
+    bytes: &'a [u8],
+    map: RonMap,
+}
+
+impl Source<'_> {
+    /// The line of byte `at`, from 1.
+    fn line(&self, at: usize) -> usize {
+        self.bytes[..at.min(self.bytes.len())]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1
+    }
+
+    /// The file with `range` replaced by `with`.
+    fn splice(&self, range: std::ops::Range<usize>, with: &[u8]) -> Vec<u8> {
+        let mut out = self.bytes[..range.start].to_vec();
+        out.extend_from_slice(with);
+        out.extend_from_slice(&self.bytes[range.end..]);
+        out
+    }
+
+    fn show(&self, r: &std::ops::Range<usize>) -> String {
+        String::from_utf8_lossy(&self.bytes[r.clone()]).into_owned()
+    }
+
+    /// A field deleted, name, value and its comma.
+    fn delete_field(&self, at: &Index) -> (Vec<u8>, String) {
+        let f = at.get(&self.map.fields);
+        let mut end = f.value.end;
+        while self.bytes.get(end).is_some_and(u8::is_ascii_whitespace) {
+            end += 1;
+        }
+        if self.bytes.get(end) == Some(&b',') {
+            end += 1;
+        }
+        let what = format!(
+            "line {}: field {} deleted",
+            self.line(f.name.start),
+            self.show(&f.name)
+        );
+        (self.splice(f.name.start..end, b""), what)
+    }
+
+    /// A field's name misspelt: a letter dropped, capitalised, swapped or added.
+    fn misspell(&self, at: &Index, how: u8) -> (Vec<u8>, String) {
+        let f = at.get(&self.map.fields);
+        let name = self.show(&f.name);
+        let mut chars: Vec<char> = name.chars().collect();
+        match how {
+            0 if chars.len() > 1 => {
+                chars.pop();
+            }
+            2 => chars[0] = chars[0].to_ascii_uppercase(),
+            3 if chars.len() > 1 => chars.swap(0, 1),
+            _ => chars.push('x'),
+        }
+        let spelt: String = chars.into_iter().collect();
+        let what = format!("line {}: field {name} -> {spelt}", self.line(f.name.start));
+        (self.splice(f.name.clone(), spelt.as_bytes()), what)
+    }
+
+    /// A list element written twice.
+    fn duplicate(&self, at: &Index) -> (Vec<u8>, String) {
+        if self.map.elements.is_empty() {
+            return (self.bytes.to_vec(), "no list element to duplicate".into());
+        }
+        let r = at.get(&self.map.elements).clone();
+        let mut copy = self.bytes[r.clone()].to_vec();
+        copy.extend_from_slice(b", ");
+        let what = format!(
+            "line {}: list element duplicated: {}",
+            self.line(r.start),
+            self.show(&r).lines().next().unwrap_or("").trim()
+        );
+        (self.splice(r.start..r.start, &copy), what)
     }
 }
 

@@ -260,62 +260,24 @@ pub fn non_finite_word(text: &str) -> Option<&str> {
 
 /// The outcome's class and what shows it.
 pub fn classify(o: &Outcome, expect: &Expect) -> (Class, String) {
-    let fail = |class: Class, why: String| (class, why);
     let err = o.stderr.trim_end();
-    if o.timed_out {
-        return fail(Class::Timeout, format!("killed after {:.1} s", o.seconds));
-    }
-    if let Some(signal) = o.signal {
-        return if err.contains("memory allocation of") {
-            fail(Class::OutOfMemory, err.into())
-        } else {
-            fail(Class::Signal, format!("signal {signal}: {err}"))
-        };
-    }
-    if o.code == Some(101) || err.contains("panicked") {
-        return fail(Class::Panic, err.into());
-    }
-    if !matches!(o.code, Some(0 | 2)) {
-        return fail(Class::ExitCode, format!("exit {:?}: {err}", o.code));
+    if let Some(crash) = crashed(o, err) {
+        return crash;
     }
     if !o.stray.is_empty() {
-        return fail(Class::StrayFile, format!("left behind: {:?}", o.stray));
+        return (Class::StrayFile, format!("left behind: {:?}", o.stray));
     }
     // `Some(None)`: `--out` was given and is gone.
     let out = expect.out.as_ref().map(|p| std::fs::read(p).ok());
-    let file_error = expect.scene_file.as_ref().is_some_and(|(_, e)| *e);
     if o.code == Some(2) {
-        if err.is_empty() || err.lines().count() != 1 {
-            return fail(Class::NotOneLine, format!("stderr: {:?}", o.stderr));
-        }
-        if let Some(now) = &out
-            && now.as_deref() != Some(SENTINEL)
-        {
-            let held = now
-                .as_ref()
-                .map_or("nothing".into(), |b| format!("{} bytes", b.len()));
-            return fail(Class::OutDamaged, format!("--out now holds {held}: {err}"));
-        }
-        if !o.stdout.is_empty() {
-            return fail(
-                Class::OutputOnFailure,
-                format!("{} bytes on stdout: {err}", o.stdout.len()),
-            );
-        }
-        if expect.must_run {
-            return fail(Class::RefusedValid, err.into());
-        }
-        return match &expect.scene_file {
-            Some((path, true)) if !points_at(err, path) => fail(Class::NotPointing, err.into()),
-            Some((_, true)) => (Class::RefusedPointing, err.into()),
-            _ => (Class::Refused, err.into()),
-        };
+        return refused(o, expect, err, out.as_ref());
     }
     if !err.lines().all(reported) {
-        return fail(Class::StderrOnSuccess, err.into());
+        return (Class::StderrOnSuccess, err.into());
     }
+    let file_error = expect.scene_file.as_ref().is_some_and(|(_, e)| *e);
     if file_error || expect.must_refuse {
-        return fail(
+        return (
             Class::AcceptedInvalid,
             "exit 0 where the run cannot succeed (the library refuses the scene, or \
              there is nothing to load or nowhere to write)"
@@ -325,38 +287,100 @@ pub fn classify(o: &Outcome, expect: &Expect) -> (Class, String) {
     let data = match out {
         Some(Some(bytes)) if bytes != SENTINEL => bytes,
         Some(_) => {
-            return fail(
+            return (
                 Class::OutNotWritten,
                 "--out is missing or still the sentinel".into(),
             );
         }
         None => o.stdout.clone(),
     };
-    let text = String::from_utf8_lossy(&data);
-    if let Some(word) = non_finite_word(&text) {
+    output_flaw(&String::from_utf8_lossy(&data), expect).unwrap_or((Class::Ran, String::new()))
+}
+
+/// A run that did not end by itself with exit 0 or 2: killed, signalled, panicked, or
+/// another exit code.
+fn crashed(o: &Outcome, err: &str) -> Option<(Class, String)> {
+    if o.timed_out {
+        return Some((Class::Timeout, format!("killed after {:.1} s", o.seconds)));
+    }
+    if let Some(signal) = o.signal {
+        return Some(if err.contains("memory allocation of") {
+            (Class::OutOfMemory, err.into())
+        } else {
+            (Class::Signal, format!("signal {signal}: {err}"))
+        });
+    }
+    if o.code == Some(101) || err.contains("panicked") {
+        return Some((Class::Panic, err.into()));
+    }
+    if !matches!(o.code, Some(0 | 2)) {
+        return Some((Class::ExitCode, format!("exit {:?}: {err}", o.code)));
+    }
+    None
+}
+
+/// An exit 2's class: one line, nothing written, pointing at the file when it is the
+/// file that is wrong.
+fn refused(
+    o: &Outcome,
+    expect: &Expect,
+    err: &str,
+    out: Option<&Option<Vec<u8>>>,
+) -> (Class, String) {
+    if err.is_empty() || err.lines().count() != 1 {
+        return (Class::NotOneLine, format!("stderr: {:?}", o.stderr));
+    }
+    if let Some(now) = out
+        && now.as_deref() != Some(SENTINEL)
+    {
+        let held = now
+            .as_ref()
+            .map_or("nothing".into(), |b| format!("{} bytes", b.len()));
+        return (Class::OutDamaged, format!("--out now holds {held}: {err}"));
+    }
+    if !o.stdout.is_empty() {
+        return (
+            Class::OutputOnFailure,
+            format!("{} bytes on stdout: {err}", o.stdout.len()),
+        );
+    }
+    if expect.must_run {
+        return (Class::RefusedValid, err.into());
+    }
+    match &expect.scene_file {
+        Some((path, true)) if !points_at(err, path) => (Class::NotPointing, err.into()),
+        Some((_, true)) => (Class::RefusedPointing, err.into()),
+        _ => (Class::Refused, err.into()),
+    }
+}
+
+/// What is wrong with a successful run's output, if anything: a word that is not a
+/// finite number, a line that is not JSON, a ragged CSV record.
+fn output_flaw(text: &str, expect: &Expect) -> Option<(Class, String)> {
+    if let Some(word) = non_finite_word(text) {
         let line = text
             .lines()
             .find(|l| non_finite_word(l).is_some())
             .unwrap_or("");
-        return fail(Class::NonFinite, format!("'{word}' in: {line}"));
+        return Some((Class::NonFinite, format!("'{word}' in: {line}")));
     }
     if expect.jsonl
         && let Some(line) = text
             .lines()
             .find(|l| serde_json::from_str::<serde_json::Value>(l).is_err())
     {
-        return fail(Class::InvalidJson, format!("not JSON: {line}"));
+        return Some((Class::InvalidJson, format!("not JSON: {line}")));
     }
     if expect.csv
-        && let Some(counts) = csv_field_counts(&text)
+        && let Some(counts) = csv_field_counts(text)
         && let Some((row, n)) = counts.iter().enumerate().find(|(_, n)| **n != counts[0])
     {
-        return fail(
+        return Some((
             Class::RaggedCsv,
             format!("record {row} has {n} fields, the header {}", counts[0]),
-        );
+        ));
     }
-    (Class::Ran, String::new())
+    None
 }
 
 /// The number of fields of each CSV record (RFC 4180: quoted fields may hold commas,
