@@ -45,10 +45,23 @@ fn main() {
 
 #[cfg(feature = "app")]
 fn open_app(cli: &Cli) -> Result<(), gyrolab::cli::CliError> {
+    use gyrolab::cli::CliError;
+    use gyrolab::lesson::setup::Setup;
     let scene = gyrolab::scene::Scene::load(&cli.scene)?;
     if let Some(lesson) = &cli.lesson {
         gyrolab::lesson::load(lesson)?;
     }
+    // A code that does not open is refused here, before a window is made.
+    let setup = match &cli.setup {
+        Some(code) => {
+            let setup = Setup::from_code(code).map_err(CliError)?;
+            setup
+                .open(&mut gyrolab::lab::Lab::new(scene.clone()))
+                .map_err(CliError)?;
+            Some(setup)
+        }
+        None => None,
+    };
     if let Some(path) = &cli.screenshot
         && path.extension().and_then(|e| e.to_str()) != Some("png")
     {
@@ -63,6 +76,7 @@ fn open_app(cli: &Cli) -> Result<(), gyrolab::cli::CliError> {
         frames: cli.frames,
         seek_back: cli.seek_back,
         lesson: cli.lesson.clone(),
+        setup,
     };
     gyrolab::app::run(scene, options);
     Ok(())

@@ -10,21 +10,26 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::physics::{PhysicsSet, Sim};
 use super::ui::Panels;
 use super::view::{Message, View};
-use crate::lesson::{self, Step, walk::Walk};
+use crate::lesson::{self, Step, setup::Setup, walk::Walk};
 
 pub struct LessonPlugin {
     /// A lesson to open at the start (`--lesson`).
     pub open: Option<String>,
+    /// A set-up code to open at the start (`--setup`).
+    pub setup: Option<Setup>,
 }
 
 impl Plugin for LessonPlugin {
     fn build(&self, app: &mut App) {
-        let open = self.open.clone();
+        let (open, setup) = (self.open.clone(), self.setup.clone());
         app.add_systems(
             Startup,
             move |mut sim: ResMut<Sim>, mut view: ResMut<View>, mut msg: ResMut<Message>| {
                 if let Some(name) = &open {
                     msg.set(start(&mut sim, &mut view, name));
+                }
+                if let Some(setup) = &setup {
+                    msg.set(super::share_panel::open_setup(&mut sim, &mut view, setup));
                 }
             },
         )
@@ -62,6 +67,7 @@ fn window(
     sim: Res<Sim>,
     mut view: ResMut<View>,
     mut time: ResMut<Time<Virtual>>,
+    mut message: ResMut<Message>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     if std::mem::take(&mut view.lesson_fresh) {
@@ -92,7 +98,7 @@ fn window(
         .default_width(380.0)
         .resizable(false)
         .show(&ctx, |ui| {
-            close = lesson_ui(ui, walk, &sim, &mut time);
+            close = lesson_ui(ui, walk, &sim, &mut time, &mut message);
         });
     if close {
         view.lesson = None;
@@ -101,7 +107,13 @@ fn window(
 }
 
 /// One step and the buttons; whether the student closed the lesson.
-fn lesson_ui(ui: &mut egui::Ui, walk: &mut Walk, sim: &Sim, time: &mut Time<Virtual>) -> bool {
+fn lesson_ui(
+    ui: &mut egui::Ui,
+    walk: &mut Walk,
+    sim: &Sim,
+    time: &mut Time<Virtual>,
+    message: &mut Message,
+) -> bool {
     let n = walk.lesson.steps.len();
     ui.weak(format!(
         "step {} of {n}   (Page Up / Page Down)",
@@ -134,7 +146,30 @@ fn lesson_ui(ui: &mut egui::Ui, walk: &mut Walk, sim: &Sim, time: &mut Time<Virt
         }
         close = ui.button("close lesson").clicked();
     });
+    if walk.measured.iter().any(Option::is_some) && ui.button("export readouts (CSV)").clicked() {
+        message.set(export(walk));
+    }
     close
+}
+
+/// Writes the readouts measured so far to `gyrolab-lesson-NAME.csv` in the working
+/// directory, whole or not at all (as `gyrolab lesson --out` writes them).
+fn export(walk: &Walk) -> Result<String, String> {
+    use std::io::Write;
+    let name: String = (walk.lesson.origin.rsplit('/').next().unwrap_or("lesson"))
+        .trim_end_matches(".ron")
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let path = std::path::PathBuf::from(format!("gyrolab-lesson-{name}.csv"));
+    let measured: Vec<_> = walk.measured.iter().flatten().cloned().collect();
+    let fail = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", path.display());
+    let mut file = crate::atomic_file::AtomicFile::create(&path).map_err(|e| fail(&e))?;
+    (lesson::run::write_csv(&measured, &mut file))
+        .and_then(|()| file.flush())
+        .and_then(|()| file.commit())
+        .map_err(|e| fail(&e))?;
+    Ok(format!("wrote {}", path.display()))
 }
 
 /// The question, and the student's choice, kept.

@@ -30,6 +30,7 @@ mod pick;
 mod plots;
 mod render_sync;
 mod screenshot;
+mod share_panel;
 mod solver_panel;
 mod status;
 mod timeline_strip;
@@ -74,6 +75,8 @@ pub struct AppOptions {
     pub seek_back: Option<f64>,
     /// A lesson to open at the start (a built-in name or a file).
     pub lesson: Option<String>,
+    /// A set-up code to open at the start (`--setup`), already read.
+    pub setup: Option<crate::lesson::setup::Setup>,
 }
 
 pub fn run(scene: Scene, options: AppOptions) {
@@ -108,6 +111,7 @@ pub fn run(scene: Scene, options: AppOptions) {
     .add_plugins(work_precision::WorkPrecisionPlugin)
     .add_plugins(lesson_panel::LessonPlugin {
         open: options.lesson.clone(),
+        setup: options.setup.clone(),
     });
     if let Some(path) = options.screenshot {
         app.add_plugins(screenshot::ScreenshotPlugin {

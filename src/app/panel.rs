@@ -81,6 +81,9 @@ pub fn controls(
     egui::CollapsingHeader::new("Export")
         .default_open(false)
         .show(ui, |ui| export(ui, sim, message));
+    egui::CollapsingHeader::new("Share")
+        .default_open(false)
+        .show(ui, |ui| super::share_panel::show(ui, sim, view, message));
     if !message.text.is_empty() {
         let color = if message.error {
             egui::Color32::LIGHT_RED

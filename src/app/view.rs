@@ -47,6 +47,9 @@ pub struct View {
     pub lesson_fresh: bool,
     /// The lab's scene generation the lesson opened: another scene ends it.
     pub lesson_scene: u64,
+    /// The last set-up code made ("Copy set-up"), and the code typed or pasted to open.
+    pub setup_code: String,
+    pub setup_paste: String,
 }
 
 impl Default for View {
@@ -76,6 +79,8 @@ impl Default for View {
             lesson: None,
             lesson_fresh: false,
             lesson_scene: 0,
+            setup_code: String::new(),
+            setup_paste: String::new(),
         }
     }
 }

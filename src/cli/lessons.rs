@@ -1,10 +1,16 @@
-//! `gyrolab lessons` and `gyrolab lesson`: the lessons listed, and one lesson's runs and
-//! readouts taken headless, each measurement beside the value the lesson states.
+//! `gyrolab lessons`, `gyrolab lesson` and `gyrolab setup`: the lessons listed, one
+//! lesson's runs and readouts taken headless, each measurement beside the value the
+//! lesson states (and, with `--out`, written as CSV), and a set-up code read and opened.
 
 use std::fmt::Write;
 
-use crate::lesson::{self, run::Measured};
+use std::path::Path;
 
+use crate::lab::Lab;
+use crate::lesson::{self, run::Measured, setup::Setup};
+use crate::scene::Scene;
+
+use super::output::Output;
 use super::{CliError, emit};
 
 /// Each built-in lesson: name, scene, title.
@@ -17,14 +23,53 @@ pub fn list() -> Result<(), CliError> {
     emit(&out)
 }
 
-/// Runs lesson `name_or_path`; whether every readout agrees with what it states.
-pub fn take(name_or_path: &str) -> Result<bool, CliError> {
+/// Runs lesson `name_or_path`; whether every readout agrees with what it states. With
+/// `out`, the readouts are also written there as CSV (only once all ran).
+pub fn take(name_or_path: &str, out: Option<&Path>) -> Result<bool, CliError> {
     let lesson = lesson::load(name_or_path)?;
+    let file = out.map(|p| Output::open(Some(p))).transpose()?;
     let measured = lesson::run::run(&lesson).map_err(CliError)?;
-    let mut out = format!("{}\n", lesson.title);
-    for m in &measured {
-        let _ = writeln!(out, "{m}");
+    if let Some(mut file) = file {
+        if let Err(e) = lesson::run::write_csv(&measured, &mut file) {
+            return file.failed(e).map(|()| false);
+        }
+        file.commit()?;
     }
-    emit(&out)?;
+    let mut text = format!("{}\n", lesson.title);
+    for m in &measured {
+        let _ = writeln!(text, "{m}");
+    }
+    emit(&text)?;
     Ok(measured.iter().all(Measured::agrees))
+}
+
+/// `gyrolab setup CODE`: reads the code, opens it on a lab without a window (as the app
+/// would), and says what it holds and where it opens.
+pub fn setup(code: &str) -> Result<(), CliError> {
+    let setup = Setup::from_code(code).map_err(CliError)?;
+    let mut lab = Lab::new(Scene::load(crate::scene::DEFAULT_SCENE)?);
+    let walk = setup.open(&mut lab).map_err(CliError)?;
+    let mut text = format!("{}\n", setup.describe());
+    let _ = writeln!(
+        text,
+        "opens on scene '{}' at t = {} s, dt = {} s, {} lane(s): {}",
+        lab.scene().name,
+        lab.time(),
+        lab.dt(),
+        lab.lanes().len(),
+        (lab.lanes().iter())
+            .map(|r| r.integrator().name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    if let Some(w) = walk {
+        let _ = writeln!(
+            text,
+            "lesson '{}', step {} of {}",
+            w.lesson.title,
+            w.at + 1,
+            w.lesson.steps.len()
+        );
+    }
+    emit(&text)
 }

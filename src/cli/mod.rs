@@ -44,8 +44,12 @@ pub struct Cli {
     #[arg(long, value_name = "S", requires = "screenshot", allow_hyphen_values = true, value_parser = args::duration)]
     pub seek_back: Option<f64>,
     /// Open the app on a lesson (a built-in name or a lesson file), at its first step.
-    #[arg(long, value_name = "NAME|FILE")]
+    #[arg(long, value_name = "NAME|FILE", conflicts_with = "setup")]
     pub lesson: Option<String>,
+    /// Open the app on a set-up code (the app's "Copy set-up"): its scene, settings and
+    /// lesson step.
+    #[arg(long, value_name = "CODE", allow_hyphen_values = true)]
+    pub setup: Option<String>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -67,6 +71,16 @@ pub enum Command {
     Lesson {
         /// A built-in lesson's name or a lesson file's path.
         lesson: String,
+        /// Also write the readouts to this CSV file (step, quantity, unit, measured,
+        /// stated, tolerance, theory, agrees), only when the lesson ran.
+        #[arg(long, value_name = "FILE.csv")]
+        out: Option<std::path::PathBuf>,
+    },
+    /// Read a set-up code (the app's "Copy set-up") and say what it opens, without a
+    /// window.
+    Setup {
+        /// The code, GL1-...
+        code: String,
     },
 }
 
@@ -316,11 +330,12 @@ pub fn run(command: Command) -> Result<Verdict, CliError> {
         Command::Compare(args) if args.sweep => sweep::run(&args)?,
         Command::Compare(args) => compare::run(&args)?,
         Command::Lessons => lessons::list()?,
-        Command::Lesson { lesson } => {
-            if !lessons::take(&lesson)? {
+        Command::Lesson { lesson, out } => {
+            if !lessons::take(&lesson, out.as_deref())? {
                 return Ok(Verdict::Disagrees);
             }
         }
+        Command::Setup { code } => lessons::setup(&code)?,
     }
     Ok(Verdict::Done)
 }

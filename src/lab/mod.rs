@@ -128,6 +128,15 @@ impl Lab {
         *self = Self::build(scene, compared, self.generation, self.scene_generation + 1);
     }
 
+    /// Becomes `other` (a lab set up elsewhere, as a set-up code is opened), counted as a
+    /// new scene and a new run, so that what draws the old one knows to start again.
+    pub fn replace_with(&mut self, other: Lab) {
+        let (generation, scene_generation) = (self.generation, self.scene_generation);
+        *self = other;
+        self.generation += generation + 1;
+        self.scene_generation = scene_generation + 1;
+    }
+
     /// Opens a scene by name or `.ron` path. A scene that does not load changes nothing:
     /// the running one goes on, and the error says why, at the file's line and field.
     pub fn open(&mut self, name_or_path: &str) -> Result<(), String> {
@@ -224,8 +233,7 @@ impl Lab {
         if integrator == Integrator::Analytic {
             return Err("the exact solution is always shown, as the ghost".into());
         }
-        let mut compared: Vec<Integrator> = Integrator::ALL
-            .into_iter()
+        let list: Vec<Integrator> = (Integrator::ALL.into_iter())
             .filter(|&i| {
                 if i == integrator {
                     on
@@ -233,6 +241,18 @@ impl Lab {
                     self.compared.contains(&i)
                 }
             })
+            .collect();
+        self.set_compared_list(&list)
+    }
+
+    /// Compares exactly `list` side by side (in the order integrators are listed) and
+    /// restarts. The exact solution is the ghost, not a lane; at least one stays.
+    pub fn set_compared_list(&mut self, list: &[Integrator]) -> Result<(), String> {
+        if list.contains(&Integrator::Analytic) {
+            return Err("the exact solution is always shown, as the ghost".into());
+        }
+        let mut compared: Vec<Integrator> = (Integrator::ALL.into_iter())
+            .filter(|i| list.contains(i))
             .collect();
         if compared.is_empty() {
             return Err("compare at least one integrator".into());

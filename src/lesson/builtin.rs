@@ -45,6 +45,11 @@ pub fn lesson_names() -> Vec<&'static str> {
     BUILTIN.iter().map(|(n, _)| *n).collect()
 }
 
+/// A built-in lesson's text.
+pub fn text(name: &str) -> Option<&'static str> {
+    BUILTIN.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+}
+
 /// A built-in lesson by name, or a lesson file by path.
 pub fn load(name_or_path: &str) -> Result<Lesson, SceneError> {
     match BUILTIN.iter().find(|(n, _)| *n == name_or_path) {

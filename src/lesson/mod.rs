@@ -9,6 +9,7 @@ mod builtin;
 mod read;
 pub mod run;
 mod schema;
+pub mod setup;
 pub mod walk;
 
 pub use builtin::{lesson_names, load};

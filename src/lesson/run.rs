@@ -69,6 +69,37 @@ impl fmt::Display for Measured {
     }
 }
 
+/// The readouts as CSV with a header, written with the `csv` crate as `simulate`'s
+/// records are (RFC 4180 quoting): an empty field where nothing was measured or theory
+/// gives nothing.
+pub fn write_csv(measured: &[Measured], out: impl std::io::Write) -> std::io::Result<()> {
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record([
+        "step",
+        "quantity",
+        "unit",
+        "measured",
+        "stated",
+        "tolerance",
+        "theory",
+        "agrees",
+    ])?;
+    let number = |x: Option<f64>| x.map_or(String::new(), |x| x.to_string());
+    for m in measured {
+        w.write_record([
+            (m.step + 1).to_string(),
+            m.quantity.to_string(),
+            m.quantity.unit().trim().to_string(),
+            number(m.measured),
+            m.stated.to_string(),
+            m.within(),
+            number(m.theory),
+            m.agrees().to_string(),
+        ])?;
+    }
+    w.flush()
+}
+
 /// Sets up a lab as `lesson` says and walks it through: each run taken, each readout
 /// measured as it is reached, every question answered right.
 pub fn run(lesson: &Lesson) -> Result<Vec<Measured>, String> {
@@ -78,13 +109,7 @@ pub fn run(lesson: &Lesson) -> Result<Vec<Measured>, String> {
     while walk.step().is_some() {
         match walk.step() {
             Some(Step::Question { answer, .. }) => walk.answer(*answer),
-            Some(Step::Run { until }) => {
-                let until = *until;
-                while !walk.ran_to(&lab, until) {
-                    lab.step();
-                    walk.after_step(&lab);
-                }
-            }
+            Some(Step::Run { until }) => walk.run_out(&mut lab, *until),
             _ => {}
         }
         let at = walk.at;

@@ -26,6 +26,12 @@ impl Walk {
     /// Opens the lesson's scene in `lab`, set up as the lesson says, at its first step.
     pub fn start(lesson: Lesson, lab: &mut Lab) -> Result<Self, String> {
         lab.open(&lesson.scene)?;
+        Self::start_on(lesson, lab)
+    }
+
+    /// Sets up `lab`, already holding the lesson's scene, as the lesson says, at its
+    /// first step.
+    pub fn start_on(lesson: Lesson, lab: &mut Lab) -> Result<Self, String> {
         if let Some(dt) = lesson.dt {
             lab.set_dt(dt)?;
         }
@@ -92,6 +98,27 @@ impl Walk {
         }
     }
 
+    /// Walks on to step `target` (or the last): each run before it taken to its end,
+    /// readouts measured on the way, questions left for the student.
+    pub fn go_to(&mut self, lab: &mut Lab, target: usize) {
+        while self.at < target.min(self.lesson.steps.len().saturating_sub(1)) {
+            if let Some(&Step::Run { until }) = self.step() {
+                self.run_out(lab, until);
+            }
+            self.at += 1;
+            self.furthest = self.furthest.max(self.at);
+            self.arrive(lab);
+        }
+    }
+
+    /// Steps `lab` until it has run to `until`, following the readouts.
+    pub fn run_out(&mut self, lab: &mut Lab, until: f64) {
+        while !self.ran_to(lab, until) {
+            lab.step();
+            self.after_step(lab);
+        }
+    }
+
     pub fn back(&mut self) {
         self.at = self.at.saturating_sub(1);
     }
@@ -143,15 +170,7 @@ fn compare(lab: &mut Lab, names: &[String]) -> Result<(), String> {
     if !lab.side_by_side() {
         return wanted.first().map_or(Ok(()), |&i| lab.switch_integrator(i));
     }
-    for &i in &wanted {
-        lab.set_compared(i, true)?;
-    }
-    for i in lab.compared().to_vec() {
-        if !wanted.contains(&i) {
-            lab.set_compared(i, false)?;
-        }
-    }
-    Ok(())
+    lab.set_compared_list(&wanted)
 }
 
 /// The heights each body of an `ApexRatio` readout reached: its start, then every

@@ -1,0 +1,315 @@
+//! Set-up codes: a short text that reproduces a scene, what was changed about it (start
+//! conditions, integrators, step, solver, friction) and the lesson step shown, so a
+//! teacher can hand a class exactly what they see (as myPhysicsLab's share links and
+//! PhET-iO's fixed start states do).
+//!
+//! A code is `GL1-` and then, in URL-safe base64, a checksum of the set-up and the set-up
+//! itself (JSON, deflated). A built-in scene or lesson travels by name with a hash of its
+//! text, so a gyrolab whose built-in differs refuses the code instead of showing
+//! something else; a scene or lesson opened from a file travels whole. What a set-up
+//! holds is checked by the same setters that check the app's controls.
+
+use std::io::Read;
+
+use data_encoding::BASE64URL_NOPAD;
+use flate2::Compression;
+use flate2::read::{DeflateDecoder, DeflateEncoder};
+use serde::{Deserialize, Serialize};
+use twox_hash::XxHash3_64;
+
+use super::Lesson;
+use super::walk::Walk;
+use crate::contact::SolverSettings;
+use crate::integrators::Integrator;
+use crate::lab::presets::Start;
+use crate::lab::{DEFAULT_COMPARED, Lab};
+use crate::scene::Scene;
+
+/// The set-up format this gyrolab writes and reads; a code of another is refused.
+pub const VERSION: u32 = 1;
+/// The longest code read (a scene file travels whole): 1 MB.
+const MAX_CODE: usize = 1 << 20;
+/// The most a code inflates to: 8 MB, so a damaged or hostile code cannot fill memory.
+const MAX_JSON: u64 = 8 << 20;
+
+/// Where a scene or a lesson comes from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+enum Source {
+    /// A built-in, by name, with the hash of its text.
+    Builtin { name: String, hash: u64 },
+    /// A file's whole text, and the path it was read from (to name it in errors).
+    File { path: String, text: String },
+}
+
+/// What a set-up code holds: the scene, what differs from the scene's own settings, and
+/// the lesson and its step.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Setup {
+    scene: Source,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    start: Option<Start>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    compared: Option<Vec<Integrator>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    dt: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    steps_per_dt: Option<u32>,
+    /// A single-lane scene's integrator.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    integrator: Option<Integrator>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    solver: Option<SolverSettings>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    friction: Option<f64>,
+    /// The lesson and the step shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    lesson: Option<(Source, usize)>,
+}
+
+/// A built-in's source, or a file's text read again from its path.
+fn source(origin: &str, builtin: bool, hash: u64) -> Result<Source, String> {
+    if builtin {
+        return Ok(Source::Builtin {
+            name: origin.into(),
+            hash,
+        });
+    }
+    let text = std::fs::read_to_string(origin)
+        .map_err(|e| format!("cannot read {origin} again to share it: {e}"))?;
+    Ok(Source::File {
+        path: origin.into(),
+        text,
+    })
+}
+
+/// `now`, where it is not what the scene gives.
+fn differs<T: PartialEq>(now: T, own: T) -> Option<T> {
+    (now != own).then_some(now)
+}
+
+fn hash(text: &str) -> u64 {
+    XxHash3_64::oneshot(text.as_bytes())
+}
+
+impl Setup {
+    /// The set-up a lab shows, with the lesson being walked, if any.
+    pub fn of(lab: &Lab, walk: Option<&Walk>) -> Result<Self, String> {
+        let scene = lab.scene();
+        let builtin = crate::scene::scene_names().contains(&scene.origin.as_str());
+        let own = scene.build();
+        let run = &lab.lanes()[0];
+        let lesson = match walk {
+            Some(w) => {
+                let origin = &w.lesson.origin;
+                let builtin = super::lesson_names().contains(&origin.as_str());
+                let text_hash = super::builtin::text(origin).map_or(0, hash);
+                Some((source(origin, builtin, text_hash)?, w.at))
+            }
+            None => None,
+        };
+        Ok(Self {
+            scene: source(&scene.origin, builtin, scene.source_hash)?,
+            start: differs(lab.start().clone(), Start::of_scene(scene)),
+            compared: differs(lab.compared().to_vec(), DEFAULT_COMPARED.to_vec()),
+            dt: differs(lab.dt(), scene.dt),
+            steps_per_dt: differs(lab.steps_per_dt(), 1),
+            integrator: (!lab.side_by_side())
+                .then(|| differs(run.integrator(), own.integrator))
+                .flatten(),
+            solver: (run.world.contacts.as_ref())
+                .zip(own.contacts.as_ref())
+                .and_then(|(now, own)| differs(now.settings, own.settings)),
+            friction: lab
+                .friction()
+                .and_then(|f| differs(Some(f), own_friction(&own)).flatten()),
+            lesson,
+        })
+    }
+
+    /// The code: `GL1-`, then the checksum and the deflated JSON in URL-safe base64.
+    pub fn to_code(&self) -> String {
+        let json = serde_json::to_string(self).expect("a set-up serialises");
+        let mut bytes = hash(&json).to_le_bytes().to_vec();
+        DeflateEncoder::new(json.as_bytes(), Compression::best())
+            .read_to_end(&mut bytes)
+            .expect("deflating into memory cannot fail");
+        format!("GL{VERSION}-{}", BASE64URL_NOPAD.encode(&bytes))
+    }
+
+    /// Reads a code (surrounding blanks and line breaks, as a paste may add, skipped);
+    /// a damaged code, or one of another gyrolab's format, gets one line saying so.
+    pub fn from_code(code: &str) -> Result<Self, String> {
+        let code: String = code.chars().filter(|c| !c.is_whitespace()).collect();
+        if code.len() > MAX_CODE {
+            return Err(format!(
+                "set-up code: {} characters, more than the {MAX_CODE} a code may have",
+                code.len()
+            ));
+        }
+        let Some((version, body)) = code.strip_prefix("GL").and_then(|c| c.split_once('-')) else {
+            return Err("set-up code: not a gyrolab set-up code (it starts with GL1-)".into());
+        };
+        match version.parse::<u32>() {
+            Ok(VERSION) => {}
+            Ok(v) => {
+                return Err(format!(
+                    "set-up code: made by another version of gyrolab (set-up format {v}; this \
+                     gyrolab reads format {VERSION})"
+                ));
+            }
+            Err(_) => {
+                return Err("set-up code: not a gyrolab set-up code (it starts with GL1-)".into());
+            }
+        }
+        let damaged = |why: &str| format!("set-up code: damaged ({why}); copy it again");
+        let bytes = BASE64URL_NOPAD
+            .decode(body.as_bytes())
+            .map_err(|_| damaged("not base64"))?;
+        let (sum, deflated) = bytes
+            .split_first_chunk::<8>()
+            .ok_or_else(|| damaged("too short"))?;
+        let mut json = String::new();
+        DeflateDecoder::new(deflated)
+            .take(MAX_JSON + 1)
+            .read_to_string(&mut json)
+            .map_err(|_| damaged("does not inflate"))?;
+        if json.len() as u64 > MAX_JSON || hash(&json) != u64::from_le_bytes(*sum) {
+            return Err(damaged("checksum"));
+        }
+        serde_json::from_str(&json).map_err(|e| damaged(&format!("unreadable set-up: {e}")))
+    }
+
+    /// Opens the set-up on `lab`: its scene (or its lesson at the step it was at), then
+    /// each setting, checked as the app's controls check it. A set-up that does not
+    /// open leaves `lab` as it was.
+    pub fn open(&self, lab: &mut Lab) -> Result<Option<Walk>, String> {
+        let mut fresh = Lab::new(self.scene()?);
+        let mut walk = match &self.lesson {
+            Some((source, at)) => Some(start_lesson(&mut fresh, source, *at)?),
+            None => None,
+        };
+        self.apply(&mut fresh)
+            .map_err(|e| format!("set-up code: {e}"))?;
+        if let (Some(w), Some((_, at))) = (&mut walk, &self.lesson) {
+            w.go_to(&mut fresh, *at);
+        }
+        lab.replace_with(fresh);
+        Ok(walk)
+    }
+
+    fn scene(&self) -> Result<Scene, String> {
+        match &self.scene {
+            Source::Builtin { name, hash } => {
+                let scene = Scene::load(name).map_err(|e| format!("set-up code: {e}"))?;
+                if scene.source_hash != *hash {
+                    return Err(format!(
+                        "set-up code: made with another version of scene '{name}'"
+                    ));
+                }
+                Ok(scene)
+            }
+            Source::File { path, text } => {
+                Scene::parse(path, text).map_err(|e| format!("set-up code: {e}"))
+            }
+        }
+    }
+
+    /// The settings, restarting ones first, then those taken at time zero.
+    fn apply(&self, lab: &mut Lab) -> Result<(), String> {
+        if let Some(compared) = &self.compared {
+            lab.set_compared_list(compared)?;
+        }
+        if let Some(start) = &self.start {
+            lab.set_start(start.clone())?;
+        }
+        if let Some(dt) = self.dt {
+            lab.set_dt(dt)?;
+        }
+        if let Some(steps) = self.steps_per_dt {
+            lab.set_steps_per_dt(steps)?;
+        }
+        if let Some(integrator) = self.integrator {
+            lab.switch_integrator(integrator)?;
+        }
+        if let Some(solver) = self.solver {
+            lab.set_solver_settings(solver)?;
+        }
+        if let Some(friction) = self.friction {
+            lab.set_friction(friction)?;
+        }
+        Ok(())
+    }
+
+    /// One line on what the set-up holds, for `gyrolab setup`.
+    pub fn describe(&self) -> String {
+        let name = |s: &Source| match s {
+            Source::Builtin { name, .. } => name.clone(),
+            Source::File { path, .. } => format!("{path} (carried in the code)"),
+        };
+        let mut out = format!("scene {}", name(&self.scene));
+        if let Some((lesson, at)) = &self.lesson {
+            out += &format!(", lesson {} at step {}", name(lesson), at + 1);
+        }
+        let changed: Vec<&str> = [
+            ("start", self.start.is_some()),
+            (
+                "integrators",
+                self.compared.is_some() || self.integrator.is_some(),
+            ),
+            ("dt", self.dt.is_some() || self.steps_per_dt.is_some()),
+            ("solver", self.solver.is_some()),
+            ("friction", self.friction.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(what, on)| on.then_some(what))
+        .collect();
+        if !changed.is_empty() {
+            out += &format!("; changed: {}", changed.join(", "));
+        }
+        out
+    }
+}
+
+/// The friction the scene gives its first body with parts, as [`Lab::friction`] reads it.
+fn own_friction(world: &crate::world::World) -> Option<f64> {
+    world.contacts.as_ref()?;
+    (world.bodies.iter())
+        .find(|b| !b.parts.is_empty())
+        .map(|b| b.material.friction)
+}
+
+/// The lesson, started on `lab`, which holds the set-up's scene (the code carries it,
+/// where the lesson's own scene file may not be at hand); its step is checked.
+fn start_lesson(lab: &mut Lab, source: &Source, at: usize) -> Result<Walk, String> {
+    let lesson = lesson_of(source)?;
+    if at >= lesson.steps.len() {
+        return Err(format!(
+            "set-up code: step {} of a lesson of {} steps",
+            at + 1,
+            lesson.steps.len()
+        ));
+    }
+    Walk::start_on(lesson, lab).map_err(|e| format!("set-up code: {e}"))
+}
+
+fn lesson_of(source: &Source) -> Result<Lesson, String> {
+    match source {
+        Source::Builtin { name, hash: h } => {
+            let text = super::builtin::text(name)
+                .ok_or_else(|| format!("set-up code: no built-in lesson '{name}'"))?;
+            if hash(text) != *h {
+                return Err(format!(
+                    "set-up code: made with another version of lesson '{name}'"
+                ));
+            }
+            super::load(name).map_err(|e| format!("set-up code: {e}"))
+        }
+        Source::File { path, text } => {
+            let mut lesson = Lesson::parse(path, text).map_err(|e| format!("set-up code: {e}"))?;
+            lesson.origin = path.clone();
+            Ok(lesson)
+        }
+    }
+}

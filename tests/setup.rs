@@ -1,0 +1,194 @@
+//! Set-up codes: a code of a lab opens a lab that runs bitwise the same; a code of a
+//! lesson opens it at its step; a damaged code, or one of another version, is one line.
+
+use std::io::Read;
+
+use gyrolab::integrators::Integrator;
+use gyrolab::lab::Lab;
+use gyrolab::lab::fingerprint::fingerprint;
+use gyrolab::lesson::{self, setup::Setup, walk::Walk};
+use gyrolab::scene::Scene;
+
+/// Steps both labs `steps` times and requires every lane of both to be bitwise the same
+/// after each step.
+fn same_run(a: &mut Lab, b: &mut Lab, steps: usize) {
+    let print = |lab: &Lab| fingerprint(lab.lanes().iter().map(|r| &r.world));
+    assert_eq!(print(a), print(b), "at the start");
+    for k in 1..=steps {
+        a.step();
+        b.step();
+        assert_eq!(print(a), print(b), "after step {k}");
+    }
+    assert_eq!(a.time(), b.time());
+}
+
+/// Copies `a`'s set-up and opens it on a lab of another scene.
+fn pasted(a: &Lab, walk: Option<&Walk>) -> (Lab, Option<Walk>, String) {
+    let code = Setup::of(a, walk).unwrap().to_code();
+    let mut b = Lab::new(Scene::load("pile").unwrap());
+    let walk = Setup::from_code(&code).unwrap().open(&mut b).unwrap();
+    (b, walk, code)
+}
+
+/// The T-handle with its start, compared integrators, dt and steps per dt changed.
+#[test]
+fn a_side_by_side_set_up_round_trips_bitwise_for_600_steps() {
+    let mut a = Lab::new(Scene::load("dzhanibekov").unwrap());
+    a.set_compared_list(&[Integrator::Rk4, Integrator::Dmv, Integrator::ExplicitEuler])
+        .unwrap();
+    let mut start = a.start().clone();
+    start.spin *= 1.3;
+    start.perturbation = 0.02;
+    a.set_start(start).unwrap();
+    a.set_dt(0.004).unwrap();
+    a.set_steps_per_dt(3).unwrap();
+    let (mut b, walk, code) = pasted(&a, None);
+    assert!(walk.is_none());
+    assert!(code.starts_with("GL1-") && code.len() < 400, "{code}");
+    assert_eq!(b.compared(), a.compared());
+    assert_eq!((b.dt(), b.steps_per_dt()), (0.004, 3));
+    same_run(&mut a, &mut b, 600);
+}
+
+/// A contact scene with the solver and friction changed, and a single lane's integrator.
+#[test]
+fn a_contact_set_up_round_trips_bitwise_for_600_steps() {
+    let mut a = Lab::new(Scene::load("dominoes").unwrap());
+    let mut settings = a.lanes()[0].world.contacts.as_ref().unwrap().settings;
+    settings.substeps += 2;
+    settings.slop *= 2.0;
+    a.set_solver_settings(settings).unwrap();
+    a.set_friction(0.3).unwrap();
+    a.switch_integrator(Integrator::Rk4).unwrap();
+    let (mut b, _, _) = pasted(&a, None);
+    assert_eq!(b.friction(), Some(0.3));
+    assert_eq!(b.lanes()[0].integrator(), Integrator::Rk4);
+    same_run(&mut a, &mut b, 600);
+}
+
+/// A scene's own set-up makes a short code of its name.
+#[test]
+fn an_unchanged_scene_is_a_short_code() {
+    let a = Lab::new(Scene::load("bounce").unwrap());
+    let code = Setup::of(&a, None).unwrap().to_code();
+    assert!(code.len() < 120, "{code}");
+    let setup = Setup::from_code(&code).unwrap();
+    assert_eq!(setup.describe(), "scene bounce");
+}
+
+/// A lesson's set-up opens at its step, the runs before it taken: the readout reached is
+/// the one the original walk measured.
+#[test]
+fn a_lesson_set_up_opens_at_its_step() {
+    let l = lesson::load("restitution").unwrap();
+    let mut a = Lab::new(Scene::load("free-body").unwrap());
+    let mut walk = Walk::start(l, &mut a).unwrap();
+    walk.answer(0);
+    walk.next(&a);
+    walk.run_out(&mut a, 2.0);
+    walk.next(&a);
+    assert_eq!(walk.at, 2);
+    let (mut b, opened, _) = pasted(&a, Some(&walk));
+    let opened = opened.expect("a lesson");
+    assert_eq!(opened.at, 2);
+    assert_eq!(opened.lesson.title, walk.lesson.title);
+    assert_eq!(opened.measured[2], walk.measured[2]);
+    same_run(&mut a, &mut b, 100);
+}
+
+/// A code as `to_code` makes it, of any JSON: for codes no gyrolab would write.
+fn code_of(json: &str, version: u32) -> String {
+    let mut bytes = twox_hash::XxHash3_64::oneshot(json.as_bytes())
+        .to_le_bytes()
+        .to_vec();
+    flate2::read::DeflateEncoder::new(json.as_bytes(), flate2::Compression::fast())
+        .read_to_end(&mut bytes)
+        .unwrap();
+    format!(
+        "GL{version}-{}",
+        data_encoding::BASE64URL_NOPAD.encode(&bytes)
+    )
+}
+
+/// Opens a code on a fresh lab; its error, which must be one line.
+fn refusal(code: &str) -> String {
+    let mut lab = Lab::new(Scene::load("free-body").unwrap());
+    let before = fingerprint(lab.lanes().iter().map(|r| &r.world));
+    let err = Setup::from_code(code)
+        .and_then(|s| s.open(&mut lab).map(|_| ()))
+        .unwrap_err();
+    assert!(!err.contains('\n'), "{err}");
+    assert!(err.starts_with("set-up code"), "{err}");
+    let after = fingerprint(lab.lanes().iter().map(|r| &r.world));
+    assert_eq!(lab.scene().name, "free-body", "{err}");
+    assert_eq!(
+        before, after,
+        "a refused code leaves the lab as it was: {err}"
+    );
+    err
+}
+
+#[test]
+fn a_damaged_or_foreign_code_is_one_line() {
+    let a = Lab::new(Scene::load("dzhanibekov").unwrap());
+    let code = Setup::of(&a, None).unwrap().to_code();
+    let mut flipped = code.clone().into_bytes();
+    let last = flipped.len() - 3;
+    flipped[last] = if flipped[last] == b'A' { b'B' } else { b'A' };
+    let flipped = String::from_utf8(flipped).unwrap();
+    for (bad, says) in [
+        (flipped.as_str(), "damaged"),
+        (&code[..code.len() - 5], "damaged"),
+        ("GL1-", "damaged"),
+        ("GL1-!!!!", "damaged"),
+        ("hello", "not a gyrolab set-up code"),
+        ("", "not a gyrolab set-up code"),
+        (
+            &code.replacen("GL1-", "GL2-", 1),
+            "another version of gyrolab",
+        ),
+    ] {
+        let err = refusal(bad);
+        assert!(err.contains(says), "{bad:?}: {err}");
+    }
+    // A built-in scene that is not this gyrolab's, and one that does not exist.
+    let other = code_of(r#"{"scene":{"Builtin":{"name":"bounce","hash":1}}}"#, 1);
+    assert!(refusal(&other).contains("another version of scene 'bounce'"));
+    let missing = code_of(r#"{"scene":{"Builtin":{"name":"nowhere","hash":1}}}"#, 1);
+    assert!(refusal(&missing).contains("nowhere"));
+    // Values the app's controls refuse are refused at the setting.
+    let hash = Scene::load("bounce").unwrap().source_hash;
+    let scene = format!(r#"{{"Builtin":{{"name":"bounce","hash":{hash}}}}}"#);
+    for (field, says) in [
+        (r#""dt":-1"#, "time step"),
+        (r#""steps_per_dt":0"#, "steps per dt"),
+        (r#""friction":1e300"#, "friction"),
+        (r#""compared":[]"#, "at least one"),
+        (
+            r#""lesson":[{"Builtin":{"name":"restitution","hash":0}},0]"#,
+            "another version of lesson",
+        ),
+        (r#""unknown":1"#, "damaged"),
+    ] {
+        let err = refusal(&code_of(&format!(r#"{{"scene":{scene},{field}}}"#), 1));
+        assert!(err.contains(says), "{field}: {err}");
+    }
+}
+
+/// A scene opened from a file travels whole in its code: the code opens where the file
+/// is gone.
+#[test]
+fn a_scene_file_travels_in_its_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mine.ron");
+    let text =
+        include_str!("../assets/scenes/bounce.ron").replace("name: \"bounce\"", "name: \"mine\"");
+    std::fs::write(&path, &text).unwrap();
+    let mut a = Lab::new(Scene::load(path.to_str().unwrap()).unwrap());
+    let code = Setup::of(&a, None).unwrap().to_code();
+    drop(dir);
+    let mut b = Lab::new(Scene::load("free-body").unwrap());
+    Setup::from_code(&code).unwrap().open(&mut b).unwrap();
+    assert_eq!(b.scene().name, "mine");
+    same_run(&mut a, &mut b, 200);
+}
