@@ -718,3 +718,51 @@ fn a_byte_order_mark_is_skipped() {
     assert_eq!(stdout(&o).lines().count(), 3);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `gyrolab setup CODE` says what a code opens; `--setup` and `setup` refuse a damaged
+/// code with one line, exit 2, before any window.
+#[test]
+fn set_up_codes_on_the_command_line() {
+    use gyrolab::lab::Lab;
+    use gyrolab::lesson::setup::Setup;
+    let mut lab = Lab::new(gyrolab::scene::Scene::load("dzhanibekov").unwrap());
+    lab.set_dt(0.002).unwrap();
+    let code = Setup::of(&lab, None).unwrap().to_code();
+    let o = gyrolab(&["setup", &code]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("scene dzhanibekov; changed: dt\n"), "{out}");
+    assert!(out.contains("at t = 0 s, dt = 0.002 s, 4 lane(s)"), "{out}");
+    let damaged = format!("{}x", &code[..code.len() - 4]);
+    assert_bad_input(&["setup", &damaged], "set-up code: damaged");
+    assert_bad_input(&["--setup", &damaged], "set-up code: damaged");
+    assert_bad_input(&["--setup", "GL9-abc"], "set-up format 9");
+}
+
+/// `gyrolab lesson NAME --out FILE` writes the readouts as CSV, one record per readout.
+#[test]
+fn a_lesson_s_readouts_export_to_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("readouts.csv");
+    let o = gyrolab(&["lesson", "restitution", "--out", path.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "step,quantity,unit,measured,stated,tolerance,theory,agrees"
+    );
+    let readouts = stdout(&o)
+        .lines()
+        .filter(|l| l.starts_with("steps["))
+        .count();
+    assert!(readouts > 0);
+    assert_eq!(lines.len(), 1 + readouts, "{text}");
+    assert!(lines[1..].iter().all(|l| l.ends_with(",true")), "{text}");
+    // A directory that is not there: refused before the lesson runs, nothing written.
+    let nowhere = dir.path().join("no/such/dir/r.csv");
+    assert_bad_input(
+        &["lesson", "restitution", "--out", nowhere.to_str().unwrap()],
+        "--out: cannot write",
+    );
+}

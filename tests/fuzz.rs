@@ -1,6 +1,7 @@
 //! Hostile input, as a careless or hostile user would try it: every built-in scene file
 //! mutated (hostile numbers, wrong types, missing and misspelt fields, truncated and
-//! binary files, duplicated list elements, a byte-order mark) and hostile command lines,
+//! binary files, duplicated list elements, a byte-order mark), mutated lesson files and
+//! set-up codes, and hostile command lines,
 //! each run through the real binary under a time and a memory limit. Every run must keep
 //! the promise of docs/command-line.md: exit 0 with a silent stderr and finite output, or
 //! exit 2 with one line on stderr that, for a scene-file error, starts with
@@ -340,6 +341,86 @@ proptest! {
     #[test]
     fn mutated_lesson_files_keep_the_promise(case in (0..lessons().len(), mutate::mutation())) {
         let kept = lesson_kept(case);
+        prop_assert!(kept.is_ok(), "{}", kept.unwrap_err());
+    }
+}
+
+/// Valid set-up codes to mutate: a scene changed, a lesson at a step, a contact scene's
+/// solver changed.
+fn setup_codes() -> &'static [String] {
+    use gyrolab::lab::Lab;
+    use gyrolab::lesson::{setup::Setup, walk::Walk};
+    use gyrolab::scene::Scene;
+    static CODES: OnceLock<Vec<String>> = OnceLock::new();
+    CODES.get_or_init(|| {
+        let mut turned = Lab::new(Scene::load("dzhanibekov").unwrap());
+        turned.set_dt(0.003).unwrap();
+        let mut walked = Lab::new(Scene::load("free-body").unwrap());
+        let walk = Walk::start(gyrolab::lesson::load("incline").unwrap(), &mut walked).unwrap();
+        let mut solved = Lab::new(Scene::load("stack").unwrap());
+        solved.set_friction(0.2).unwrap();
+        [(turned, None), (walked, Some(walk)), (solved, None)]
+            .iter()
+            .map(|(lab, walk)| Setup::of(lab, walk.as_ref()).unwrap().to_code())
+            .collect()
+    })
+}
+
+/// A set-up code with one character changed, inserted or removed, or cut short.
+fn code_case() -> impl Strategy<Value = (usize, usize, u8, char)> {
+    let chars = prop_oneof![
+        Just('A'),
+        Just('-'),
+        Just('_'),
+        Just('='),
+        Just(' '),
+        Just('\n'),
+        Just('é'),
+        Just('1'),
+    ];
+    (0..setup_codes().len(), any::<usize>(), 0..4u8, chars)
+}
+
+/// `gyrolab setup CODE` on a mutated code: the library's answer, exit 0 where it opens
+/// and 2 with one line where it does not; never a panic, a signal or a hang.
+fn code_kept((code, at, how, c): (usize, usize, u8, char)) -> Result<(), String> {
+    let mut chars: Vec<char> = setup_codes()[code].chars().collect();
+    let at = at % (chars.len() + 1);
+    match how {
+        0 if at < chars.len() => chars[at] = c,
+        1 => chars.insert(at, c),
+        2 if at < chars.len() => {
+            chars.remove(at);
+        }
+        _ => chars.truncate(at),
+    }
+    let mutated: String = chars.into_iter().collect();
+    let opens = std::panic::catch_unwind(|| {
+        let setup = gyrolab::lesson::setup::Setup::from_code(&mutated)?;
+        let mut lab = gyrolab::lab::Lab::new(gyrolab::scene::Scene::load("free-body").unwrap());
+        setup.open(&mut lab).map(|_| ())
+    })
+    .map_err(|_| format!("the library panicked on {mutated:?}"))?;
+    let o = Sandbox::new().run(&["setup".into(), mutated.clone()]);
+    let err = o.stderr.trim_end();
+    let fail = |why: &str| Err(format!("{why}: {err}\n  gyrolab setup '{mutated}'"));
+    match o.code {
+        Some(0) if opens.is_ok() && err.is_empty() => Ok(()),
+        Some(2) if opens.is_err() && err.lines().count() == 1 && err.contains("set-up code") => {
+            Ok(())
+        }
+        _ => fail(&format!(
+            "exit {:?}, signal {:?}, timed out {}, library {:?}",
+            o.code, o.signal, o.timed_out, opens
+        )),
+    }
+}
+
+proptest! {
+    #![proptest_config(config(48))]
+    #[test]
+    fn mutated_set_up_codes_keep_the_promise(case in code_case()) {
+        let kept = code_kept(case);
         prop_assert!(kept.is_ok(), "{}", kept.unwrap_err());
     }
 }
