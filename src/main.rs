@@ -17,12 +17,13 @@ fn main() {
         Err(e) if e.use_stderr() => {
             // One line, the one that names the problem; clap's usage hint follows it.
             let rendered = e.to_string();
-            fail(
-                rendered
-                    .lines()
-                    .next()
-                    .unwrap_or("error: invalid arguments"),
-            );
+            let mut lines = rendered.lines().map(str::trim).filter(|l| !l.is_empty());
+            let first = lines.next().unwrap_or("error: invalid arguments");
+            // "the following required arguments were not provided:" names them below.
+            match lines.next() {
+                Some(next) if first.ends_with(':') => fail(&format!("{first} {next}")),
+                _ => fail(first),
+            }
         }
         // --help and --version: written like any other output, so a failed write is an
         // error too.
@@ -70,6 +71,20 @@ fn open_app(cli: &Cli) -> Result<(), gyrolab::cli::CliError> {
             path.display()
         )));
     }
+    let clip = match (&cli.clip, cli.to) {
+        (Some(dir), Some(to)) => {
+            let request = gyrolab::app::ClipRequest {
+                dir: dir.clone(),
+                from: cli.from,
+                to,
+                fps: cli.fps,
+                exit: true,
+            };
+            request.check().map_err(CliError)?;
+            Some(request)
+        }
+        _ => None,
+    };
     gyrolab::app::environment::check().map_err(gyrolab::cli::CliError)?;
     let options = gyrolab::app::AppOptions {
         screenshot: cli.screenshot.clone(),
@@ -77,6 +92,7 @@ fn open_app(cli: &Cli) -> Result<(), gyrolab::cli::CliError> {
         seek_back: cli.seek_back,
         lesson: cli.lesson.clone(),
         setup,
+        clip,
     };
     gyrolab::app::run(scene, options);
     Ok(())

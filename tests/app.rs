@@ -249,3 +249,69 @@ fn seek_back_shows_a_paused_past_moment() {
     assert!(paused > 8.0, "the PAUSED line: std {paused:.1}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--clip DIR --from S --to S --fps N` writes one picture per frame, numbered, each of
+/// the moment it names (the ball has moved between the first and the last), and nothing
+/// beside the clip's directory; a clip refused (its directory exists, the range is
+/// backwards) is one line, exit 2, before any window, and writes nothing.
+#[test]
+fn a_clip_writes_one_picture_per_frame_and_a_refused_one_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let clip = dir.path().join("clip");
+    let listing = || {
+        let mut names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let run = |extra: &[&str]| {
+        Command::new(BIN)
+            .args(["--scene", "bounce", "--clip"])
+            .arg(&clip)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let refused = |out: std::process::Output, needle: &str| {
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains(needle), "'{needle}' not in {err}");
+    };
+    refused(run(&["--from", "2", "--to", "1"]), "need 0 <= from < to");
+    refused(run(&["--to", "1", "--fps", "500"]), "--fps 500");
+    refused(run(&[]), "--to");
+    assert!(listing().is_empty(), "{:?}", listing());
+    let _turn = one_x_server_at_a_time();
+    if let Some(why) = missing_renderer() {
+        assert!(!render_required(), "rendering is required here but {why}");
+        eprintln!("SKIPPED clip rendering test: {why}");
+        return;
+    }
+    let out = Command::new("timeout")
+        .args(["300", "xvfb-run", "-a", "-s", "-screen 0 1600x900x24", BIN])
+        .args(["--scene", "bounce", "--clip"])
+        .arg(&clip)
+        .args(["--from", "0.5", "--to", "1.0", "--fps", "10"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert_eq!(listing(), ["clip"], "nothing beside the clip");
+    let mut frames: Vec<String> = std::fs::read_dir(&clip)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    frames.sort();
+    let expected: Vec<String> = (1..=6).map(|k| format!("frame-{k:04}.png")).collect();
+    assert_eq!(frames, expected);
+    let first = read_png(&clip.join(&frames[0]));
+    let last = read_png(&clip.join(&frames[5]));
+    assert!(first.luminance_std(0, 0, first.width, first.height) > 10.0);
+    assert!(first.rgb != last.rgb, "the first and last frames differ");
+    // The clip's directory exists now: another clip into it is refused, and it is kept.
+    refused(run(&["--to", "1"]), "already exists");
+    assert_eq!(std::fs::read_dir(&clip).unwrap().count(), 6);
+}

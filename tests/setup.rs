@@ -88,7 +88,8 @@ fn a_lesson_set_up_opens_at_its_step() {
     walk.run_out(&mut a, 2.0);
     walk.next(&a);
     assert_eq!(walk.at, 2);
-    let (mut b, opened, _) = pasted(&a, Some(&walk));
+    let (mut b, opened, code) = pasted(&a, Some(&walk));
+    eprintln!("restitution at its readout: {code}");
     let opened = opened.expect("a lesson");
     assert_eq!(opened.at, 2);
     assert_eq!(opened.lesson.title, walk.lesson.title);

@@ -239,7 +239,10 @@ fn predictions(ui: &mut egui::Ui, walk: &Walk) {
         else {
             continue;
         };
-        let given = walk.answers[k].map_or("no answer", |a| choices[a].as_str());
+        let Some(given) = walk.answers[k].map(|a| choices[a].as_str()) else {
+            ui.weak(format!("No prediction made; it is {}.", choices[*answer]));
+            continue;
+        };
         if walk.answers[k] == Some(*answer) {
             ui.colored_label(
                 egui::Color32::LIGHT_GREEN,

@@ -6,6 +6,7 @@
 //! Bevy's f32 `Transform` only here, at the edge.
 
 // Shared by many plugins: the palette, where lanes go, the frame timer, input order.
+mod clip;
 mod colors;
 mod layout;
 mod mouse_order;
@@ -63,6 +64,7 @@ fn drawn_text(output: &bevy_egui::egui::FullOutput) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+pub use clip::ClipRequest;
 pub use physics::Sim;
 
 /// Options from the command line.
@@ -77,6 +79,8 @@ pub struct AppOptions {
     pub lesson: Option<String>,
     /// A set-up code to open at the start (`--setup`), already read.
     pub setup: Option<crate::lesson::setup::Setup>,
+    /// A clip to record, then exit (`--clip`).
+    pub clip: Option<ClipRequest>,
 }
 
 pub fn run(scene: Scene, options: AppOptions) {
@@ -109,6 +113,9 @@ pub fn run(scene: Scene, options: AppOptions) {
         status::StatusPlugin,
     ))
     .add_plugins(work_precision::WorkPrecisionPlugin)
+    .add_plugins(clip::ClipPlugin {
+        request: options.clip.clone(),
+    })
     .add_plugins(lesson_panel::LessonPlugin {
         open: options.lesson.clone(),
         setup: options.setup.clone(),

@@ -10,6 +10,7 @@ use std::ops::RangeInclusive;
 use bevy::prelude::*;
 use bevy_egui::egui;
 
+use super::clip::{Clip, ClipRequest};
 use super::moments::moment_file;
 use super::physics::{Playback, Sim};
 use super::view::{Message, View};
@@ -84,6 +85,7 @@ pub fn strip(
     time: &mut Time<Virtual>,
     playback: &mut Playback,
     message: &mut Message,
+    clip: &mut Clip,
 ) {
     let recorded = sim.recorded();
     let paused = time.is_paused();
@@ -104,6 +106,8 @@ pub fn strip(
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             moment_file(ui, sim, view, playback, message);
             ui.separator();
+            record_clip(ui, sim, clip, message);
+            ui.separator();
             ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
                 ui.label(format!(
                     "t = {:.3} s  step {}  of {:.2} … {:.2} s",
@@ -120,6 +124,43 @@ pub fn strip(
             });
         });
     });
+}
+
+/// "record clip": the recorded range up to the moment shown, as PNG frames in a new
+/// `gyrolab-clip-SCENE-N` directory; while one is recorded, how far it has come.
+fn record_clip(ui: &mut egui::Ui, sim: &Sim, clip: &mut Clip, message: &mut Message) {
+    if let Some(status) = clip.status() {
+        ui.label(status);
+        return;
+    }
+    let recorded = sim.recorded();
+    let button = egui::Button::new("record clip");
+    if ui
+        .add_enabled(sim.time() > recorded.first_time, button)
+        .on_hover_text(
+            "the recording from its start to the moment shown, 20 frames a second, as \
+             numbered PNG files in a new folder",
+        )
+        .clicked()
+    {
+        let name: String = (sim.scene().name.chars())
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+            .collect();
+        let dir = (1..)
+            .map(|n| std::path::PathBuf::from(format!("gyrolab-clip-{name}-{n}")))
+            .find(|d| !d.exists())
+            .expect("a free name");
+        let asked = clip.ask(ClipRequest {
+            dir,
+            from: recorded.first_time,
+            to: sim.time(),
+            fps: 20.0,
+            exit: false,
+        });
+        if let Err(e) = asked {
+            message.set(Err(e));
+        }
+    }
 }
 
 /// One step back, replay or pause, one step forward. `paused` is taken as the strip
@@ -395,7 +436,15 @@ mod tests {
         let mut playback = Playback::Live;
         let mut message = Message::default();
         let output = egui::Context::default().run_ui(egui::RawInput::default(), |ui| {
-            strip(ui, sim, &mut view, &mut time, &mut playback, &mut message)
+            strip(
+                ui,
+                sim,
+                &mut view,
+                &mut time,
+                &mut playback,
+                &mut message,
+                &mut Clip::default(),
+            )
         });
         crate::app::drawn_text(&output)
     }

@@ -39,6 +39,7 @@ fn layout(
     cost: Res<FrameCost>,
     timing: Res<StepTiming>,
     mut playback: ResMut<Playback>,
+    mut clip: ResMut<super::clip::Clip>,
 ) -> Result {
     let _timed = Timed::start();
     let ctx = contexts.ctx_mut()?.clone();
@@ -75,6 +76,7 @@ fn layout(
                 &mut time,
                 &mut playback,
                 &mut message,
+                &mut clip,
             )
         })
         .response

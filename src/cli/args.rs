@@ -44,6 +44,16 @@ pub fn dt(s: &str) -> Result<f64, String> {
     Ok(dt)
 }
 
+/// `--from`, `--to`, `--fps`: a finite number; the clip checks its range.
+pub fn time(s: &str) -> Result<f64, String> {
+    let t = number(s)?;
+    if t.is_finite() {
+        Ok(t)
+    } else {
+        Err(format!("must be a finite number, got {t}"))
+    }
+}
+
 /// `--duration`: a positive, finite time; `--steps`' bound applies once the step is known.
 pub fn duration(s: &str) -> Result<f64, String> {
     let t = number(s)?;

@@ -7,8 +7,8 @@ use crate::lab::diagnosis;
 use crate::lab::run::Run;
 use crate::world::World;
 
-use super::progress::Progress;
 use super::{CliError, CompareArgs, TableFormat, parse_integrator, prepare, step_count};
+use crate::progress::Progress;
 
 /// One integrator's results on the first body.
 #[derive(Clone, Debug)]

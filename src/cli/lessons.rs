@@ -52,7 +52,7 @@ pub fn setup(code: &str) -> Result<(), CliError> {
     let mut text = format!("{}\n", setup.describe());
     let _ = writeln!(
         text,
-        "opens on scene '{}' at t = {} s, dt = {} s, {} lane(s): {}",
+        "opens on scene '{}' at t = {:.4} s, dt = {} s, {} lane(s): {}",
         lab.scene().name,
         lab.time(),
         lab.dt(),

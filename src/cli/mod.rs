@@ -4,7 +4,6 @@ mod args;
 pub mod compare;
 mod lessons;
 mod output;
-mod progress;
 mod simulate;
 mod state;
 mod sweep;
@@ -46,6 +45,24 @@ pub struct Cli {
     /// Open the app on a lesson (a built-in name or a lesson file), at its first step.
     #[arg(long, value_name = "NAME|FILE", conflicts_with = "setup")]
     pub lesson: Option<String>,
+    /// Record a clip of the view into this new directory, as numbered PNG frames, then
+    /// exit: the run is simulated to --to, then each frame's moment shown and saved.
+    #[arg(
+        long,
+        value_name = "DIR",
+        conflicts_with = "screenshot",
+        requires = "to"
+    )]
+    pub clip: Option<std::path::PathBuf>,
+    /// The clip's first moment, s.
+    #[arg(long, value_name = "S", default_value_t = 0.0, requires = "clip", allow_hyphen_values = true, value_parser = args::time)]
+    pub from: f64,
+    /// The clip's last moment, s.
+    #[arg(long, value_name = "S", requires = "clip", allow_hyphen_values = true, value_parser = args::time)]
+    pub to: Option<f64>,
+    /// The clip's frames per second of simulated time.
+    #[arg(long, value_name = "N", default_value_t = 20.0, requires = "clip", allow_hyphen_values = true, value_parser = args::time)]
+    pub fps: f64,
     /// Open the app on a set-up code (the app's "Copy set-up"): its scene, settings and
     /// lesson step.
     #[arg(long, value_name = "CODE", allow_hyphen_values = true)]

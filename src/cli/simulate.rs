@@ -7,8 +7,8 @@ use crate::scene::Scene;
 use crate::world::World;
 
 use super::output::Output;
-use super::progress::Progress;
 use super::{CliError, Format, Record, SimulateArgs, parse_integrator, prepare, step_count};
+use crate::progress::Progress;
 
 /// Steps between progress updates: rare enough to cost nothing.
 const PROGRESS_EVERY: u64 = 1024;

@@ -3,8 +3,8 @@
 
 use crate::lab::sweep::{self, COARSEST, DEFAULT_INTEGRATORS, LEVELS, T_END};
 
-use super::progress::Progress;
 use super::{CliError, CompareArgs, listed_order, parse_integrator, prepare, step_count};
+use crate::progress::Progress;
 
 pub const HEADER: &str =
     "integrator,h,steps,error,ns_per_simulated_second,substeps,listed_order,measured_order,failure";

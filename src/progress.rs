@@ -1,4 +1,4 @@
-//! A progress bar on stderr for long commands. It appears only when stderr is a terminal
+//! A progress bar on stderr for long work (a command's run, a clip being recorded). It appears only when stderr is a terminal
 //! and only once the work has run for [`DELAY`], so quick commands and captured output
 //! (scripts, pipes, tests) stay silent.
 
