@@ -22,6 +22,8 @@ const PRECISION: f64 = 1e-14;
 /// updates then contract by at least this factor each, at a third of the cost.
 const FREEZE: f64 = 1e-4;
 const MAX_ITERATIONS: u32 = 16;
+/// The simple iterator's limit: it converges linearly, so it is given more than Newton.
+pub const MAX_FIXED_POINT: u32 = 100;
 /// Safe sub-steps doubled on non-convergence up to this many before giving up.
 const MAX_SAFE_SUBSTEPS: u32 = 1 << 14;
 
@@ -240,6 +242,32 @@ pub fn newton_solve<R: ImplicitRule>(inertia: DVec3, inv: DVec3, k: DVec3) -> Op
         }
         if fresh {
             frozen_at = (d2 / v2).sqrt();
+        }
+    }
+    None
+}
+
+/// The simple iterator of [Mizerski 2020], section 8: the rule's own equation
+/// `I v = f(v)` applied as a map, `v ← I⁻¹ f(v)`, from `v = 0`, until an update is below
+/// [`PRECISION`] of `v`. It contracts only near `k = 0`, and there slowly; shown beside
+/// Newton's map, it is why Newton is used. Returns `v` and the iterations used, or
+/// `None` if it did not converge in [`MAX_FIXED_POINT`] iterations.
+pub fn fixed_point_solve<R: ObjectSpaceRule>(
+    inertia: DVec3,
+    inv: DVec3,
+    k: DVec3,
+) -> Option<(DVec3, u32)> {
+    let mut v = DVec3::ZERO;
+    for it in 1..=MAX_FIXED_POINT {
+        // `g = I v − f(v)`, so `I⁻¹ f(v) = v − I⁻¹ g`.
+        let delta = R::residual_only(inertia, inv, k, v) * inv;
+        v -= delta;
+        let (d2, v2) = (delta.length_squared(), v.length_squared());
+        if !(d2.is_finite() && v2.is_finite()) {
+            return None;
+        }
+        if d2 <= PRECISION * PRECISION * v2 {
+            return Some((v, it));
         }
     }
     None

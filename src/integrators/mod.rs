@@ -22,7 +22,10 @@ use serde::{Deserialize, Serialize};
 use crate::body::{BodyState, MassProps};
 use crate::integrators::analytic::TorqueFreeTop;
 
-pub use implicit::{ImplicitRule, Midpoint, ObjectTrapezoid, WorldTrapezoid, newton_solve};
+pub use implicit::{
+    ImplicitRule, MAX_FIXED_POINT, Midpoint, ObjectTrapezoid, WorldTrapezoid, fixed_point_solve,
+    newton_solve,
+};
 pub use magnus::magnus_rotation;
 
 /// Force and torque on a body, world frame, constant over the step.

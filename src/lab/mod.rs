@@ -9,6 +9,7 @@ use glam::DVec3;
 pub mod convergence_map;
 pub mod diagnosis;
 pub mod dock;
+pub mod energy_map;
 pub mod fingerprint;
 pub mod history;
 pub mod input;
