@@ -732,7 +732,10 @@ fn set_up_codes_on_the_command_line() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.starts_with("scene dzhanibekov; changed: dt\n"), "{out}");
-    assert!(out.contains("at t = 0 s, dt = 0.002 s, 4 lane(s)"), "{out}");
+    assert!(
+        out.contains("at t = 0.0000 s, dt = 0.002 s, 4 lane(s)"),
+        "{out}"
+    );
     let damaged = format!("{}x", &code[..code.len() - 4]);
     assert_bad_input(&["setup", &damaged], "set-up code: damaged");
     assert_bad_input(&["--setup", &damaged], "set-up code: damaged");
@@ -764,5 +767,38 @@ fn a_lesson_s_readouts_export_to_csv() {
     assert_bad_input(
         &["lesson", "restitution", "--out", nowhere.to_str().unwrap()],
         "--out: cannot write",
+    );
+}
+
+/// `gyrolab share` makes the code `gyrolab setup` reads: a lesson at a step with an
+/// answer; a step or an answer the lesson lacks is refused with one line.
+#[test]
+fn share_makes_a_code_of_a_lesson_part_way() {
+    let o = gyrolab(&[
+        "share",
+        "--lesson",
+        "restitution",
+        "--step",
+        "3",
+        "--answers",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let code = stdout(&o).trim().to_owned();
+    let o = gyrolab(&["setup", &code]);
+    let out = stdout(&o);
+    assert!(out.contains("lesson restitution at step 3"), "{out}");
+    assert!(out.contains("at t = 2.0000 s"), "{out}");
+    assert_bad_input(
+        &["share", "--lesson", "restitution", "--step", "9"],
+        "--step 9: lesson 'restitution' has 4 steps",
+    );
+    assert_bad_input(
+        &["share", "--lesson", "restitution", "--answers", "7"],
+        "question 1 has choices 0 to 3",
+    );
+    assert_bad_input(
+        &["share", "pile", "--lesson", "restitution"],
+        "cannot be used with",
     );
 }

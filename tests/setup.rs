@@ -88,10 +88,10 @@ fn a_lesson_set_up_opens_at_its_step() {
     walk.run_out(&mut a, 2.0);
     walk.next(&a);
     assert_eq!(walk.at, 2);
-    let (mut b, opened, code) = pasted(&a, Some(&walk));
-    eprintln!("restitution at its readout: {code}");
+    let (mut b, opened, _) = pasted(&a, Some(&walk));
     let opened = opened.expect("a lesson");
     assert_eq!(opened.at, 2);
+    assert_eq!(opened.answers, walk.answers, "the student's answer travels");
     assert_eq!(opened.lesson.title, walk.lesson.title);
     assert_eq!(opened.measured[2], walk.measured[2]);
     same_run(&mut a, &mut b, 100);
@@ -166,7 +166,7 @@ fn a_damaged_or_foreign_code_is_one_line() {
         (r#""friction":1e300"#, "friction"),
         (r#""compared":[]"#, "at least one"),
         (
-            r#""lesson":[{"Builtin":{"name":"restitution","hash":0}},0]"#,
+            r#""lesson":{"source":{"Builtin":{"name":"restitution","hash":0}},"step":0}"#,
             "another version of lesson",
         ),
         (r#""unknown":1"#, "damaged"),
@@ -192,4 +192,30 @@ fn a_scene_file_travels_in_its_code() {
     Setup::from_code(&code).unwrap().open(&mut b).unwrap();
     assert_eq!(b.scene().name, "mine");
     same_run(&mut a, &mut b, 200);
+}
+
+/// An answer that is not one of its question's choices, or answers past the lesson's
+/// steps, are refused.
+#[test]
+fn a_set_up_s_answers_are_checked() {
+    let hash = Scene::load("bounce").unwrap().source_hash;
+    let lesson_hash = twox_hash::XxHash3_64::oneshot(
+        include_str!("../assets/lessons/restitution.ron").as_bytes(),
+    );
+    let code = |answers: &str| {
+        code_of(
+            &format!(
+                r#"{{"scene":{{"Builtin":{{"name":"bounce","hash":{hash}}}}},"lesson":{{"source":{{"Builtin":{{"name":"restitution","hash":{lesson_hash}}}}},"step":2,"answers":{answers}}}}}"#
+            ),
+            1,
+        )
+    };
+    let mut lab = Lab::new(Scene::load("free-body").unwrap());
+    let walk = Setup::from_code(&code("[1]"))
+        .unwrap()
+        .open(&mut lab)
+        .unwrap();
+    assert_eq!(walk.unwrap().answers[0], Some(1));
+    assert!(refusal(&code("[99]")).contains("not one of its choices"));
+    assert!(refusal(&code("[null,null,null,null,null]")).contains("5 answers"));
 }

@@ -1,13 +1,14 @@
-//! `gyrolab lessons`, `gyrolab lesson` and `gyrolab setup`: the lessons listed, one
-//! lesson's runs and readouts taken headless, each measurement beside the value the
-//! lesson states (and, with `--out`, written as CSV), and a set-up code read and opened.
+//! `gyrolab lessons`, `gyrolab lesson`, `gyrolab setup` and `gyrolab share`: the lessons
+//! listed, one lesson's runs and readouts taken headless, each measurement beside the
+//! value the lesson states (and, with `--out`, written as CSV), a set-up code read and
+//! opened, and one made.
 
 use std::fmt::Write;
 
 use std::path::Path;
 
 use crate::lab::Lab;
-use crate::lesson::{self, run::Measured, setup::Setup};
+use crate::lesson::{self, Step, run::Measured, setup::Setup, walk::Walk};
 use crate::scene::Scene;
 
 use super::output::Output;
@@ -72,4 +73,61 @@ pub fn setup(code: &str) -> Result<(), CliError> {
         );
     }
     emit(&text)
+}
+
+/// `gyrolab share`: the set-up code of a scene as it ships, or of a lesson opened at step
+/// `step` (from 1) with `answers` given to its questions in order.
+pub fn share(
+    scene: Option<&str>,
+    lesson: Option<&str>,
+    step: usize,
+    answers: &[usize],
+) -> Result<(), CliError> {
+    let mut lab = Lab::new(Scene::load(scene.unwrap_or(crate::scene::DEFAULT_SCENE))?);
+    let walk = match lesson {
+        Some(name) => Some(walk_to(&mut lab, name, step, answers)?),
+        None => None,
+    };
+    let setup = Setup::of(&lab, walk.as_ref()).map_err(CliError)?;
+    emit(&format!("{}\n", setup.to_code()))
+}
+
+/// Lesson `name` opened on `lab` and walked to `step` (from 1), `answers` given to its
+/// questions in order.
+fn walk_to(lab: &mut Lab, name: &str, step: usize, answers: &[usize]) -> Result<Walk, CliError> {
+    let lesson = lesson::load(name)?;
+    let n = lesson.steps.len();
+    if step > n {
+        return Err(CliError(format!(
+            "--step {step}: lesson '{name}' has {n} steps"
+        )));
+    }
+    let questions: Vec<(usize, usize)> = (lesson.steps.iter().enumerate())
+        .filter_map(|(k, s)| match s {
+            Step::Question { choices, .. } => Some((k, choices.len())),
+            _ => None,
+        })
+        .collect();
+    if answers.len() > questions.len() {
+        return Err(CliError(format!(
+            "--answers: {} given, lesson '{name}' asks {} questions",
+            answers.len(),
+            questions.len()
+        )));
+    }
+    let mut by_step = vec![None; n];
+    for (i, (&a, &(k, choices))) in answers.iter().zip(&questions).enumerate() {
+        if a >= choices {
+            return Err(CliError(format!(
+                "--answers: answer {} is {a}, question {} has choices 0 to {}",
+                i + 1,
+                i + 1,
+                choices - 1
+            )));
+        }
+        by_step[k] = Some(a);
+    }
+    let mut walk = Walk::start(lesson, lab).map_err(CliError)?;
+    walk.go_to(lab, step - 1, &by_step);
+    Ok(walk)
 }

@@ -99,6 +99,28 @@ pub enum Command {
         /// The code, GL1-...
         code: String,
     },
+    /// Make a set-up code: a scene as it ships, or a lesson at a step with answers given
+    /// (for a worksheet, or to open a lesson part-way).
+    Share {
+        /// A built-in scene's name or a scene file's path.
+        #[arg(conflicts_with = "lesson")]
+        scene: Option<String>,
+        /// A built-in lesson's name or a lesson file's path.
+        #[arg(long, value_name = "NAME|FILE")]
+        lesson: Option<String>,
+        /// The lesson's step to open at, from 1; the runs before it are taken.
+        #[arg(long, value_name = "K", default_value_t = 1, requires = "lesson", value_parser = clap::value_parser!(u32).range(1..=10_000))]
+        step: u32,
+        /// Answers to the lesson's questions in their order, each a choice's index from
+        /// 0 (as lesson files number them).
+        #[arg(
+            long,
+            value_name = "A,B,...",
+            value_delimiter = ',',
+            requires = "lesson"
+        )]
+        answers: Vec<usize>,
+    },
 }
 
 /// How a command that ran went: done, or a lesson whose readouts disagree with it.
@@ -353,6 +375,12 @@ pub fn run(command: Command) -> Result<Verdict, CliError> {
             }
         }
         Command::Setup { code } => lessons::setup(&code)?,
+        Command::Share {
+            scene,
+            lesson,
+            step,
+            answers,
+        } => lessons::share(scene.as_deref(), lesson.as_deref(), step as usize, &answers)?,
     }
     Ok(Verdict::Done)
 }

@@ -17,8 +17,8 @@ use flate2::read::{DeflateDecoder, DeflateEncoder};
 use serde::{Deserialize, Serialize};
 use twox_hash::XxHash3_64;
 
-use super::Lesson;
 use super::walk::Walk;
+use super::{Lesson, Step};
 use crate::contact::SolverSettings;
 use crate::integrators::Integrator;
 use crate::lab::presets::Start;
@@ -63,9 +63,19 @@ pub struct Setup {
     solver: Option<SolverSettings>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     friction: Option<f64>,
-    /// The lesson and the step shown.
+    /// The lesson, the step shown and the student's answers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    lesson: Option<(Source, usize)>,
+    lesson: Option<LessonAt>,
+}
+
+/// A lesson at a step, with the answers given to its questions so far (by step).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LessonAt {
+    source: Source,
+    step: usize,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    answers: Vec<Option<usize>>,
 }
 
 /// A built-in's source, or a file's text read again from its path.
@@ -105,7 +115,15 @@ impl Setup {
                 let origin = &w.lesson.origin;
                 let builtin = super::lesson_names().contains(&origin.as_str());
                 let text_hash = super::builtin::text(origin).map_or(0, hash);
-                Some((source(origin, builtin, text_hash)?, w.at))
+                let mut answers = w.answers.clone();
+                while answers.last() == Some(&None) {
+                    answers.pop();
+                }
+                Some(LessonAt {
+                    source: source(origin, builtin, text_hash)?,
+                    step: w.at,
+                    answers,
+                })
             }
             None => None,
         };
@@ -187,13 +205,13 @@ impl Setup {
     pub fn open(&self, lab: &mut Lab) -> Result<Option<Walk>, String> {
         let mut fresh = Lab::new(self.scene()?);
         let mut walk = match &self.lesson {
-            Some((source, at)) => Some(start_lesson(&mut fresh, source, *at)?),
+            Some(at) => Some(start_lesson(&mut fresh, at)?),
             None => None,
         };
         self.apply(&mut fresh)
             .map_err(|e| format!("set-up code: {e}"))?;
-        if let (Some(w), Some((_, at))) = (&mut walk, &self.lesson) {
-            w.go_to(&mut fresh, *at);
+        if let (Some(w), Some(at)) = (&mut walk, &self.lesson) {
+            w.go_to(&mut fresh, at.step, &at.answers);
         }
         lab.replace_with(fresh);
         Ok(walk)
@@ -249,8 +267,8 @@ impl Setup {
             Source::File { path, .. } => format!("{path} (carried in the code)"),
         };
         let mut out = format!("scene {}", name(&self.scene));
-        if let Some((lesson, at)) = &self.lesson {
-            out += &format!(", lesson {} at step {}", name(lesson), at + 1);
+        if let Some(at) = &self.lesson {
+            out += &format!(", lesson {} at step {}", name(&at.source), at.step + 1);
         }
         let changed: Vec<&str> = [
             ("start", self.start.is_some()),
@@ -281,15 +299,29 @@ fn own_friction(world: &crate::world::World) -> Option<f64> {
 }
 
 /// The lesson, started on `lab`, which holds the set-up's scene (the code carries it,
-/// where the lesson's own scene file may not be at hand); its step is checked.
-fn start_lesson(lab: &mut Lab, source: &Source, at: usize) -> Result<Walk, String> {
-    let lesson = lesson_of(source)?;
-    if at >= lesson.steps.len() {
+/// where the lesson's own scene file may not be at hand); its step and answers are
+/// checked.
+fn start_lesson(lab: &mut Lab, at: &LessonAt) -> Result<Walk, String> {
+    let lesson = lesson_of(&at.source)?;
+    let n = lesson.steps.len();
+    if at.step >= n || at.answers.len() > n {
         return Err(format!(
-            "set-up code: step {} of a lesson of {} steps",
-            at + 1,
-            lesson.steps.len()
+            "set-up code: step {} or {} answers in a lesson of {n} steps",
+            at.step + 1,
+            at.answers.len()
         ));
+    }
+    for (k, answer) in at.answers.iter().enumerate() {
+        let choices = match &lesson.steps[k] {
+            Step::Question { choices, .. } => choices.len(),
+            _ => 0,
+        };
+        if answer.is_some_and(|a| a >= choices) {
+            return Err(format!(
+                "set-up code: an answer to step {} that is not one of its choices",
+                k + 1
+            ));
+        }
     }
     Walk::start_on(lesson, lab).map_err(|e| format!("set-up code: {e}"))
 }

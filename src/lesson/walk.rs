@@ -99,15 +99,25 @@ impl Walk {
     }
 
     /// Walks on to step `target` (or the last): each run before it taken to its end,
-    /// readouts measured on the way, questions left for the student.
-    pub fn go_to(&mut self, lab: &mut Lab, target: usize) {
+    /// readouts measured on the way, each question given its answer in `answers` (by
+    /// step) or left unanswered.
+    pub fn go_to(&mut self, lab: &mut Lab, target: usize, answers: &[Option<usize>]) {
         while self.at < target.min(self.lesson.steps.len().saturating_sub(1)) {
             if let Some(&Step::Run { until }) = self.step() {
                 self.run_out(lab, until);
             }
+            self.answer_from(answers);
             self.at += 1;
             self.furthest = self.furthest.max(self.at);
             self.arrive(lab);
+        }
+        self.answer_from(answers);
+    }
+
+    /// Answers the question shown with its answer in `answers` (by step), if any.
+    fn answer_from(&mut self, answers: &[Option<usize>]) {
+        if let Some(&Some(choice)) = answers.get(self.at) {
+            self.answer(choice);
         }
     }
 
