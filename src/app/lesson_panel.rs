@@ -92,9 +92,14 @@ fn window(
         }
     }
     let mut close = false;
+    let frame_readout = sim.dock().pendulum.is_some() || sim.dock().circling.is_some();
     egui::Window::new(format!("Lesson: {}", walk.lesson.title))
-        // Where it starts; the student can drag it off what it hides.
-        .default_pos(egui::pos2(ctx.viewport_rect().right() - 400.0, 36.0))
+        // Where it starts, below the moving-frame scenes' readout at the view's top right;
+        // the student can drag it off what it hides.
+        .default_pos(egui::pos2(
+            ctx.viewport_rect().right() - 400.0,
+            if frame_readout { 150.0 } else { 36.0 },
+        ))
         .default_width(380.0)
         .resizable(false)
         .show(&ctx, |ui| {
@@ -230,8 +235,14 @@ fn readout(ui: &mut egui::Ui, walk: &Walk, theory: &str) {
     predictions(ui, walk);
 }
 
-/// Each question asked so far, the student's answer and the right one.
+/// Each question asked so far, the student's answer and the right one; only once no
+/// run is left before the lesson's end (a readout between runs would give the answer
+/// away before its run is seen).
 fn predictions(ui: &mut egui::Ui, walk: &Walk) {
+    let rest = &walk.lesson.steps[walk.at..];
+    if rest.iter().any(|s| matches!(s, Step::Run { .. })) {
+        return;
+    }
     for (k, step) in walk.lesson.steps[..walk.at].iter().enumerate() {
         let Step::Question {
             choices, answer, ..
