@@ -272,3 +272,24 @@ fn shells_leave_with_the_muzzles_world_velocity() {
     }
     assert!(checked >= 3, "{checked} shots");
 }
+
+/// The tank's loose ball stays on the deck, inside its rail, for the scene's first 30 s:
+/// the dock's inertial forces are of a ball on the hull throughout (it used to roll off
+/// after 2 s). In the hull's coordinates it stays above the deck and within the rail.
+#[test]
+fn the_tank_s_ball_stays_on_the_deck() {
+    let mut world = scene("tank");
+    let ball = world.bodies.iter().position(|b| b.name == "ball").unwrap();
+    for _ in 0..3000 {
+        world.step(0.01).unwrap();
+        let hull = &world.frames[0].global.transform;
+        let local = hull
+            .inverse()
+            .transform_point(world.bodies[ball].state.position);
+        assert!(
+            (local.y - 0.55).abs() < 0.01 && local.x.abs() < 2.1 && local.z.abs() < 1.2,
+            "t = {:.2} s: the ball at {local} in the hull's coordinates",
+            world.time
+        );
+    }
+}
