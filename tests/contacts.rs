@@ -696,3 +696,40 @@ fn the_pile_starts_with_no_box_overlapping_another() {
     let first = deepest(&world);
     assert!(first == 0.0, "first step: a point {first} m deep");
 }
+
+/// `newtons-cradle` as its explanation tells it: at first the end balls swing and the
+/// middle ones barely move; the exchange is not perfect, and by about 15 s all five swing
+/// alike; by about 25 s the end balls have taken most of it back.
+#[test]
+fn newtons_cradle_passes_momentum_then_all_swing_then_the_ends_again() {
+    let mut world = Scene::load("newtons-cradle").unwrap().build();
+    // Each ball's sideways range of motion over each 5 s window.
+    let mut ranges = vec![vec![(f64::INFINITY, f64::NEG_INFINITY); 5]; 6];
+    while world.time < 30.0 - 1e-9 {
+        world.step(0.002).unwrap();
+        let window = ((world.time / 5.0) as usize).min(5);
+        for (b, r) in world.bodies.iter().zip(&mut ranges[window]) {
+            r.0 = r.0.min(b.state.position.x);
+            r.1 = r.1.max(b.state.position.x);
+        }
+    }
+    let span: Vec<Vec<f64>> = (ranges.iter())
+        .map(|w| w.iter().map(|r| r.1 - r.0).collect())
+        .collect();
+    let ends = |w: &[f64]| w[0].min(w[4]);
+    let middle = |w: &[f64]| w[1].max(w[2]).max(w[3]);
+    assert!(
+        middle(&span[0]) < 0.3 * ends(&span[0]),
+        "at first: {:?}",
+        span[0]
+    );
+    let (lo, hi) = span[3]
+        .iter()
+        .fold((f64::INFINITY, 0.0f64), |(l, h), &x| (l.min(x), h.max(x)));
+    assert!(hi < 1.3 * lo, "15-20 s, all alike: {:?}", span[3]);
+    assert!(
+        ends(&span[5]) > 1.8 * middle(&span[5]),
+        "25-30 s: {:?}",
+        span[5]
+    );
+}

@@ -293,3 +293,30 @@ fn the_tank_s_ball_stays_on_the_deck() {
         );
     }
 }
+
+/// `top-on-turntable` as its explanation tells it: the tip's rubbing moves the top
+/// inwards at first, then outwards, faster and faster, until after about 10 s it slides
+/// off the table's edge.
+#[test]
+fn the_top_on_the_turntable_drifts_in_then_out_and_off() {
+    let mut world = scene("top-on-turntable");
+    let radius = |w: &World| (w.bodies[0].state.position * DVec3::new(1.0, 0.0, 1.0)).length();
+    let mut samples = Vec::new();
+    while world.time < 13.0 {
+        world.step(0.004).unwrap();
+        samples.push((world.time, radius(&world), world.bodies[0].state.position.y));
+    }
+    let at = |t: f64| samples.iter().find(|s| s.0 >= t).copied().unwrap();
+    assert!(at(2.0).1 < 0.85, "inwards first: r = {} at 2 s", at(2.0).1);
+    assert!(
+        at(6.0).1 > 1.0 && at(8.0).1 > at(6.0).1 + 0.3,
+        "then outwards, faster"
+    );
+    assert!(at(9.0).2 > 0.2, "still on the table at 9 s");
+    let off = samples
+        .iter()
+        .find(|s| s.2 < 0.0)
+        .expect("it leaves the table")
+        .0;
+    assert!((9.5..12.0).contains(&off), "off the table at {off} s");
+}

@@ -13,7 +13,8 @@ pub fn integrator_color(i: Integrator) -> Color {
     const PALETTE: [(f32, f32, f32); 15] = [
         (0.90, 0.30, 0.25),
         (0.95, 0.60, 0.20),
-        (0.60, 0.60, 0.65),
+        // Brown, not grey: the exact ghost is a light translucent grey.
+        (0.72, 0.50, 0.32),
         (0.85, 0.75, 0.20),
         (0.70, 0.45, 0.85),
         (0.30, 0.80, 0.45),

@@ -26,15 +26,20 @@ pub fn body_size(body: &Body) -> f32 {
     body.radius().max(0.05) as f32
 }
 
-/// Length of ω's arrow per rad/s, for the body: its start ω spans 1.2 body sizes.
+/// Length of ω's arrow per rad/s, for the body: its start ω spans 1.2 body sizes, and
+/// so does one turn a second for a body that starts slower. A body that starts at rest
+/// (its ω round-off at most: dividing by that drew trails across the whole view, as
+/// the crash's boxes did) has no ω arrow or trail: 0.
 pub fn omega_scale(lab: &Lab, lane: usize, body: usize) -> f32 {
+    const FLOOR: f32 = std::f32::consts::TAU;
+    const AT_REST: f32 = 1e-6;
     let b = &lab.lanes()[lane].world.bodies[body];
     let start = lab.recorders().trails()[lane][body]
         .world
         .front()
         .map_or(0.0, |w| w.length() as f32);
-    if start > 0.0 {
-        1.2 * body_size(b) / start
+    if start > AT_REST {
+        1.2 * body_size(b) / start.max(FLOOR)
     } else {
         0.0
     }
