@@ -138,3 +138,35 @@ fn a_lesson_that_cannot_be_taken_is_refused() {
         );
     }
 }
+
+/// The bounce readout is read from the run as it now stands: a run restarted with
+/// another step part-way measures what a run at that step from the start measures (it
+/// used to keep the heights of the run before the restart).
+#[test]
+fn the_apex_readout_is_of_the_run_after_a_restart() {
+    use gyrolab::lab::Lab;
+    use gyrolab::lesson::walk::Walk;
+    use gyrolab::scene::Scene;
+    let ratio = |before: &dyn Fn(&mut Lab), after: &dyn Fn(&mut Lab)| {
+        let l = lesson::load("restitution").unwrap();
+        let mut lab = Lab::new(Scene::load("bounce").unwrap());
+        let mut walk = Walk::start(l, &mut lab).unwrap();
+        before(&mut lab);
+        walk.answer(1);
+        walk.next(&lab);
+        walk.run_out(&mut lab, 1.5);
+        after(&mut lab);
+        walk.run_out(&mut lab, 2.0);
+        walk.next(&lab);
+        walk.measured[2].as_ref().unwrap().measured.unwrap()
+    };
+    let finer = |lab: &mut Lab| lab.set_dt(0.002).unwrap();
+    let restarted_finer = |lab: &mut Lab| {
+        lab.set_dt(0.002).unwrap();
+        lab.restart().unwrap();
+    };
+    let from_the_start = ratio(&finer, &|_| {});
+    let coarse = ratio(&|_| {}, &|_| {});
+    assert_ne!(from_the_start, coarse, "the step changes the measurement");
+    assert_eq!(ratio(&|_| {}, &restarted_finer), from_the_start);
+}

@@ -55,7 +55,6 @@ pub fn start(sim: &mut Sim, view: &mut View, name_or_path: &str) -> Result<Strin
 /// taken at the time the lesson says, as `gyrolab lesson` takes it.
 fn follow(sim: Res<Sim>, mut view: ResMut<View>, mut time: ResMut<Time<Virtual>>) {
     if let Some(walk) = &mut view.lesson {
-        walk.after_step(&sim);
         if walk.holds(&sim) {
             time.pause();
         }

@@ -56,6 +56,29 @@ impl Recording {
         self.full = self.records >= MAX_STATES;
     }
 
+    /// Body `body`'s recorded states in lane `lane`, step after step, up to time
+    /// `until` (the moment shown: after a seek back the recording still holds the old
+    /// future until a branch cuts it).
+    pub fn states_of(
+        &self,
+        lane: usize,
+        body: usize,
+        until: f64,
+    ) -> impl Iterator<Item = (f64, &BodyState)> {
+        let steps = self.steps.get(lane).map_or(&[][..], |s| &s[..]);
+        let states = self.states.get(lane).map_or(&[][..], |s| &s[..]);
+        let mut first = 0;
+        steps
+            .iter()
+            .map_while(move |&(t, _, n)| {
+                let at = first;
+                first += n;
+                (t <= until).then_some((t, n, at))
+            })
+            .filter(move |&(_, n, _)| body < n)
+            .map(move |(t, _, at)| (t, &states[at + body]))
+    }
+
     pub fn records(&self) -> usize {
         self.records
     }

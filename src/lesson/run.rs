@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::schema::{Lesson, Quantity, Step};
-use super::walk::{Apexes, Walk};
+use super::walk::Walk;
 use crate::lab::Lab;
 use crate::lab::metrics::separatrix_ratio;
 
@@ -127,15 +127,11 @@ fn lane<'a>(lab: &'a Lab, integrator: &str) -> Option<&'a crate::lab::run::Run> 
 }
 
 /// The measurement and, where the lab computes it, the theory.
-pub(super) fn measure(
-    quantity: &Quantity,
-    lab: &Lab,
-    apexes: &Apexes,
-) -> (Option<f64>, Option<f64>) {
+pub(super) fn measure(quantity: &Quantity, lab: &Lab) -> (Option<f64>, Option<f64>) {
     let run = &lab.lanes()[0];
     match quantity {
         Quantity::FlipPeriod => (run.flips.mean_period(), run.analytic_flip_period),
-        Quantity::ApexRatio { body } => (apexes.ratio(body), None),
+        Quantity::ApexRatio { body } => (apex_ratio(lab, body), None),
         Quantity::CirclingRate => {
             let last = lab.dock().circling_series.samples.last();
             (last.map(|s| s.measured), last.map(|s| s.expected))
@@ -169,5 +165,29 @@ pub(super) fn measure(
                 Some(period(p.expected_rate(world))),
             )
         }
+    }
+}
+
+/// The first bounce's apex over the drop, as heights above the lowest point, from the
+/// first lane's recorded run up to the moment shown: the drop is the start height, an
+/// apex where the body's upward velocity ends, the lowest point where it rests. Read
+/// from the recording, it follows a reset, a seek and a branch as the run does.
+fn apex_ratio(lab: &Lab, body: &str) -> Option<f64> {
+    let index = (lab.lanes()[0].world.bodies.iter()).position(|b| b.name == body)?;
+    let states = lab.recorders().recording().states_of(0, index, lab.time());
+    let mut peaks = Vec::new();
+    let (mut lowest, mut last_vy) = (f64::INFINITY, None::<f64>);
+    for (_, s) in states {
+        let (y, vy) = (s.position.y, s.velocity.y);
+        match last_vy {
+            None => peaks.push(y),
+            Some(last) if last > 0.0 && vy <= 0.0 => peaks.push(y),
+            _ => {}
+        }
+        (lowest, last_vy) = (lowest.min(y), Some(vy));
+    }
+    match peaks[..] {
+        [drop, first, ..] => Some((first - lowest) / (drop - lowest)),
+        _ => None,
     }
 }

@@ -4,7 +4,7 @@
 //! measure the same thing.
 
 use super::run::{Measured, measure};
-use super::schema::{Lesson, Quantity, Step};
+use super::schema::{Lesson, Step};
 use crate::integrators::Integrator;
 use crate::lab::Lab;
 
@@ -19,7 +19,6 @@ pub struct Walk {
     pub measured: Vec<Option<Measured>>,
     /// The furthest step reached: a question behind it keeps its answer.
     furthest: usize,
-    apexes: Apexes,
 }
 
 impl Walk {
@@ -45,9 +44,7 @@ impl Walk {
             answers: vec![None; n],
             measured: vec![None; n],
             furthest: 0,
-            apexes: Apexes::default(),
         };
-        walk.apexes.record(lab, &walk.lesson);
         walk.arrive(lab);
         Ok(walk)
     }
@@ -125,7 +122,6 @@ impl Walk {
     pub fn run_out(&mut self, lab: &mut Lab, until: f64) {
         while !self.ran_to(lab, until) {
             lab.step();
-            self.after_step(lab);
         }
     }
 
@@ -144,11 +140,6 @@ impl Walk {
         }
     }
 
-    /// After every physics step of the lab: what readouts follow between steps.
-    pub fn after_step(&mut self, lab: &Lab) {
-        self.apexes.record(lab, &self.lesson);
-    }
-
     /// Measures the step arrived at, if it is a readout not yet measured.
     fn arrive(&mut self, lab: &Lab) {
         if let Some(Step::Readout {
@@ -159,7 +150,7 @@ impl Walk {
         }) = self.step()
             && self.measured[self.at].is_none()
         {
-            let (measured, theory) = measure(quantity, lab, &self.apexes);
+            let (measured, theory) = measure(quantity, lab);
             self.measured[self.at] = Some(Measured {
                 step: self.at,
                 quantity: quantity.clone(),
@@ -181,50 +172,6 @@ fn compare(lab: &mut Lab, names: &[String]) -> Result<(), String> {
         return wanted.first().map_or(Ok(()), |&i| lab.switch_integrator(i));
     }
     lab.set_compared_list(&wanted)
-}
-
-/// The heights each body of an `ApexRatio` readout reached: its start, then every
-/// highest point between falls, and its lowest point (resting on the ground).
-#[derive(Clone, Debug, Default)]
-pub(super) struct Apexes {
-    bodies: Vec<(String, Vec<f64>, f64, f64)>,
-}
-
-impl Apexes {
-    fn record(&mut self, lab: &Lab, lesson: &Lesson) {
-        let world = &lab.lanes()[0].world;
-        for step in &lesson.steps {
-            let Step::Readout {
-                quantity: Quantity::ApexRatio { body },
-                ..
-            } = step
-            else {
-                continue;
-            };
-            let Some(b) = world.bodies.iter().find(|b| &b.name == body) else {
-                continue;
-            };
-            let (y, vy) = (b.state.position.y, b.state.velocity.y);
-            if !self.bodies.iter().any(|(n, ..)| n == body) {
-                self.bodies.push((body.clone(), vec![y], y, vy));
-            }
-            let (_, peaks, lowest, last_vy) =
-                self.bodies.iter_mut().find(|(n, ..)| n == body).unwrap();
-            if *last_vy > 0.0 && vy <= 0.0 {
-                peaks.push(y);
-            }
-            (*lowest, *last_vy) = (lowest.min(y), vy);
-        }
-    }
-
-    /// The first bounce's apex over the drop, as heights above the lowest point.
-    pub(super) fn ratio(&self, body: &str) -> Option<f64> {
-        let (_, peaks, lowest, _) = self.bodies.iter().find(|(n, ..)| n == body)?;
-        match peaks[..] {
-            [drop, first, ..] => Some((first - lowest) / (drop - lowest)),
-            _ => None,
-        }
-    }
 }
 
 #[cfg(test)]
@@ -251,7 +198,6 @@ mod tests {
         assert_eq!(walk.at, 1, "the run has not reached its end");
         while !walk.ran_to(&lab, 2.0) {
             lab.step();
-            walk.after_step(&lab);
         }
         walk.next(&lab);
         assert_eq!(walk.at, 2);
