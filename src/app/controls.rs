@@ -107,11 +107,18 @@ fn keyboard(
     if keys.just_pressed(KeyCode::KeyH) {
         help.0 = !help.0;
     }
+    // A lesson that locks the scene locks its keys too.
+    let locked = (view.lesson.as_ref()).and_then(|w| w.locked("scene").map(str::to_owned));
     let names = scene_names();
     for (key, name) in DIGITS.iter().zip(names) {
-        if keys.just_pressed(*key)
-            && let Err(e) = load_scene(&mut sim, &mut view, name)
-        {
+        if !keys.just_pressed(*key) {
+            continue;
+        }
+        let loaded = match &locked {
+            Some(why) => Err(format!("the scene is locked by the lesson: {why}")),
+            None => load_scene(&mut sim, &mut view, name),
+        };
+        if let Err(e) = loaded {
             message.set(Err(e));
         }
     }
