@@ -753,7 +753,7 @@ fn a_lesson_s_readouts_export_to_csv() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[0],
-        "step,quantity,unit,measured,stated,tolerance,theory,agrees"
+        "step,quantity,unit,measured,stated,tolerance,tolerance_is,theory,agrees"
     );
     let readouts = stdout(&o)
         .lines()
@@ -801,4 +801,28 @@ fn share_makes_a_code_of_a_lesson_part_way() {
         &["share", "pile", "--lesson", "restitution"],
         "cannot be used with",
     );
+}
+
+/// `gyrolab share` refuses answers to questions past the step it opens at.
+#[test]
+fn share_refuses_answers_past_its_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("two.ron");
+    std::fs::write(
+        &path,
+        r#"(title: "two", scene: "bounce", steps: [
+            Question(text: "a?", choices: ["x", "y"], answer: 0),
+            Run(until: 1.0),
+            Question(text: "b?", choices: ["x", "y"], answer: 1),
+            Explain(text: "z"),
+        ])"#,
+    )
+    .unwrap();
+    let file = path.to_str().unwrap();
+    assert_bad_input(
+        &["share", "--lesson", file, "--step", "2", "--answers", "0,1"],
+        "--answers: 2 given, lesson",
+    );
+    let o = gyrolab(&["share", "--lesson", file, "--step", "3", "--answers", "0,1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
 }

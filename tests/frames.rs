@@ -280,6 +280,10 @@ fn shells_leave_with_the_muzzles_world_velocity() {
 fn the_tank_s_ball_stays_on_the_deck() {
     let mut world = scene("tank");
     let ball = world.bodies.iter().position(|b| b.name == "ball").unwrap();
+    // The rail's inner faces are 2.1 and 1.2 from the hull's centre, the ball's radius
+    // 0.15: its centre stays 0.15 inside them, and it reaches the outer rail (z = 1.05)
+    // after about 1.5 s and stays against it.
+    let mut reached = None;
     for _ in 0..3000 {
         world.step(0.01).unwrap();
         let hull = &world.frames[0].global.transform;
@@ -287,11 +291,26 @@ fn the_tank_s_ball_stays_on_the_deck() {
             .inverse()
             .transform_point(world.bodies[ball].state.position);
         assert!(
-            (local.y - 0.55).abs() < 0.01 && local.x.abs() < 2.1 && local.z.abs() < 1.2,
+            (local.y - 0.55).abs() < 0.01 && local.x.abs() < 1.96 && local.z.abs() < 1.06,
             "t = {:.2} s: the ball at {local} in the hull's coordinates",
             world.time
         );
+        let against = local.z > 1.0;
+        match reached {
+            None if against => reached = Some(world.time),
+            Some(t) => assert!(
+                against,
+                "left the rail at {:.2} s (reached {t:.2})",
+                world.time
+            ),
+            None => {}
+        }
     }
+    let reached = reached.expect("it reaches the rail");
+    assert!(
+        (1.2..1.8).contains(&reached),
+        "reached the rail at {reached} s"
+    );
 }
 
 /// `top-on-turntable` as its explanation tells it: the tip's rubbing moves the top

@@ -19,6 +19,7 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
+use proptest::sample::select;
 use proptest::test_runner::{Config, TestRunner};
 
 use common::mutate::{self, Mutation, OutTarget, SceneArg};
@@ -413,6 +414,55 @@ fn code_kept((code, at, how, c): (usize, usize, u8, char)) -> Result<(), String>
             "exit {:?}, signal {:?}, timed out {}, library {:?}",
             o.code, o.signal, o.timed_out, opens
         )),
+    }
+}
+
+/// A set-up of hostile values behind a right checksum: every setting at or past its
+/// range's ends, a lesson step or answers the lesson lacks, a lesson on another scene.
+fn hostile_setup() -> impl Strategy<Value = String> {
+    let scene = select(&["bounce", "tank", "dominoes", "nowhere"][..]);
+    let dt = select(&["1e-6", "0", "-1", "1e300", "0.005", "\"x\""][..]);
+    let steps = select(&["0", "1", "64", "65", "4294967295"][..]);
+    let friction = select(&["-1", "0", "1e300", "0.3"][..]);
+    let compared = select(&["[]", "[\"analytic\"]", "[\"midpoint\"]", "[\"nope\"]"][..]);
+    let step = select(&["0", "2", "99", "18446744073709551615"][..]);
+    let answers = select(&["[]", "[1]", "[99]", "[null,null,null,null,null,null]"][..]);
+    (scene, dt, steps, friction, compared, (step, answers, any::<bool>())).prop_map(
+        |(scene, dt, steps, friction, compared, (step, answers, lesson))| {
+            let hash = gyrolab::scene::Scene::load(scene).map_or(0, |s| s.source_hash);
+            let text = include_str!("../assets/lessons/restitution.ron");
+            let lesson_hash = twox_hash::XxHash3_64::oneshot(text.as_bytes());
+            let lesson = if lesson {
+                format!(
+                    r#","lesson":{{"source":{{"Builtin":{{"name":"restitution","hash":{lesson_hash}}}}},"step":{step},"answers":{answers}}}"#
+                )
+            } else {
+                String::new()
+            };
+            let json = format!(
+                r#"{{"scene":{{"Builtin":{{"name":"{scene}","hash":{hash}}}}},"dt":{dt},"steps_per_dt":{steps},"friction":{friction},"compared":{compared}{lesson}}}"#
+            );
+            common::setup_code::code_of(&json, 1)
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(config(24))]
+    #[test]
+    fn hostile_set_ups_keep_the_promise(code in hostile_setup()) {
+        let o = Sandbox::new().run(&["setup".into(), code.clone()]);
+        let err = o.stderr.trim_end();
+        let kept = match o.code {
+            Some(0) => err.is_empty(),
+            Some(2) => err.lines().count() == 1 && err.contains("set-up code"),
+            _ => false,
+        };
+        prop_assert!(
+            kept,
+            "exit {:?}, signal {:?}, timed out {}: {err}\n  gyrolab setup '{code}'",
+            o.code, o.signal, o.timed_out
+        );
     }
 }
 

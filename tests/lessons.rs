@@ -154,9 +154,9 @@ fn the_apex_readout_is_of_the_run_after_a_restart() {
         before(&mut lab);
         walk.answer(1);
         walk.next(&lab);
-        walk.run_out(&mut lab, 1.5);
+        walk.run_out(&mut lab, 1.5).unwrap();
         after(&mut lab);
-        walk.run_out(&mut lab, 2.0);
+        walk.run_out(&mut lab, 2.0).unwrap();
         walk.next(&lab);
         walk.measured[2].as_ref().unwrap().measured.unwrap()
     };
@@ -169,4 +169,36 @@ fn the_apex_readout_is_of_the_run_after_a_restart() {
     let coarse = ratio(&|_| {}, &|_| {});
     assert_ne!(from_the_start, coarse, "the step changes the measurement");
     assert_eq!(ratio(&|_| {}, &restarted_finer), from_the_start);
+}
+
+/// A lesson whose run stops on a failed step (explicit Euler overflowing) is refused
+/// with one line saying where, headless and when opened part-way, instead of waiting
+/// for ever for a run that no longer moves.
+#[test]
+fn a_run_that_stops_is_refused_not_waited_for() {
+    use gyrolab::lab::Lab;
+    use gyrolab::lesson::walk::Walk;
+    use gyrolab::scene::Scene;
+    let dir = tempfile::tempdir().unwrap();
+    let scene = include_str!("../assets/scenes/free-body.ron")
+        .replace("name: \"free-body\"", "name: \"boom\"")
+        .replace("dt: 0.01", "dt: 0.05")
+        .replace("integrator: \"midpoint\"", "integrator: \"explicit-euler\"")
+        .replace("omega: (0.4, 0.3, 6.0)", "omega: (300.0, 200.0, 600.0)");
+    let scene_path = dir.path().join("boom.ron");
+    std::fs::write(&scene_path, scene).unwrap();
+    let lesson_text = format!(
+        r#"(title: "boom", scene: "{}", steps: [Run(until: 100.0), Readout(quantity: Speed(body: "box"), stated: 0.0, tolerance: 1.0, theory: "x")])"#,
+        scene_path.display()
+    );
+    let l = Lesson::parse("boom-lesson.ron", &lesson_text).unwrap();
+    let clock = std::time::Instant::now();
+    let err = lesson::run::run(&l).unwrap_err();
+    assert!(err.contains("the run stopped at t = 0.4000 s"), "{err}");
+    assert!(!err.contains('\n'));
+    let mut lab = Lab::new(Scene::load(scene_path.to_str().unwrap()).unwrap());
+    let mut walk = Walk::start(l, &mut lab).unwrap();
+    let err = walk.go_to(&mut lab, 1, &[]).unwrap_err();
+    assert!(err.contains("the run stopped"), "{err}");
+    assert!(clock.elapsed().as_secs() < 10, "{:?}", clock.elapsed());
 }

@@ -1,13 +1,15 @@
 //! Set-up codes: a code of a lab opens a lab that runs bitwise the same; a code of a
 //! lesson opens it at its step; a damaged code, or one of another version, is one line.
 
-use std::io::Read;
+#[path = "common/setup_code.rs"]
+mod setup_code;
 
 use gyrolab::integrators::Integrator;
 use gyrolab::lab::Lab;
 use gyrolab::lab::fingerprint::fingerprint;
 use gyrolab::lesson::{self, setup::Setup, walk::Walk};
 use gyrolab::scene::Scene;
+use setup_code::code_of;
 
 /// Steps both labs `steps` times and requires every lane of both to be bitwise the same
 /// after each step.
@@ -85,7 +87,7 @@ fn a_lesson_set_up_opens_at_its_step() {
     let mut walk = Walk::start(l, &mut a).unwrap();
     walk.answer(0);
     walk.next(&a);
-    walk.run_out(&mut a, 2.0);
+    walk.run_out(&mut a, 2.0).unwrap();
     walk.next(&a);
     assert_eq!(walk.at, 2);
     let (mut b, opened, _) = pasted(&a, Some(&walk));
@@ -95,20 +97,6 @@ fn a_lesson_set_up_opens_at_its_step() {
     assert_eq!(opened.lesson.title, walk.lesson.title);
     assert_eq!(opened.measured[2], walk.measured[2]);
     same_run(&mut a, &mut b, 100);
-}
-
-/// A code as `to_code` makes it, of any JSON: for codes no gyrolab would write.
-fn code_of(json: &str, version: u32) -> String {
-    let mut bytes = twox_hash::XxHash3_64::oneshot(json.as_bytes())
-        .to_le_bytes()
-        .to_vec();
-    flate2::read::DeflateEncoder::new(json.as_bytes(), flate2::Compression::fast())
-        .read_to_end(&mut bytes)
-        .unwrap();
-    format!(
-        "GL{version}-{}",
-        data_encoding::BASE64URL_NOPAD.encode(&bytes)
-    )
 }
 
 /// Opens a code on a fresh lab; its error, which must be one line.
@@ -218,4 +206,65 @@ fn a_set_up_s_answers_are_checked() {
     assert_eq!(walk.unwrap().answers[0], Some(1));
     assert!(refusal(&code("[99]")).contains("not one of its choices"));
     assert!(refusal(&code("[null,null,null,null,null]")).contains("5 answers"));
+}
+
+/// A hinge motor set from the panel travels in the code.
+#[test]
+fn a_motor_set_from_the_panel_travels() {
+    let mut a = Lab::new(Scene::load("slider-crank").unwrap());
+    let (joint, mut motor) = a.motors()[0];
+    motor.speed *= 0.5;
+    a.set_motor(joint, motor).unwrap();
+    let (mut b, _, code) = pasted(&a, None);
+    assert_eq!(b.motors(), a.motors());
+    assert!(
+        Setup::from_code(&code)
+            .unwrap()
+            .describe()
+            .contains("motors")
+    );
+    same_run(&mut a, &mut b, 300);
+}
+
+/// Start conditions the lab refused (kept only as being edited) are not copied.
+#[test]
+fn refused_start_conditions_are_not_copied() {
+    use gyrolab::lab::presets::InertiaPreset;
+    let mut lab = Lab::new(Scene::load("dzhanibekov").unwrap());
+    let mut start = lab.start().clone();
+    start.preset = InertiaPreset::Custom;
+    start.custom = glam::DVec3::new(1.0, 1.0, 5.0);
+    assert!(lab.set_start(start).is_err());
+    let err = Setup::of(&lab, None).unwrap_err();
+    assert!(err.contains("being edited are refused"), "{err}");
+}
+
+/// A code pairing a lesson with another scene, or a step so small that the lesson's runs
+/// would take more than a lesson's steps, is refused with one line.
+#[test]
+fn a_lesson_on_another_scene_or_too_fine_a_step_is_refused() {
+    let lesson_hash = twox_hash::XxHash3_64::oneshot(
+        include_str!("../assets/lessons/restitution.ron").as_bytes(),
+    );
+    let lesson = format!(
+        r#""lesson":{{"source":{{"Builtin":{{"name":"restitution","hash":{lesson_hash}}}}},"step":2}}"#
+    );
+    let tank = Scene::load("tank").unwrap().source_hash;
+    let code = code_of(
+        &format!(r#"{{"scene":{{"Builtin":{{"name":"tank","hash":{tank}}}}},{lesson}}}"#),
+        1,
+    );
+    assert!(refusal(&code).contains("its lesson is of scene 'bounce', not of 'tank'"));
+    let bounce = Scene::load("bounce").unwrap().source_hash;
+    let code = code_of(
+        &format!(
+            r#"{{"scene":{{"Builtin":{{"name":"bounce","hash":{bounce}}}}},"dt":1e-6,"steps_per_dt":64,{lesson}}}"#
+        ),
+        1,
+    );
+    assert!(
+        refusal(&code).contains("more than 100000 steps"),
+        "{}",
+        refusal(&code)
+    );
 }

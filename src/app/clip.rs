@@ -51,8 +51,10 @@ impl ClipRequest {
     /// Why the request cannot be recorded, if it cannot: one line naming the flag and the
     /// accepted range.
     pub fn check(&self) -> Result<(), String> {
-        let ordered = (0.0..MAX_TIME).contains(&self.from) && self.from < self.to;
-        if !(ordered && self.to <= MAX_TIME) {
+        // The command line simulates on to `to`: no further than the longest clip.
+        let ordered = 0.0 <= self.from && self.from < self.to;
+        let reachable = !self.exit || self.to <= MAX_TIME;
+        if !(ordered && self.to - self.from <= MAX_TIME && reachable) {
             return Err(format!(
                 "--from {} --to {}: need 0 <= from < to <= {MAX_TIME} s",
                 self.from, self.to
@@ -232,13 +234,22 @@ fn frame_path(job: &Job, k: usize) -> PathBuf {
     job.partial.path().join(format!("frame-{:04}.png", k + 1))
 }
 
-/// Shows frame `k`'s moment; it is drawn from the next frame on.
-fn seek(sim: &mut Sim, request: &ClipRequest, k: usize, frame: u32) -> Stage {
-    sim.seek_time(request.from + k as f64 / request.fps);
-    Stage::Settling {
+/// Shows frame `k`'s moment; it is drawn from the next frame on. Refused where the
+/// timeline no longer holds that moment within half a step (its history thinned past
+/// its memory budget, or off): the clip would repeat frames.
+fn seek(sim: &mut Sim, request: &ClipRequest, k: usize, frame: u32) -> Result<Stage, String> {
+    let wanted = request.from + k as f64 / request.fps;
+    sim.seek_time(wanted);
+    if (sim.time() - wanted).abs() > 0.5 * sim.dt() {
+        return Err(format!(
+            "clip: the timeline no longer holds t = {wanted} s (its history keeps fewer \
+             moments than the clip needs); record a shorter range"
+        ));
+    }
+    Ok(Stage::Settling {
         k,
         until: (frame + SETTLE).max(WARM_UP),
-    }
+    })
 }
 
 /// One app frame of the clip: whether every frame is written.
@@ -252,12 +263,18 @@ fn advance(
         Stage::Reaching => {
             let start = Instant::now();
             while sim.time() < job.request.to - 0.5 * sim.dt() {
+                if let Some(e) = &sim.lanes()[0].error {
+                    return Err(format!(
+                        "clip: the run stopped at t = {:.4} s: {e}",
+                        sim.time()
+                    ));
+                }
                 if start.elapsed() > BUDGET {
                     return Ok(false);
                 }
                 sim.step();
             }
-            job.stage = seek(sim, &job.request, 0, frame);
+            job.stage = seek(sim, &job.request, 0, frame)?;
         }
         Stage::Settling { k, until } if frame >= until => {
             let written = job.written.clone();
@@ -279,7 +296,7 @@ fn advance(
             if k + 1 == job.request.frames() {
                 return Ok(true);
             }
-            job.stage = seek(sim, &job.request, k + 1, frame);
+            job.stage = seek(sim, &job.request, k + 1, frame)?;
         }
         _ => {}
     }

@@ -49,15 +49,13 @@ pub fn start(sim: &mut Sim, view: &mut View, name_or_path: &str) -> Result<Strin
     Ok(format!("lesson: {title}"))
 }
 
-/// After every physics step: what the lesson's readouts follow between steps, and a
-/// pause where the lesson holds the run (a question waiting for its prediction, a run at
-/// its end). Paused here, no further physics step of the frame is taken, so a readout is
-/// taken at the time the lesson says, as `gyrolab lesson` takes it.
-fn follow(sim: Res<Sim>, mut view: ResMut<View>, mut time: ResMut<Time<Virtual>>) {
-    if let Some(walk) = &mut view.lesson {
-        if walk.holds(&sim) {
-            time.pause();
-        }
+/// After every physics step: a pause where the lesson holds the run (a question waiting
+/// for its prediction, a run at its end). Paused here, no further physics step of the
+/// frame is taken, so a readout is taken at the time the lesson says, as `gyrolab
+/// lesson` takes it.
+fn follow(sim: Res<Sim>, view: Res<View>, mut time: ResMut<Time<Virtual>>) {
+    if view.lesson.as_ref().is_some_and(|w| w.holds(&sim)) {
+        time.pause();
     }
 }
 
@@ -156,7 +154,7 @@ fn lesson_ui(
     close
 }
 
-/// Writes the readouts measured so far to `gyrolab-lesson-NAME.csv` in the working
+/// Writes the readouts measured so far to a new `gyrolab-lesson-NAME-N.csv` in the working
 /// directory, whole or not at all (as `gyrolab lesson --out` writes them).
 fn export(walk: &Walk) -> Result<String, String> {
     use std::io::Write;
@@ -165,7 +163,11 @@ fn export(walk: &Walk) -> Result<String, String> {
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
         .collect();
-    let path = std::path::PathBuf::from(format!("gyrolab-lesson-{name}.csv"));
+    // A new file each time: an earlier export is kept.
+    let path = (1..)
+        .map(|n| std::path::PathBuf::from(format!("gyrolab-lesson-{name}-{n}.csv")))
+        .find(|p| !p.exists())
+        .expect("a free name");
     let measured: Vec<_> = walk.measured.iter().flatten().cloned().collect();
     let fail = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", path.display());
     let mut file = crate::atomic_file::AtomicFile::create(&path).map_err(|e| fail(&e))?;
@@ -192,6 +194,13 @@ fn question(ui: &mut egui::Ui, walk: &mut Walk, text: &str, choices: &[String]) 
 fn run(ui: &mut egui::Ui, walk: &Walk, sim: &Sim, time: &mut Time<Virtual>, until: f64) {
     if walk.ran_to(sim, until) {
         ui.label(format!("Ran to t = {until} s. Go on to the measurement."));
+        return;
+    }
+    if let Some(e) = &sim.lanes()[0].error {
+        ui.colored_label(
+            egui::Color32::LIGHT_RED,
+            format!("The run stopped at t = {:.3} s: {e}", sim.time()),
+        );
         return;
     }
     ui.label(format!("Run the scene to t = {until} s and watch."));

@@ -10,7 +10,7 @@ use std::ops::RangeInclusive;
 use bevy::prelude::*;
 use bevy_egui::egui;
 
-use super::clip::{Clip, ClipRequest};
+use super::clip::{Clip, ClipRequest, MAX_FRAMES};
 use super::moments::moment_file;
 use super::physics::{Playback, Sim};
 use super::view::{Message, View};
@@ -138,8 +138,8 @@ fn record_clip(ui: &mut egui::Ui, sim: &Sim, clip: &mut Clip, message: &mut Mess
     if ui
         .add_enabled(sim.time() > recorded.first_time, button)
         .on_hover_text(
-            "the recording from its start to the moment shown, 20 frames a second, as \
-             numbered PNG files in a new folder",
+            "the recording from its start (at most the last 8 minutes) to the moment \
+             shown, 20 frames a second, as numbered PNG files in a new folder",
         )
         .clicked()
     {
@@ -150,11 +150,16 @@ fn record_clip(ui: &mut egui::Ui, sim: &Sim, clip: &mut Clip, message: &mut Mess
             .map(|n| std::path::PathBuf::from(format!("gyrolab-clip-{name}-{n}")))
             .find(|d| !d.exists())
             .expect("a free name");
+        // At most the frames a clip may have: the last 499.95 s at 20 a second.
+        const FPS: f64 = 20.0;
+        let from = recorded
+            .first_time
+            .max(sim.time() - (MAX_FRAMES - 1) as f64 / FPS);
         let asked = clip.ask(ClipRequest {
             dir,
-            from: recorded.first_time,
+            from,
             to: sim.time(),
-            fps: 20.0,
+            fps: FPS,
             exit: false,
         });
         if let Err(e) = asked {

@@ -1,7 +1,7 @@
 //! The convergence maps of the implicit midpoint step [Mizerski 2020]: Newton's
 //! iterations (or the simple iterator's, the article's other figure) needed for each
-//! angular momentum on a grid in the body xy-plane, with the time step folded into `L`, and the safe radius up to which one step is solved without
-//! sub-steps. That radius is the Kantorovich bound for Newton started at zero
+//! angular momentum on a grid in the body xy-plane, with the time step folded into `L`,
+//! and the safe radius up to which one step is solved without sub-steps. That radius is the Kantorovich bound for Newton started at zero
 //! [Kantorovich]; the step starts Newton from a predictor, so inside it convergence is
 //! measured (tests), not proved. The app computes the map in the background and draws it
 //! as an image.

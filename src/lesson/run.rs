@@ -81,6 +81,7 @@ pub fn write_csv(measured: &[Measured], out: impl std::io::Write) -> std::io::Re
         "measured",
         "stated",
         "tolerance",
+        "tolerance_is",
         "theory",
         "agrees",
     ])?;
@@ -92,7 +93,13 @@ pub fn write_csv(measured: &[Measured], out: impl std::io::Write) -> std::io::Re
             m.quantity.unit().trim().to_string(),
             number(m.measured),
             m.stated.to_string(),
-            m.within(),
+            m.tolerance.to_string(),
+            (if m.stated == 0.0 {
+                "absolute"
+            } else {
+                "relative"
+            })
+            .to_string(),
             number(m.theory),
             m.agrees().to_string(),
         ])?;
@@ -109,7 +116,9 @@ pub fn run(lesson: &Lesson) -> Result<Vec<Measured>, String> {
     while walk.step().is_some() {
         match walk.step() {
             Some(Step::Question { answer, .. }) => walk.answer(*answer),
-            Some(Step::Run { until }) => walk.run_out(&mut lab, *until),
+            Some(Step::Run { until }) => walk
+                .run_out(&mut lab, *until)
+                .map_err(|e| format!("{}: {e}", lesson.origin))?,
             _ => {}
         }
         let at = walk.at;

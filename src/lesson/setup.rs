@@ -19,7 +19,7 @@ use twox_hash::XxHash3_64;
 
 use super::walk::Walk;
 use super::{Lesson, Step};
-use crate::contact::SolverSettings;
+use crate::contact::{JointKind, Motor, SolverSettings};
 use crate::integrators::Integrator;
 use crate::lab::presets::Start;
 use crate::lab::{DEFAULT_COMPARED, Lab};
@@ -63,6 +63,9 @@ pub struct Setup {
     solver: Option<SolverSettings>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     friction: Option<f64>,
+    /// Hinge motors set from the panel: (joint, motor).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    motors: Vec<(usize, Motor)>,
     /// The lesson, the step shown and the student's answers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     lesson: Option<LessonAt>,
@@ -107,6 +110,11 @@ impl Setup {
     /// The set-up a lab shows, with the lesson being walked, if any.
     pub fn of(lab: &Lab, walk: Option<&Walk>) -> Result<Self, String> {
         let scene = lab.scene();
+        // Start conditions refused while being edited are not the run's: a code of them
+        // would not open.
+        lab.start().apply(scene).map_err(|e| {
+            format!("the start conditions being edited are refused ({e}): correct them first")
+        })?;
         let builtin = crate::scene::scene_names().contains(&scene.origin.as_str());
         let own = scene.build();
         let run = &lab.lanes()[0];
@@ -142,6 +150,7 @@ impl Setup {
             friction: lab
                 .friction()
                 .and_then(|f| differs(Some(f), own_friction(&own)).flatten()),
+            motors: changed_motors(lab, &own),
             lesson,
         })
     }
@@ -211,7 +220,8 @@ impl Setup {
         self.apply(&mut fresh)
             .map_err(|e| format!("set-up code: {e}"))?;
         if let (Some(w), Some(at)) = (&mut walk, &self.lesson) {
-            w.go_to(&mut fresh, at.step, &at.answers);
+            w.go_to(&mut fresh, at.step, &at.answers)
+                .map_err(|e| format!("set-up code: {e}"))?;
         }
         lab.replace_with(fresh);
         Ok(walk)
@@ -257,6 +267,9 @@ impl Setup {
         if let Some(friction) = self.friction {
             lab.set_friction(friction)?;
         }
+        for &(joint, motor) in &self.motors {
+            lab.set_motor(joint, motor)?;
+        }
         Ok(())
     }
 
@@ -279,6 +292,7 @@ impl Setup {
             ("dt", self.dt.is_some() || self.steps_per_dt.is_some()),
             ("solver", self.solver.is_some()),
             ("friction", self.friction.is_some()),
+            ("motors", !self.motors.is_empty()),
         ]
         .into_iter()
         .filter_map(|(what, on)| on.then_some(what))
@@ -288,6 +302,18 @@ impl Setup {
         }
         out
     }
+}
+
+/// The hinge motors the lab runs that the scene does not give.
+fn changed_motors(lab: &Lab, own: &crate::world::World) -> Vec<(usize, Motor)> {
+    let joints = own.contacts.as_ref().map_or(&[][..], |c| &c.joints[..]);
+    (lab.motors().into_iter())
+        .filter(|&(k, m)| {
+            !joints.get(k).is_some_and(
+                |j| matches!(j.kind, JointKind::Hinge { motor: Some(o), .. } if o == m),
+            )
+        })
+        .collect()
 }
 
 /// The friction the scene gives its first body with parts, as [`Lab::friction`] reads it.
@@ -307,7 +333,7 @@ fn start_lesson(lab: &mut Lab, at: &LessonAt) -> Result<Walk, String> {
     if at.step >= n || at.answers.len() > n {
         return Err(format!(
             "set-up code: step {} or {} answers in a lesson of {n} steps",
-            at.step + 1,
+            at.step.saturating_add(1),
             at.answers.len()
         ));
     }
@@ -322,6 +348,16 @@ fn start_lesson(lab: &mut Lab, at: &LessonAt) -> Result<Walk, String> {
                 k + 1
             ));
         }
+    }
+    // A built-in scene named by the lesson must be the set-up's own.
+    if let Ok(own) = Scene::load(&lesson.scene)
+        && own.source_hash != lab.scene().source_hash
+    {
+        return Err(format!(
+            "set-up code: its lesson is of scene '{}', not of '{}'",
+            lesson.scene,
+            lab.scene().name
+        ));
     }
     Walk::start_on(lesson, lab).map_err(|e| format!("set-up code: {e}"))
 }

@@ -3,6 +3,7 @@
 //! headless runner ([`super::run`]) walks the same way, so the app and `gyrolab lesson`
 //! measure the same thing.
 
+use super::read::MAX_STEPS;
 use super::run::{Measured, measure};
 use super::schema::{Lesson, Step};
 use crate::integrators::Integrator;
@@ -97,11 +98,31 @@ impl Walk {
 
     /// Walks on to step `target` (or the last): each run before it taken to its end,
     /// readouts measured on the way, each question given its answer in `answers` (by
-    /// step) or left unanswered.
-    pub fn go_to(&mut self, lab: &mut Lab, target: usize, answers: &[Option<usize>]) {
-        while self.at < target.min(self.lesson.steps.len().saturating_sub(1)) {
+    /// step) or left unanswered. Refused when the runs would take more than a lesson's
+    /// steps at the lab's step (a set-up may have made it smaller), or when a run stops.
+    pub fn go_to(
+        &mut self,
+        lab: &mut Lab,
+        target: usize,
+        answers: &[Option<usize>],
+    ) -> Result<(), String> {
+        let target = target.min(self.lesson.steps.len().saturating_sub(1));
+        let until = (self.lesson.steps[..target].iter())
+            .filter_map(|s| match s {
+                Step::Run { until } => Some(*until),
+                _ => None,
+            })
+            .fold(0.0, f64::max);
+        if until / lab.h() > MAX_STEPS {
+            return Err(format!(
+                "reaching step {} runs to {until} s, more than {MAX_STEPS} steps at h = {} s",
+                target + 1,
+                lab.h()
+            ));
+        }
+        while self.at < target {
             if let Some(&Step::Run { until }) = self.step() {
-                self.run_out(lab, until);
+                self.run_out(lab, until)?;
             }
             self.answer_from(answers);
             self.at += 1;
@@ -109,6 +130,7 @@ impl Walk {
             self.arrive(lab);
         }
         self.answer_from(answers);
+        Ok(())
     }
 
     /// Answers the question shown with its answer in `answers` (by step), if any.
@@ -118,11 +140,16 @@ impl Walk {
         }
     }
 
-    /// Steps `lab` until it has run to `until`, following the readouts.
-    pub fn run_out(&mut self, lab: &mut Lab, until: f64) {
+    /// Steps `lab` until it has run to `until`; the error of a first lane whose step
+    /// failed, which would never get there.
+    pub fn run_out(&self, lab: &mut Lab, until: f64) -> Result<(), String> {
         while !self.ran_to(lab, until) {
+            if let Some(e) = &lab.lanes()[0].error {
+                return Err(format!("the run stopped at t = {:.4} s: {e}", lab.time()));
+            }
             lab.step();
         }
+        Ok(())
     }
 
     pub fn back(&mut self) {
@@ -196,9 +223,7 @@ mod tests {
         assert_eq!(walk.at, 1);
         walk.next(&lab);
         assert_eq!(walk.at, 1, "the run has not reached its end");
-        while !walk.ran_to(&lab, 2.0) {
-            lab.step();
-        }
+        walk.run_out(&mut lab, 2.0).unwrap();
         walk.next(&lab);
         assert_eq!(walk.at, 2);
         assert!(walk.measured[2].as_ref().is_some_and(|m| m.agrees()));

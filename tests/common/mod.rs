@@ -3,4 +3,5 @@
 
 pub mod mutate;
 pub mod ron_map;
+pub mod setup_code;
 pub mod verdict;
