@@ -154,9 +154,9 @@ fn the_apex_readout_is_of_the_run_after_a_restart() {
         before(&mut lab);
         walk.answer(1);
         walk.next(&lab);
-        walk.run_out(&mut lab, 1.5).unwrap();
+        walk.run_out(&mut lab, 1.5, None).unwrap();
         after(&mut lab);
-        walk.run_out(&mut lab, 2.0).unwrap();
+        walk.run_out(&mut lab, 2.0, None).unwrap();
         walk.next(&lab);
         walk.measured[2].as_ref().unwrap().measured.unwrap()
     };
@@ -201,4 +201,34 @@ fn a_run_that_stops_is_refused_not_waited_for() {
     let err = walk.go_to(&mut lab, 1, &[]).unwrap_err();
     assert!(err.contains("the run stopped"), "{err}");
     assert!(clock.elapsed().as_secs() < 10, "{:?}", clock.elapsed());
+}
+
+/// A run to an event stops at it: the truck's first turn-over, before the run's 12 s, is
+/// kept as the step's event, at the time the lab counted the flip; an event the scene
+/// cannot show is refused at its field.
+#[test]
+fn a_run_to_an_event_stops_at_it() {
+    use gyrolab::lab::Lab;
+    use gyrolab::lesson::{Event, walk::Walk};
+    use gyrolab::scene::Scene;
+    let l = lesson::load("truck").unwrap();
+    let mut lab = Lab::new(Scene::load("free-body").unwrap());
+    let mut walk = Walk::start(l, &mut lab).unwrap();
+    walk.go_to(&mut lab, 2, &[Some(1)]).unwrap();
+    let (t, event) = walk.events[1].expect("the flip came");
+    assert_eq!(event, Event::Flip);
+    assert!((1.0..12.0).contains(&t), "first flip at {t} s");
+    assert_eq!(Some(t), lab.lanes()[0].flips.first());
+    assert!(
+        lab.time() - t < 2.0 * lab.dt(),
+        "stopped at {} s, flip at {t} s",
+        lab.time()
+    );
+    let text = include_str!("../assets/lessons/restitution.ron")
+        .replace("Run(until: 2.0)", "Run(until: 2.0, event: Some(Break))");
+    let err = Lesson::parse("break.ron", &text).unwrap_err().to_string();
+    assert!(
+        err.contains("event: Break needs a scene with a joint with break_force"),
+        "{err}"
+    );
 }

@@ -87,7 +87,7 @@ fn a_lesson_set_up_opens_at_its_step() {
     let mut walk = Walk::start(l, &mut a).unwrap();
     walk.answer(0);
     walk.next(&a);
-    walk.run_out(&mut a, 2.0).unwrap();
+    walk.run_out(&mut a, 2.0, None).unwrap();
     walk.next(&a);
     assert_eq!(walk.at, 2);
     let (mut b, opened, _) = pasted(&a, Some(&walk));

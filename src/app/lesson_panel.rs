@@ -10,7 +10,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::physics::{PhysicsSet, Sim};
 use super::ui::Panels;
 use super::view::{Message, View};
-use crate::lesson::{self, Step, setup::Setup, walk::Walk};
+use crate::lesson::{self, Event, Step, setup::Setup, walk::Walk};
 
 pub struct LessonPlugin {
     /// A lesson to open at the start (`--lesson`).
@@ -123,7 +123,7 @@ fn lesson_ui(
     ));
     match walk.step().cloned() {
         Some(Step::Question { text, choices, .. }) => question(ui, walk, &text, &choices),
-        Some(Step::Run { until }) => run(ui, walk, sim, time, until),
+        Some(Step::Run { until, event }) => run(ui, walk, sim, time, (until, event)),
         Some(Step::Readout { theory, .. }) => readout(ui, walk, &theory),
         Some(Step::Explain { text }) => {
             ui.label(text);
@@ -191,9 +191,21 @@ fn question(ui: &mut egui::Ui, walk: &mut Walk, text: &str, choices: &[String]) 
 }
 
 /// The run's button and how far it has come.
-fn run(ui: &mut egui::Ui, walk: &Walk, sim: &Sim, time: &mut Time<Virtual>, until: f64) {
-    if walk.ran_to(sim, until) {
-        ui.label(format!("Ran to t = {until} s. Go on to the measurement."));
+fn run(
+    ui: &mut egui::Ui,
+    walk: &Walk,
+    sim: &Sim,
+    time: &mut Time<Virtual>,
+    (until, event): (f64, Option<Event>),
+) {
+    if walk.ended(sim, until, event) {
+        ui.label(match event.map(|e| (e, e.time(sim))) {
+            Some((e, Some(t))) => {
+                format!("{e}: at t = {t:.3} s, marked on the timeline. Go on.")
+            }
+            Some((e, None)) => format!("Ran to t = {until} s: not {e}. Go on."),
+            None => format!("Ran to t = {until} s. Go on to the measurement."),
+        });
         return;
     }
     if let Some(e) = &sim.lanes()[0].error {
@@ -203,7 +215,10 @@ fn run(ui: &mut egui::Ui, walk: &Walk, sim: &Sim, time: &mut Time<Virtual>, unti
         );
         return;
     }
-    ui.label(format!("Run the scene to t = {until} s and watch."));
+    ui.label(match event {
+        Some(e) => format!("Run the scene until {e} (at most to t = {until} s) and watch."),
+        None => format!("Run the scene to t = {until} s and watch."),
+    });
     ui.add(
         egui::ProgressBar::new((sim.time() / until) as f32)
             .text(format!("t = {:.1} of {until} s", sim.time())),

@@ -93,12 +93,17 @@ pub fn strip(
     ui.horizontal(|ui| {
         step_buttons(ui, sim, time, playback, message, paused);
         divergence_flag(ui, sim);
+        let marks: Vec<(f64, String)> = (view.lesson.iter())
+            .flat_map(|w| w.events.iter().flatten())
+            .map(|&(t, e)| (t, e.to_string()))
+            .collect();
         scrubber(
             ui,
             sim,
             time,
             recorded.last > recorded.first,
             recorded.first_time..=recorded.last_time,
+            &marks,
         );
     });
     ui.horizontal(|ui| {
@@ -235,16 +240,41 @@ fn scrubber(
     time: &mut Time<Virtual>,
     enabled: bool,
     range: RangeInclusive<f64>,
+    marks: &[(f64, String)],
 ) {
     let mut t = sim.time();
     let width = (ui.available_width() - 8.0).max(60.0);
     ui.spacing_mut().slider_width = width;
     let slider = ui
-        .add_enabled(enabled, egui::Slider::new(&mut t, range).show_value(false))
+        .add_enabled(
+            enabled,
+            egui::Slider::new(&mut t, range.clone()).show_value(false),
+        )
         .on_hover_text(
             "the recorded time: drag to pause and show that moment in every lane; \
              space plays on from it and discards the old future",
         );
+    // The lesson's events, as flags over the track at their times.
+    let (lo, hi) = (*range.start(), *range.end());
+    let rect = slider.rect;
+    for (at, what) in marks
+        .iter()
+        .filter(|(at, _)| hi > lo && (lo..=hi).contains(at))
+    {
+        let x = rect.left() + (rect.width() * ((at - lo) / (hi - lo)) as f32);
+        let flag = egui::Rect::from_min_size(
+            egui::pos2(x - 1.0, rect.top()),
+            egui::vec2(2.0, rect.height()),
+        );
+        ui.painter()
+            .rect_filled(flag, 0.0, egui::Color32::from_rgb(250, 200, 60));
+        ui.interact(
+            flag.expand(3.0),
+            ui.id().with(("mark", what)),
+            egui::Sense::hover(),
+        )
+        .on_hover_text(format!("{what} at t = {at:.3} s"));
+    }
     if slider.changed() {
         show_time(sim, time, t);
     }

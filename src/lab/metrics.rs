@@ -129,6 +129,11 @@ impl FlipCounter {
         crate::heap::vec_bytes(&self.crossings)
     }
 
+    /// When the first sign change came, if one has.
+    pub fn first(&self) -> Option<f64> {
+        self.crossings.first().copied()
+    }
+
     pub fn flips(&self) -> usize {
         self.crossings.len()
     }

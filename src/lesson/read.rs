@@ -1,7 +1,7 @@
 //! Reading a lesson: RON parsed and checked, with the scene files' errors (file, line,
 //! column, field).
 
-use super::schema::{CONTROLS, Lesson, Quantity, Step};
+use super::schema::{CONTROLS, Event, Lesson, Quantity, Step};
 use crate::integrators::Integrator;
 use crate::scene::ranges::DURATION;
 use crate::scene::{Invalid, Readout, Scene, SceneError, check_step, locate, read};
@@ -95,6 +95,40 @@ impl Lesson {
     }
 }
 
+/// Whether the scene can show `event`: a flip needs a single free body, a break a joint
+/// that can break, rest contacts that let bodies sleep.
+fn event_ok(event: Event, scene: &Scene) -> Result<(), Invalid> {
+    let world = scene.build();
+    let contacts = world.contacts.as_ref();
+    let (can, needs) = match event {
+        Event::Flip => (
+            world.bodies.len() == 1 && world.frames.is_empty(),
+            "a single free body",
+        ),
+        Event::Break => (
+            contacts.is_some_and(|c| {
+                (c.joints.iter()).any(|j| j.break_force.is_some() || j.break_torque.is_some())
+            }),
+            "a joint with break_force or break_torque",
+        ),
+        Event::Rest => (
+            contacts.is_some_and(|c| c.settings.sleep),
+            "contacts with sleeping on",
+        ),
+    };
+    if can {
+        Ok(())
+    } else {
+        Err(Invalid::new(
+            "event",
+            format!(
+                "{event:?} needs a scene with {needs}; '{}' has none",
+                scene.name
+            ),
+        ))
+    }
+}
+
 /// The most steps a lesson's runs may take: a lesson is taken in seconds, in the app and
 /// in its test.
 pub const MAX_STEPS: f64 = 100_000.0;
@@ -116,8 +150,11 @@ fn step_ok(step: &Step, (scene, dt): (&Scene, f64), until: &mut f64) -> Result<(
                 ));
             }
         }
-        Step::Run { until: to } => {
+        Step::Run { until: to, event } => {
             DURATION.check("until", *to)?;
+            if let Some(event) = event {
+                event_ok(*event, scene)?;
+            }
             if *to <= *until {
                 return Err(Invalid::new(
                     "until",

@@ -116,8 +116,8 @@ pub fn run(lesson: &Lesson) -> Result<Vec<Measured>, String> {
     while walk.step().is_some() {
         match walk.step() {
             Some(Step::Question { answer, .. }) => walk.answer(*answer),
-            Some(Step::Run { until }) => walk
-                .run_out(&mut lab, *until)
+            Some(&Step::Run { until, event }) => walk
+                .run_out(&mut lab, until, event)
                 .map_err(|e| format!("{}: {e}", lesson.origin))?,
             _ => {}
         }

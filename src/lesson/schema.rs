@@ -38,7 +38,12 @@ pub enum Step {
         answer: usize,
     },
     /// Runs the scene on to time `until` (s).
-    Run { until: f64 },
+    Run {
+        until: f64,
+        /// Stop sooner, when this first happens in the run (the first lane's).
+        #[serde(default)]
+        event: Option<Event>,
+    },
     /// A quantity measured now, against the value the lesson states for it, within the
     /// relative `tolerance` the lesson gives (absolute, in the quantity's unit, where the
     /// stated value is 0); `theory` says where the value comes from.
@@ -53,6 +58,40 @@ pub enum Step {
 }
 
 /// What a readout measures.
+/// What a run can run to, in its first lane.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+pub enum Event {
+    /// The body turns over: the first flip the lab counts.
+    Flip,
+    /// A joint breaks.
+    Break,
+    /// Every body is asleep.
+    Rest,
+}
+
+impl Event {
+    /// When it happened in the first lane, if it has; for rest, now.
+    pub fn time(self, lab: &crate::lab::Lab) -> Option<f64> {
+        let run = &lab.lanes()[0];
+        let contacts = run.world.contacts.as_ref();
+        match self {
+            Self::Flip => run.flips.first(),
+            Self::Break => contacts?.breaks().map(|(_, b)| b.time).reduce(f64::min),
+            Self::Rest => contacts.is_some_and(|c| c.at_rest()).then(|| lab.time()),
+        }
+    }
+}
+
+impl std::fmt::Display for Event {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Flip => "the first flip",
+            Self::Break => "the first joint breaks",
+            Self::Rest => "every body is asleep",
+        })
+    }
+}
+
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub enum Quantity {

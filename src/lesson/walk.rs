@@ -5,7 +5,7 @@
 
 use super::read::MAX_STEPS;
 use super::run::{Measured, measure};
-use super::schema::{Lesson, Step};
+use super::schema::{Event, Lesson, Step};
 use crate::integrators::Integrator;
 use crate::lab::Lab;
 
@@ -20,6 +20,9 @@ pub struct Walk {
     pub measured: Vec<Option<Measured>>,
     /// The furthest step reached: a question behind it keeps its answer.
     furthest: usize,
+    /// When each run to an event saw it, by step, once the run is left behind: the
+    /// timeline marks it.
+    pub events: Vec<Option<(f64, Event)>>,
 }
 
 impl Walk {
@@ -45,6 +48,7 @@ impl Walk {
             answers: vec![None; n],
             measured: vec![None; n],
             furthest: 0,
+            events: vec![None; n],
         };
         walk.arrive(lab);
         Ok(walk)
@@ -66,7 +70,7 @@ impl Walk {
     pub fn holds(&self, lab: &Lab) -> bool {
         match self.step() {
             Some(Step::Question { .. }) => true,
-            Some(Step::Run { until }) => self.ran_to(lab, *until),
+            Some(&Step::Run { until, event }) => self.ended(lab, until, event),
             _ => false,
         }
     }
@@ -76,7 +80,7 @@ impl Walk {
     pub fn can_go_on(&self, lab: &Lab) -> bool {
         match self.step() {
             Some(Step::Question { .. }) => self.answers[self.at].is_some(),
-            Some(Step::Run { until }) => self.ran_to(lab, *until),
+            Some(&Step::Run { until, event }) => self.ended(lab, until, event),
             Some(_) => true,
             None => false,
         }
@@ -87,9 +91,15 @@ impl Walk {
         lab.time() >= until - 0.5 * lab.dt()
     }
 
+    /// Whether a run to `until`, or to `event` if it comes sooner, is over.
+    pub fn ended(&self, lab: &Lab, until: f64, event: Option<Event>) -> bool {
+        self.ran_to(lab, until) || event.is_some_and(|e| e.time(lab).is_some())
+    }
+
     /// The next step; a readout reached is measured on arrival.
     pub fn next(&mut self, lab: &Lab) {
         if self.at + 1 < self.lesson.steps.len() && self.can_go_on(lab) {
+            self.leave(lab);
             self.at += 1;
             self.furthest = self.furthest.max(self.at);
             self.arrive(lab);
@@ -109,7 +119,7 @@ impl Walk {
         let target = target.min(self.lesson.steps.len().saturating_sub(1));
         let until = (self.lesson.steps[..target].iter())
             .filter_map(|s| match s {
-                Step::Run { until } => Some(*until),
+                Step::Run { until, .. } => Some(*until),
                 _ => None,
             })
             .fold(0.0, f64::max);
@@ -121,10 +131,11 @@ impl Walk {
             ));
         }
         while self.at < target {
-            if let Some(&Step::Run { until }) = self.step() {
-                self.run_out(lab, until)?;
+            if let Some(&Step::Run { until, event }) = self.step() {
+                self.run_out(lab, until, event)?;
             }
             self.answer_from(answers);
+            self.leave(lab);
             self.at += 1;
             self.furthest = self.furthest.max(self.at);
             self.arrive(lab);
@@ -140,10 +151,20 @@ impl Walk {
         }
     }
 
-    /// Steps `lab` until it has run to `until`; the error of a first lane whose step
-    /// failed, which would never get there.
-    pub fn run_out(&self, lab: &mut Lab, until: f64) -> Result<(), String> {
-        while !self.ran_to(lab, until) {
+    /// Leaving the step shown: a run to an event keeps when the event came.
+    fn leave(&mut self, lab: &Lab) {
+        if let Some(&Step::Run {
+            event: Some(event), ..
+        }) = self.step()
+        {
+            self.events[self.at] = event.time(lab).map(|t| (t, event));
+        }
+    }
+
+    /// Steps `lab` until it has run to `until`, or to `event` if it comes sooner; the
+    /// error of a first lane whose step failed, which would never get there.
+    pub fn run_out(&self, lab: &mut Lab, until: f64, event: Option<Event>) -> Result<(), String> {
+        while !self.ended(lab, until, event) {
             if let Some(e) = &lab.lanes()[0].error {
                 return Err(format!("the run stopped at t = {:.4} s: {e}", lab.time()));
             }
@@ -223,7 +244,7 @@ mod tests {
         assert_eq!(walk.at, 1);
         walk.next(&lab);
         assert_eq!(walk.at, 1, "the run has not reached its end");
-        walk.run_out(&mut lab, 2.0).unwrap();
+        walk.run_out(&mut lab, 2.0, None).unwrap();
         walk.next(&lab);
         assert_eq!(walk.at, 2);
         assert!(walk.measured[2].as_ref().is_some_and(|m| m.agrees()));
