@@ -86,9 +86,9 @@ fn a_lesson_set_up_opens_at_its_step() {
     let mut a = Lab::new(Scene::load("free-body").unwrap());
     let mut walk = Walk::start(l, &mut a).unwrap();
     walk.answer(0);
-    walk.next(&a);
+    walk.next(&mut a).unwrap();
     walk.run_out(&mut a, 2.0, None).unwrap();
-    walk.next(&a);
+    walk.next(&mut a).unwrap();
     assert_eq!(walk.at, 2);
     let (mut b, opened, _) = pasted(&a, Some(&walk));
     let opened = opened.expect("a lesson");

@@ -61,7 +61,7 @@ fn follow(sim: Res<Sim>, view: Res<View>, mut time: ResMut<Time<Virtual>>) {
 
 fn window(
     mut contexts: EguiContexts,
-    sim: Res<Sim>,
+    mut sim: ResMut<Sim>,
     mut view: ResMut<View>,
     mut time: ResMut<Time<Virtual>>,
     mut message: ResMut<Message>,
@@ -81,8 +81,10 @@ fn window(
         time.pause();
     }
     if !ctx.egui_wants_keyboard_input() {
-        if ctx.input(|i| i.key_pressed(egui::Key::PageDown)) {
-            walk.next(&sim);
+        if ctx.input(|i| i.key_pressed(egui::Key::PageDown))
+            && let Err(e) = walk.next(&mut sim.0)
+        {
+            message.set(Err(e));
         }
         if ctx.input(|i| i.key_pressed(egui::Key::PageUp)) {
             walk.back();
@@ -100,7 +102,7 @@ fn window(
         .default_width(380.0)
         .resizable(false)
         .show(&ctx, |ui| {
-            close = lesson_ui(ui, walk, &sim, &mut time, &mut message);
+            close = lesson_ui(ui, walk, &mut sim, &mut time, &mut message);
         });
     if close {
         view.lesson = None;
@@ -112,7 +114,7 @@ fn window(
 fn lesson_ui(
     ui: &mut egui::Ui,
     walk: &mut Walk,
-    sim: &Sim,
+    sim: &mut Sim,
     time: &mut Time<Virtual>,
     message: &mut Message,
 ) -> bool {
@@ -127,6 +129,10 @@ fn lesson_ui(
         Some(Step::Readout { theory, .. }) => readout(ui, walk, &theory),
         Some(Step::Explain { text }) => {
             ui.label(text);
+        }
+        Some(Step::Try { text, .. }) => {
+            ui.label(egui::RichText::new(format!("Now try: {text}")).strong());
+            ui.weak("The setting is changed, and the run starts again from the beginning.");
         }
         None => {}
     }
@@ -143,8 +149,9 @@ fn lesson_ui(
         if ui
             .add_enabled(more && walk.can_go_on(sim), egui::Button::new("next ▶"))
             .clicked()
+            && let Err(e) = walk.next(&mut sim.0)
         {
-            walk.next(sim);
+            message.set(Err(e));
         }
         close = ui.button("close lesson").clicked();
     });

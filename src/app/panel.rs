@@ -47,16 +47,18 @@ pub fn controls(
     message: &mut Message,
 ) {
     scene(ui, sim, view);
-    egui::CollapsingHeader::new("Integrators")
-        .default_open(true)
-        .show(ui, |ui| {
-            let locked = lock(ui, view, "integrators");
-            ui.add_enabled_ui(!locked, |ui| integrators(ui, sim, view, message));
-        });
+    if !hidden(view, "integrators") {
+        egui::CollapsingHeader::new("Integrators")
+            .default_open(true)
+            .show(ui, |ui| {
+                let locked = lock(ui, view, "integrators");
+                ui.add_enabled_ui(!locked, |ui| integrators(ui, sim, view, message));
+            });
+    }
     egui::CollapsingHeader::new("Time")
         .default_open(true)
         .show(ui, |ui| time_controls(ui, sim, view, time, message));
-    if sim.lanes()[0].world.contacts.is_some() {
+    if sim.lanes()[0].world.contacts.is_some() && !hidden(view, "solver") {
         egui::CollapsingHeader::new("Solver")
             .default_open(true)
             .show(ui, |ui| {
@@ -66,12 +68,14 @@ pub fn controls(
                 });
             });
     }
-    egui::CollapsingHeader::new("Start conditions")
-        .default_open(false)
-        .show(ui, |ui| {
-            let locked = lock(ui, view, "start");
-            ui.add_enabled_ui(!locked, |ui| start(ui, sim, message));
-        });
+    if !hidden(view, "start") {
+        egui::CollapsingHeader::new("Start conditions")
+            .default_open(false)
+            .show(ui, |ui| {
+                let locked = lock(ui, view, "start");
+                ui.add_enabled_ui(!locked, |ui| start(ui, sim, message));
+            });
+    }
     egui::CollapsingHeader::new("Show")
         .default_open(false)
         .show(ui, |ui| show(ui, view, sim.ghost().is_some()));
@@ -105,8 +109,10 @@ pub fn load_scene(sim: &mut Sim, view: &mut View, name: &str) -> Result<(), Stri
 
 fn scene(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View) {
     lessons(ui, sim, view);
-    let locked = lock(ui, view, "scene");
-    ui.add_enabled_ui(!locked, |ui| scene_choice(ui, sim, view));
+    if !hidden(view, "scene") {
+        let locked = lock(ui, view, "scene");
+        ui.add_enabled_ui(!locked, |ui| scene_choice(ui, sim, view));
+    }
     // During a lesson the student predicts first: the scene's words would tell.
     if view.lesson.is_some() {
         return;
@@ -117,6 +123,44 @@ fn scene(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View) {
             .default_open(true)
             .show(ui, |ui| ui.label(&sim.scene().explanation));
     }
+}
+
+/// The step and the integrator steps per step.
+fn dt_controls(ui: &mut egui::Ui, sim: &mut Sim, view: &View, message: &mut Message) {
+    let mut dt = sim.dt();
+    let locked = lock(ui, view, "dt");
+    if ui
+        .add_enabled(
+            !locked,
+            egui::Slider::new(&mut dt, 0.001..=0.1)
+                .logarithmic(true)
+                .text("dt (s)"),
+        )
+        .on_hover_text("one physics step; the physics rate is 1/dt")
+        .changed()
+        && let Err(e) = sim.set_dt(dt)
+    {
+        message.set(Err(e));
+    }
+    let mut steps = sim.steps_per_dt();
+    if ui
+        .add_enabled(
+            !locked,
+            egui::Slider::new(&mut steps, 1..=MAX_STEPS_PER_DT)
+                .logarithmic(true)
+                .text("steps per dt"),
+        )
+        .on_hover_text("each physics step of dt taken as this many integrator steps of dt/n")
+        .changed()
+        && let Err(e) = sim.set_steps_per_dt(steps)
+    {
+        message.set(Err(e));
+    }
+}
+
+/// Whether the open lesson hides `control`.
+fn hidden(view: &View, control: &str) -> bool {
+    view.lesson.as_ref().is_some_and(|w| w.hides(control))
 }
 
 /// Whether the open lesson locks `control`; if so, the reason is shown.
@@ -260,34 +304,8 @@ fn time_controls(
             message.set(Err(e));
         }
     });
-    let mut dt = sim.dt();
-    let locked = lock(ui, view, "dt");
-    if ui
-        .add_enabled(
-            !locked,
-            egui::Slider::new(&mut dt, 0.001..=0.1)
-                .logarithmic(true)
-                .text("dt (s)"),
-        )
-        .on_hover_text("one physics step; the physics rate is 1/dt")
-        .changed()
-        && let Err(e) = sim.set_dt(dt)
-    {
-        message.set(Err(e));
-    }
-    let mut steps = sim.steps_per_dt();
-    if ui
-        .add_enabled(
-            !locked,
-            egui::Slider::new(&mut steps, 1..=MAX_STEPS_PER_DT)
-                .logarithmic(true)
-                .text("steps per dt"),
-        )
-        .on_hover_text("each physics step of dt taken as this many integrator steps of dt/n")
-        .changed()
-        && let Err(e) = sim.set_steps_per_dt(steps)
-    {
-        message.set(Err(e));
+    if !hidden(view, "dt") {
+        dt_controls(ui, sim, view, message);
     }
     ui.add(
         egui::Slider::new(&mut view.time_scale, MIN_TIME_SCALE..=MAX_TIME_SCALE)

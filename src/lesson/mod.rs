@@ -13,4 +13,4 @@ pub mod setup;
 pub mod walk;
 
 pub use builtin::{lesson_names, load};
-pub use schema::{Event, Lesson, Quantity, Step};
+pub use schema::{Event, Lesson, Quantity, Setting, Step};

@@ -1,7 +1,7 @@
 //! Reading a lesson: RON parsed and checked, with the scene files' errors (file, line,
 //! column, field).
 
-use super::schema::{CONTROLS, Event, Lesson, Quantity, Step};
+use super::schema::{CONTROLS, Event, Lesson, Quantity, Setting, Step};
 use crate::integrators::Integrator;
 use crate::scene::ranges::DURATION;
 use crate::scene::{Invalid, Readout, Scene, SceneError, check_step, locate, read};
@@ -77,22 +77,60 @@ impl Lesson {
         if self.steps.is_empty() {
             return Err(Invalid::new("steps", "a lesson needs at least one step"));
         }
-        for (i, (control, _)) in self.locked.iter().enumerate() {
+        let named = (self.locked.iter().map(|(c, _)| c).enumerate())
+            .map(|(i, c)| (format!("locked[{i}]"), c))
+            .chain((self.hidden.iter().enumerate()).map(|(i, c)| (format!("hidden[{i}]"), c)));
+        for (at, control) in named {
             if !CONTROLS.contains(&control.as_str()) {
                 return Err(Invalid::new(
-                    format!("locked[{i}]"),
+                    at,
                     format!("no control '{control}' (valid: {})", CONTROLS.join(", ")),
                 ));
             }
         }
-        let (mut until, dt) = (0.0, self.dt.unwrap_or(scene.dt));
+        let (mut until, mut dt) = (0.0, self.dt.unwrap_or(scene.dt));
         for (i, step) in self.steps.iter().enumerate() {
-            step_ok(step, (&scene, dt), &mut until)
+            step_ok(step, &scene, (&mut dt, &mut until))
                 .and_then(|()| self.lane_of(step))
                 .map_err(|e| e.under(&format!("steps[{i}]")))?;
         }
         Ok(())
     }
+}
+
+/// A "now try" setting in its range, for this scene; a new step becomes `dt`.
+fn setting_ok(set: &Setting, scene: &Scene, dt: &mut f64) -> Result<(), Invalid> {
+    match set {
+        Setting::Dt(step) => {
+            check_step(*step).map_err(|e| Invalid::new("Dt", e))?;
+            *dt = *step;
+        }
+        Setting::Integrators(names) => {
+            if names.is_empty() {
+                return Err(Invalid::new("Integrators", "names no integrator"));
+            }
+            for name in names {
+                match name.parse::<Integrator>() {
+                    Err(e) => return Err(Invalid::new("Integrators", e.to_string())),
+                    Ok(Integrator::Analytic) => {
+                        return Err(Invalid::new(
+                            "Integrators",
+                            "the exact solution is the ghost, not a lane",
+                        ));
+                    }
+                    Ok(_) => {}
+                }
+            }
+        }
+        Setting::Friction(f) => {
+            crate::scene::ranges::FRICTION.check("Friction", *f)?;
+            if scene.contacts.is_none() {
+                return Err(Invalid::new("Friction", "the scene has no contacts"));
+            }
+        }
+        Setting::Spin(spin) => crate::scene::ranges::SPIN.check("Spin", *spin)?,
+    }
+    Ok(())
 }
 
 /// Whether the scene can show `event`: a flip needs a single free body, a break a joint
@@ -134,8 +172,8 @@ fn event_ok(event: Event, scene: &Scene) -> Result<(), Invalid> {
 pub const MAX_STEPS: f64 = 100_000.0;
 
 /// One step, against the scene run at `dt`; `until` is the last run's end, which runs
-/// must pass.
-fn step_ok(step: &Step, (scene, dt): (&Scene, f64), until: &mut f64) -> Result<(), Invalid> {
+/// must pass (a "now try" starts the run again, and may change `dt`).
+fn step_ok(step: &Step, scene: &Scene, (dt, until): (&mut f64, &mut f64)) -> Result<(), Invalid> {
     match step {
         Step::Question {
             choices, answer, ..
@@ -161,7 +199,7 @@ fn step_ok(step: &Step, (scene, dt): (&Scene, f64), until: &mut f64) -> Result<(
                     format!("{to} s is not after the last run's end, {until} s"),
                 ));
             }
-            if *to / dt > MAX_STEPS {
+            if *to / *dt > MAX_STEPS {
                 return Err(Invalid::new(
                     "until",
                     format!(
@@ -189,6 +227,10 @@ fn step_ok(step: &Step, (scene, dt): (&Scene, f64), until: &mut f64) -> Result<(
             measurable(quantity, scene).map_err(|e| e.under("quantity"))?;
         }
         Step::Explain { .. } => {}
+        Step::Try { set, .. } => {
+            setting_ok(set, scene, dt).map_err(|e| e.under("set"))?;
+            *until = 0.0;
+        }
     }
     Ok(())
 }

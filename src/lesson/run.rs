@@ -122,7 +122,7 @@ pub fn run(lesson: &Lesson) -> Result<Vec<Measured>, String> {
             _ => {}
         }
         let at = walk.at;
-        walk.next(&lab);
+        walk.next(&mut lab)?;
         if walk.at == at {
             break;
         }

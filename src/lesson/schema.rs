@@ -18,6 +18,9 @@ pub struct Lesson {
     /// [`CONTROLS`].
     #[serde(default)]
     pub locked: Vec<(String, String)>,
+    /// Controls the panel does not show during the lesson, of [`CONTROLS`].
+    #[serde(default)]
+    pub hidden: Vec<String>,
     pub steps: Vec<Step>,
     /// Where the lesson came from: a built-in name or a path.
     #[serde(skip)]
@@ -55,9 +58,25 @@ pub enum Step {
     },
     /// Shown after the run.
     Explain { text: String },
+    /// "Now try": one setting changed, the run started again from the beginning, and
+    /// usually a new question after it.
+    Try { text: String, set: Setting },
 }
 
 /// What a readout measures.
+/// The one setting a "now try" step changes.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub enum Setting {
+    /// The physics step, s.
+    Dt(f64),
+    /// The integrators run side by side (or a single lane's, the first).
+    Integrators(Vec<String>),
+    /// Every surface's friction coefficient.
+    Friction(f64),
+    /// The first body's spin rate about its spin axis, rad/s.
+    Spin(f64),
+}
+
 /// What a run can run to, in its first lane.
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
 pub enum Event {

@@ -5,7 +5,7 @@
 
 use super::read::MAX_STEPS;
 use super::run::{Measured, measure};
-use super::schema::{Event, Lesson, Step};
+use super::schema::{Event, Lesson, Setting, Step};
 use crate::integrators::Integrator;
 use crate::lab::Lab;
 
@@ -50,12 +50,17 @@ impl Walk {
             furthest: 0,
             events: vec![None; n],
         };
-        walk.arrive(lab);
+        walk.arrive(lab)?;
         Ok(walk)
     }
 
     pub fn step(&self) -> Option<&Step> {
         self.lesson.steps.get(self.at)
+    }
+
+    /// Whether the lesson hides a control from the panel.
+    pub fn hides(&self, control: &str) -> bool {
+        self.lesson.hidden.iter().any(|c| c == control)
     }
 
     /// Why a control is locked, if the lesson locks it.
@@ -96,14 +101,15 @@ impl Walk {
         self.ran_to(lab, until) || event.is_some_and(|e| e.time(lab).is_some())
     }
 
-    /// The next step; a readout reached is measured on arrival.
-    pub fn next(&mut self, lab: &Lab) {
+    /// The next step: a readout reached is measured, a "now try" applied, when first
+    /// reached.
+    pub fn next(&mut self, lab: &mut Lab) -> Result<(), String> {
         if self.at + 1 < self.lesson.steps.len() && self.can_go_on(lab) {
             self.leave(lab);
             self.at += 1;
-            self.furthest = self.furthest.max(self.at);
-            self.arrive(lab);
+            self.arrive(lab)?;
         }
+        Ok(())
     }
 
     /// Walks on to step `target` (or the last): each run before it taken to its end,
@@ -117,12 +123,14 @@ impl Walk {
         answers: &[Option<usize>],
     ) -> Result<(), String> {
         let target = target.min(self.lesson.steps.len().saturating_sub(1));
-        let until = (self.lesson.steps[..target].iter())
-            .filter_map(|s| match s {
-                Step::Run { until, .. } => Some(*until),
-                _ => None,
-            })
-            .fold(0.0, f64::max);
+        // Each "now try" starts the run again: the runs' ends, segment by segment.
+        let (done, last) =
+            (self.lesson.steps[..target].iter()).fold((0.0, 0.0), |(done, last), s| match s {
+                Step::Run { until, .. } => (done, f64::max(last, *until)),
+                Step::Try { .. } => (done + last, 0.0),
+                _ => (done, last),
+            });
+        let until = done + last;
         if until / lab.h() > MAX_STEPS {
             return Err(format!(
                 "reaching step {} runs to {until} s, more than {MAX_STEPS} steps at h = {} s",
@@ -137,8 +145,7 @@ impl Walk {
             self.answer_from(answers);
             self.leave(lab);
             self.at += 1;
-            self.furthest = self.furthest.max(self.at);
-            self.arrive(lab);
+            self.arrive(lab)?;
         }
         self.answer_from(answers);
         Ok(())
@@ -189,7 +196,17 @@ impl Walk {
     }
 
     /// Measures the step arrived at, if it is a readout not yet measured.
-    fn arrive(&mut self, lab: &Lab) {
+    fn arrive(&mut self, lab: &mut Lab) -> Result<(), String> {
+        // A step reached again (after going back) is as it was left.
+        let first = self.at > self.furthest || self.at == 0;
+        self.furthest = self.furthest.max(self.at);
+        if let Some(Step::Try { set, .. }) = self.step()
+            && first
+        {
+            let set = set.clone();
+            lab.restart()?;
+            apply(lab, &set)?;
+        }
         if let Some(Step::Readout {
             quantity,
             stated,
@@ -207,6 +224,21 @@ impl Walk {
                 stated: *stated,
                 tolerance: *tolerance,
             });
+        }
+        Ok(())
+    }
+}
+
+/// A "now try" step's setting, on a lab started again.
+fn apply(lab: &mut Lab, set: &Setting) -> Result<(), String> {
+    match set {
+        Setting::Dt(dt) => lab.set_dt(*dt),
+        Setting::Integrators(names) => compare(lab, names),
+        Setting::Friction(f) => lab.set_friction(*f),
+        Setting::Spin(spin) => {
+            let mut start = lab.start().clone();
+            start.spin = *spin;
+            lab.set_start(start)
         }
     }
 }
@@ -235,17 +267,17 @@ mod tests {
         let mut lab = Lab::new(Scene::load("free-body").unwrap());
         let mut walk = Walk::start(lesson, &mut lab).unwrap();
         assert_eq!(lab.scene().name, "bounce");
-        walk.next(&lab);
+        walk.next(&mut lab).unwrap();
         assert_eq!(walk.at, 0, "unanswered");
         walk.answer(9);
         assert_eq!(walk.answers[0], None, "not a choice");
         walk.answer(0);
-        walk.next(&lab);
+        walk.next(&mut lab).unwrap();
         assert_eq!(walk.at, 1);
-        walk.next(&lab);
+        walk.next(&mut lab).unwrap();
         assert_eq!(walk.at, 1, "the run has not reached its end");
         walk.run_out(&mut lab, 2.0, None).unwrap();
-        walk.next(&lab);
+        walk.next(&mut lab).unwrap();
         assert_eq!(walk.at, 2);
         assert!(walk.measured[2].as_ref().is_some_and(|m| m.agrees()));
         walk.back();
