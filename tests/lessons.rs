@@ -309,3 +309,30 @@ fn halving_the_step_delays_explicit_euler_s_loss_but_not_its_end() {
         "midpoint's error shrank {ratio}×"
     );
 }
+
+/// A lesson's own settings apply at its start, in order (here the T-handle spun faster
+/// and its friction-free solver given more sub-steps); a setting out of range is refused
+/// at its field.
+#[test]
+fn a_lesson_s_settings_apply_at_its_start() {
+    use gyrolab::lab::Lab;
+    use gyrolab::lesson::walk::Walk;
+    use gyrolab::scene::Scene;
+    let text = include_str!("../assets/lessons/intermediate-axis.ron").replacen(
+        "steps: [",
+        "set: [Spin(12.0), Dt(0.005)], steps: [",
+        1,
+    );
+    let l = Lesson::parse("faster.ron", &text).unwrap();
+    let mut lab = Lab::new(Scene::load("free-body").unwrap());
+    Walk::start(l, &mut lab).unwrap();
+    assert_eq!(lab.start().spin, 12.0);
+    assert_eq!(lab.dt(), 0.005);
+    let text = include_str!("../assets/lessons/restitution.ron").replacen(
+        "steps: [",
+        "set: [Solver((substeps: 0))], steps: [",
+        1,
+    );
+    let err = Lesson::parse("solver.ron", &text).unwrap_err().to_string();
+    assert!(err.contains("set[0].Solver.substeps"), "{err}");
+}

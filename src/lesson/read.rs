@@ -89,6 +89,9 @@ impl Lesson {
             }
         }
         let (mut until, mut dt) = (0.0, self.dt.unwrap_or(scene.dt));
+        for (i, set) in self.set.iter().enumerate() {
+            setting_ok(set, &scene, &mut dt).map_err(|e| e.under(&format!("set[{i}]")))?;
+        }
         for (i, step) in self.steps.iter().enumerate() {
             step_ok(step, &scene, (&mut dt, &mut until))
                 .and_then(|()| self.lane_of(step))
@@ -129,6 +132,12 @@ fn setting_ok(set: &Setting, scene: &Scene, dt: &mut f64) -> Result<(), Invalid>
             }
         }
         Setting::Spin(spin) => crate::scene::ranges::SPIN.check("Spin", *spin)?,
+        Setting::Solver(settings) => {
+            crate::scene::validate_solver(settings).map_err(|e| e.under("Solver"))?;
+            if scene.contacts.is_none() {
+                return Err(Invalid::new("Solver", "the scene has no contacts"));
+            }
+        }
     }
     Ok(())
 }

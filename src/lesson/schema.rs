@@ -21,6 +21,9 @@ pub struct Lesson {
     /// Controls the panel does not show during the lesson, of [`CONTROLS`].
     #[serde(default)]
     pub hidden: Vec<String>,
+    /// Settings the lesson changes from the scene's own, in order, at its start.
+    #[serde(default)]
+    pub set: Vec<Setting>,
     pub steps: Vec<Step>,
     /// Where the lesson came from: a built-in name or a path.
     #[serde(skip)]
@@ -75,6 +78,8 @@ pub enum Setting {
     Friction(f64),
     /// The first body's spin rate about its spin axis, rad/s.
     Spin(f64),
+    /// The contact solver's settings (those not written take their defaults).
+    Solver(crate::contact::SolverSettings),
 }
 
 /// What a run can run to, in its first lane.

@@ -41,6 +41,9 @@ impl Walk {
         if let Some(names) = &lesson.integrators {
             compare(lab, names)?;
         }
+        for set in &lesson.set {
+            apply(lab, set)?;
+        }
         let n = lesson.steps.len();
         let mut walk = Self {
             lesson,
@@ -240,6 +243,7 @@ fn apply(lab: &mut Lab, set: &Setting) -> Result<(), String> {
             start.spin = *spin;
             lab.set_start(start)
         }
+        Setting::Solver(settings) => lab.set_solver_settings(*settings),
     }
 }
 
