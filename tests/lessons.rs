@@ -311,7 +311,7 @@ fn halving_the_step_delays_explicit_euler_s_loss_but_not_its_end() {
 }
 
 /// A lesson's own settings apply at its start, in order (here the T-handle spun faster
-/// and its friction-free solver given more sub-steps); a setting out of range is refused
+/// and its step halved); a setting out of range is refused
 /// at its field.
 #[test]
 fn a_lesson_s_settings_apply_at_its_start() {
