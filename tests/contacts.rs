@@ -5,6 +5,10 @@
 
 use std::f64::consts::{PI, TAU};
 
+#[path = "common/crossings.rs"]
+mod crossings;
+use crossings::Crossings;
+
 use glam::DVec3;
 use gyrolab::body::inertia::Shape;
 use gyrolab::contact::broad_phase::SweepAndPrune;
@@ -156,19 +160,14 @@ fn pendulum_on_a_joint_has_the_small_angle_period() {
             l * theta0.sin(),
             2.0 - l * theta0.cos()
         ));
-        let mut crossings = Vec::new();
-        let mut last = world.bodies[0].state.position.x;
-        let mut t = 0.0;
+        let (mut crossings, mut t) = (Crossings::default(), 0.0);
+        crossings.record(t, dt, world.bodies[0].state.position.x);
         run(&mut world, dt, 10.0, |w| {
             t += dt;
-            let x = w.bodies[0].state.position.x;
-            if last > 0.0 && x <= 0.0 {
-                crossings.push(t - dt * x / (x - last));
-            }
-            last = x;
+            crossings.record(t, dt, w.bodies[0].state.position.x);
         });
-        assert!(crossings.len() >= 4, "{solver}: {crossings:?}");
-        let period = (crossings[crossings.len() - 1] - crossings[0]) / (crossings.len() - 1) as f64;
+        assert!(crossings.times.len() >= 4, "{solver}: {crossings:?}");
+        let period = crossings.period();
         let expected =
             TAU * ((l * l + 0.4 * r * r) / (G * l)).sqrt() * (1.0 + theta0 * theta0 / 16.0);
         assert!(

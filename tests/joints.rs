@@ -5,6 +5,10 @@
 
 use std::f64::consts::TAU;
 
+#[path = "common/crossings.rs"]
+mod crossings;
+use crossings::Crossings;
+
 use glam::DVec3;
 use gyrolab::contact::{JointSolver, SolverKind};
 use gyrolab::lab::mechanism::Mechanism;
@@ -93,17 +97,14 @@ fn a_rod_pendulum_has_the_small_angle_period() {
         );
         let dt = 1.0 / 60.0;
         let mut world = one_body(solver, dt, "Sphere(radius: 0.05)", bob, &joint);
-        let (mut crossings, mut last, mut t) = (Vec::new(), bob.x, 0.0);
+        let (mut crossings, mut t) = (Crossings::default(), 0.0);
+        crossings.record(t, dt, bob.x);
         run(&mut world, dt, 10.0, |w| {
             t += dt;
-            let x = w.bodies[0].state.position.x;
-            if last > 0.0 && x <= 0.0 {
-                crossings.push(t - dt * x / (x - last));
-            }
-            last = x;
+            crossings.record(t, dt, w.bodies[0].state.position.x);
         });
-        assert!(crossings.len() >= 4, "{solver:?}: {crossings:?}");
-        let period = (crossings[crossings.len() - 1] - crossings[0]) / (crossings.len() - 1) as f64;
+        assert!(crossings.times.len() >= 4, "{solver:?}: {crossings:?}");
+        let period = crossings.period();
         let expected = TAU * (l / G).sqrt() * (1.0 + theta0 * theta0 / 16.0);
         assert!(
             (period / expected - 1.0).abs() < 0.01,
@@ -178,17 +179,14 @@ fn a_mass_on_a_spring_oscillates_at_its_frequency() {
     let hertz = 2.0;
     for solver in SolverKind::ALL {
         let (dt, mut world) = spring(solver, hertz, 0.0);
-        let (mut crossings, mut last, mut t) = (Vec::new(), 0.0, 0.0);
+        // Rising through the rest height: falling through it, upside down.
+        let (mut crossings, mut t) = (Crossings::default(), 0.0);
         run(&mut world, dt, 5.0, |w| {
             t += dt;
-            let y = w.bodies[0].state.position.y - 1.0;
-            if last < 0.0 && y >= 0.0 {
-                crossings.push(t - dt * y / (y - last));
-            }
-            last = y;
+            crossings.record(t, dt, 1.0 - w.bodies[0].state.position.y);
         });
-        assert!(crossings.len() >= 5, "{solver:?}: {crossings:?}");
-        let period = (crossings[crossings.len() - 1] - crossings[0]) / (crossings.len() - 1) as f64;
+        assert!(crossings.times.len() >= 5, "{solver:?}: {crossings:?}");
+        let period = crossings.period();
         assert!(
             (period * hertz - 1.0).abs() < 0.02,
             "{solver:?}: period {period} s against 1/f = {} s",

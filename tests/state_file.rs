@@ -218,15 +218,18 @@ fn saved_tank(name: &str) -> (TempDir, PathBuf, String) {
     (d, good, text)
 }
 
+/// Writes `content` as file `name` in `d`; its path.
+fn write_in(d: &TempDir, name: &str, content: &str) -> PathBuf {
+    let p = d.path().join(name);
+    std::fs::write(&p, content).unwrap();
+    p
+}
+
 /// Damaged state files, and a missing one, are refused with one line.
 #[test]
 fn damaged_state_files_are_refused_with_one_line() {
     let (d, _, text) = saved_tank("bad");
-    let write = |name: &str, content: &str| {
-        let p = d.path().join(name);
-        std::fs::write(&p, content).unwrap();
-        p
-    };
+    let write = |name: &str, content: &str| write_in(&d, name, content);
     // Truncated in the state, and in the header.
     let p = write("cut.json", &text[..text.len() * 2 / 3]);
     refused(&["simulate", "--state", s(&p)], &p, "truncated");
@@ -255,11 +258,7 @@ fn damaged_state_files_are_refused_with_one_line() {
 #[test]
 fn foreign_state_files_are_refused_with_one_line() {
     let (d, good, text) = saved_tank("foreign");
-    let write = |name: &str, content: &str| {
-        let p = d.path().join(name);
-        std::fs::write(&p, content).unwrap();
-        p
-    };
+    let write = |name: &str, content: &str| write_in(&d, name, content);
     // Another version of the format; another scene asked for; another version of the
     // scene.
     // (This gyrolab writes version 2: 1 is the last one's, before contacts kept their

@@ -108,7 +108,7 @@ fn keyboard(
         help.0 = !help.0;
     }
     // A lesson that locks the scene locks its keys too.
-    let locked = (view.lesson.as_ref()).and_then(|w| w.locked("scene").map(str::to_owned));
+    let locked = view.locked("scene").map(str::to_owned);
     let names = scene_names();
     for (key, name) in DIGITS.iter().zip(names) {
         if !keys.just_pressed(*key) {

@@ -165,16 +165,9 @@ fn lesson_ui(
 /// directory, whole or not at all (as `gyrolab lesson --out` writes them).
 fn export(walk: &Walk) -> Result<String, String> {
     use std::io::Write;
-    let name: String = (walk.lesson.origin.rsplit('/').next().unwrap_or("lesson"))
-        .trim_end_matches(".ron")
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect();
-    // A new file each time: an earlier export is kept.
-    let path = (1..)
-        .map(|n| std::path::PathBuf::from(format!("gyrolab-lesson-{name}-{n}.csv")))
-        .find(|p| !p.exists())
-        .expect("a free name");
+    let origin = walk.lesson.origin.rsplit('/').next().unwrap_or("lesson");
+    let name = super::files::safe(origin.trim_end_matches(".ron"));
+    let path = super::files::unused(&format!("gyrolab-lesson-{name}"), ".csv");
     let measured: Vec<_> = walk.measured.iter().flatten().cloned().collect();
     let fail = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", path.display());
     let mut file = crate::atomic_file::AtomicFile::create(&path).map_err(|e| fail(&e))?;

@@ -8,6 +8,7 @@
 // Shared by many plugins: the palette, where lanes go, the frame timer, input order.
 mod clip;
 mod colors;
+mod files;
 mod layout;
 mod mouse_order;
 mod timing;

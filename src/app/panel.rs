@@ -47,7 +47,7 @@ pub fn controls(
     message: &mut Message,
 ) {
     scene(ui, sim, view);
-    if !hidden(view, "integrators") {
+    if !view.hides("integrators") {
         egui::CollapsingHeader::new("Integrators")
             .default_open(true)
             .show(ui, |ui| {
@@ -58,7 +58,7 @@ pub fn controls(
     egui::CollapsingHeader::new("Time")
         .default_open(true)
         .show(ui, |ui| time_controls(ui, sim, view, time, message));
-    if sim.lanes()[0].world.contacts.is_some() && !hidden(view, "solver") {
+    if sim.lanes()[0].world.contacts.is_some() && !view.hides("solver") {
         egui::CollapsingHeader::new("Solver")
             .default_open(true)
             .show(ui, |ui| {
@@ -68,7 +68,7 @@ pub fn controls(
                 });
             });
     }
-    if !hidden(view, "start") {
+    if !view.hides("start") {
         egui::CollapsingHeader::new("Start conditions")
             .default_open(false)
             .show(ui, |ui| {
@@ -109,7 +109,7 @@ pub fn load_scene(sim: &mut Sim, view: &mut View, name: &str) -> Result<(), Stri
 
 fn scene(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View) {
     lessons(ui, sim, view);
-    if !hidden(view, "scene") {
+    if !view.hides("scene") {
         let locked = lock(ui, view, "scene");
         ui.add_enabled_ui(!locked, |ui| scene_choice(ui, sim, view));
     }
@@ -158,14 +158,9 @@ fn dt_controls(ui: &mut egui::Ui, sim: &mut Sim, view: &View, message: &mut Mess
     }
 }
 
-/// Whether the open lesson hides `control`.
-fn hidden(view: &View, control: &str) -> bool {
-    view.lesson.as_ref().is_some_and(|w| w.hides(control))
-}
-
 /// Whether the open lesson locks `control`; if so, the reason is shown.
 fn lock(ui: &mut egui::Ui, view: &View, control: &str) -> bool {
-    let why = view.lesson.as_ref().and_then(|w| w.locked(control));
+    let why = view.locked(control);
     if let Some(why) = why {
         ui.weak(format!("🔒 locked by the lesson: {why}"));
     }
@@ -304,7 +299,7 @@ fn time_controls(
             message.set(Err(e));
         }
     });
-    if !hidden(view, "dt") {
+    if !view.hides("dt") {
         dt_controls(ui, sim, view, message);
     }
     ui.add(
@@ -456,12 +451,7 @@ fn export(ui: &mut egui::Ui, sim: &Sim, message: &mut Message) {
         );
     }
     if ui.button("export CSV").clicked() {
-        let name: String = sim
-            .scene()
-            .name
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-            .collect();
+        let name = super::files::safe(&sim.scene().name);
         let path = format!("gyrolab-{name}-{:.0}s.csv", sim.time());
         message.set(
             std::fs::write(&path, sim.csv())

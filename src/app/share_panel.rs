@@ -56,7 +56,7 @@ pub fn show(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: &mut Mes
 /// Opens a set-up code on the lab: its scene and settings, and its lesson at its step.
 /// A code that does not open leaves the running scene as it is.
 fn open(sim: &mut Sim, view: &mut View, code: &str) -> Result<String, String> {
-    if let Some(why) = view.lesson.as_ref().and_then(|w| w.locked("scene")) {
+    if let Some(why) = view.locked("scene") {
         return Err(format!("the scene is locked by the lesson: {why}"));
     }
     open_setup(sim, view, &Setup::from_code(code)?)

@@ -148,13 +148,8 @@ fn record_clip(ui: &mut egui::Ui, sim: &Sim, clip: &mut Clip, message: &mut Mess
         )
         .clicked()
     {
-        let name: String = (sim.scene().name.chars())
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-            .collect();
-        let dir = (1..)
-            .map(|n| std::path::PathBuf::from(format!("gyrolab-clip-{name}-{n}")))
-            .find(|d| !d.exists())
-            .expect("a free name");
+        let name = super::files::safe(&sim.scene().name);
+        let dir = super::files::unused(&format!("gyrolab-clip-{name}"), "");
         // At most the frames a clip may have: the last 499.95 s at 20 a second.
         const FPS: f64 = 20.0;
         let from = recorded

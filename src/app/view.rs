@@ -52,6 +52,18 @@ pub struct View {
     pub setup_paste: String,
 }
 
+impl View {
+    /// Why the open lesson locks `control`, if it does.
+    pub fn locked(&self, control: &str) -> Option<&str> {
+        self.lesson.as_ref()?.locked(control)
+    }
+
+    /// Whether the open lesson hides `control` from the panel.
+    pub fn hides(&self, control: &str) -> bool {
+        self.lesson.as_ref().is_some_and(|w| w.hides(control))
+    }
+}
+
 impl Default for View {
     fn default() -> Self {
         Self {

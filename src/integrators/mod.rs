@@ -130,6 +130,145 @@ pub struct Info {
     pub conserves: &'static str,
 }
 
+/// What each integrator is, in [`Integrator::ALL`] order (its discriminant).
+const INFO: [Info; 15] = [
+    // ExplicitEuler
+    Info {
+        name: "explicit-euler",
+        summary: "textbook Euler on (q, ω): orientation moved with the old ω",
+        formula: "ω' = ω + h I⁻¹(τ − ω×Iω);  q' = normalize(q + ½h ω⊗q)",
+        order: 1,
+        other_equation: None,
+        conserves: "nothing: loses energy, flips at the wrong rate",
+    },
+    // SymplecticEuler
+    Info {
+        name: "symplectic-euler",
+        summary: "semi-implicit Euler with the gyroscopic term, orientation moved with the new ω",
+        formula: "ω' = ω + h I⁻¹(τ − ω×Iω);  q' = normalize(q + ½h ω'⊗q)",
+        order: 1,
+        other_equation: None,
+        conserves: "nothing: gains energy ½h²α·Iα per step",
+    },
+    // NoGyro
+    Info {
+        name: "no-gyro",
+        summary: "engines' approximate Newton-Euler without the gyroscopic term (Havok, Godot); converges to the wrong motion: its error does not shrink with h",
+        formula: "ω' = ω + h I⁻¹τ;  q' = normalize(q + ½h ω'⊗q)",
+        order: 1,
+        other_equation: Some("ω̇ = I⁻¹τ, without the gyroscopic term"),
+        conserves: "world ω instead of L: no Dzhanibekov flip, a wrong precession",
+    },
+    // MomentumClamp
+    Info {
+        name: "momentum-clamp",
+        summary: "explicit gyroscopic update rescaled to keep |L| (PhysX, Jolt, avian, rapier)",
+        formula: "L' = L − h ω×L;  L' ← L'|L|/|L'|;  q' = normalize(q + ½h ω'⊗q)",
+        order: 1,
+        other_equation: None,
+        conserves: "|L| at the velocity update; energy drifts to L²/2I₂",
+    },
+    // ImplicitGyro
+    Info {
+        name: "implicit-gyro",
+        summary: "one Newton step of implicit Euler on the gyroscopic term (Catto 2015, Bullet, box3d)",
+        formula: "J = I + h([ω]I − [Iω]);  ω' = ω − J⁻¹(h ω×Iω)",
+        order: 1,
+        other_equation: None,
+        conserves: "nothing: dissipates energy, stable",
+    },
+    // Midpoint
+    Info {
+        name: "midpoint",
+        summary: "implicit midpoint in exponential coordinates, Newton with safe adaptive sub-steps",
+        formula: "I v = h R(−v/2) L_b;  q' = q ⊗ exp(v)",
+        order: 2,
+        other_equation: None,
+        conserves: "L exactly (world vector); energy error bounded, no drift",
+    },
+    // Trapezoid
+    Info {
+        name: "trapezoid",
+        summary: "world-space trapezoidal rule (Roblox), large Newton convergence region",
+        formula: "v = ½h(I⁻¹L_b + R(v) I⁻¹ R(−v) L_b);  q' = q ⊗ exp(v)",
+        order: 2,
+        other_equation: None,
+        conserves: "L exactly (world vector); energy error bounded, no drift",
+    },
+    // ObjectTrapezoid
+    Info {
+        name: "object-trapezoid",
+        summary: "object-space trapezoidal rule: exact energy and momentum, small Newton region",
+        formula: "I v = ½h(L_b + R(−v) L_b);  q' = q ⊗ exp(v)",
+        order: 2,
+        other_equation: None,
+        conserves: "L exactly and energy exactly (to round-off)",
+    },
+    // Rk4
+    Info {
+        name: "rk4",
+        summary: "classical Runge-Kutta on (q, ω_b), quaternion renormalised",
+        formula: "q̇ = ½ q⊗ω_b,  I ω̇_b = τ_b − ω_b×Iω_b;  4 stages",
+        order: 4,
+        other_equation: None,
+        conserves: "nothing exactly; tiny drift at small h",
+    },
+    // Magnus
+    Info {
+        name: "magnus",
+        summary: "angular acceleration held constant; orientation by Magnus terms (cwzx)",
+        formula: "ω' = ω + αh;  q' = exp₃(Ω₁+Ω₂+Ω₃+Ω₄) ⊗ q",
+        order: 1,
+        other_equation: None,
+        conserves: "nothing: ω is explicit Euler; the orientation's local error is O(h⁵)",
+    },
+    // Dmv
+    Info {
+        name: "dmv",
+        summary: "discrete Moser–Veselov, the same map as RATTLE: symplectic, Newton on a 3-vector, at most a quarter turn per sub-step",
+        formula: "I e = ½h(M + (e·M)e − e×M);  q' = normalize(q ⊗ (1, e));  L unchanged",
+        order: 2,
+        other_equation: None,
+        conserves: "L and energy exactly (to round-off); phase along the orbit O(h²)",
+    },
+    // Dmv6
+    Info {
+        name: "dmv6",
+        summary: "DMV with preprocessed moments Ĩ(H, C, h) (Hairer–Vilmart): order 6 torque-free, 2 with a torque",
+        formula: "1/Ĩⱼ = (1 + h²s₃ + h⁴s₅)/Iⱼ + h²d₃ + h⁴d₅;  DMV with Ĩ",
+        order: 6,
+        other_equation: None,
+        conserves: "L and energy exactly (to round-off); phase O(h⁶)",
+    },
+    // AxisSplit
+    Info {
+        name: "axis-split",
+        summary: "symmetric splitting into exact turns about the principal axes, minor-major-intermediate-major-minor (McLachlan, Reich, Touma–Wisdom)",
+        formula: "q' = q ⊗ X₃(h/2) X₁(h/2) X₂(h) X₁(h/2) X₃(h/2),  Xᵢ(t): turn by t Mᵢ/Iᵢ about body axis i",
+        order: 2,
+        other_equation: None,
+        conserves: "L exactly; energy error O(h²), bounded, no drift",
+    },
+    // ExactKicks
+    Info {
+        name: "exact-kicks",
+        summary: "exact torque-free flow (elliptic functions) between two half torque kicks (Celledoni–Fassò–Säfström–Zanna): exact torque-free, order 2 with a torque",
+        formula: "L += ½hτ;  q' = q ⊗ p(M₀)⁻¹ z(Δψ) p(M(h));  L += ½hτ",
+        order: 0,
+        other_equation: None,
+        conserves: "everything torque-free (to round-off); with a torque, what the torque cannot change",
+    },
+    // Analytic
+    Info {
+        name: "analytic",
+        summary: "the exact torque-free motion (Jacobi elliptic functions), the ground truth",
+        formula: "ω_b from sn, cn, dn;  attitude by quadrature, projected onto L",
+        order: 0,
+        other_equation: None,
+        conserves: "everything, exactly (torque-free single bodies only)",
+    },
+];
+
 impl Integrator {
     pub const ALL: [Self; 15] = [
         Self::ExplicitEuler,
@@ -153,129 +292,9 @@ impl Integrator {
         self.info().name
     }
 
+    /// What the integrator is: its name, formula, order and what it conserves.
     pub fn info(self) -> Info {
-        match self {
-            Self::ExplicitEuler => Info {
-                name: "explicit-euler",
-                summary: "textbook Euler on (q, ω): orientation moved with the old ω",
-                formula: "ω' = ω + h I⁻¹(τ − ω×Iω);  q' = normalize(q + ½h ω⊗q)",
-                order: 1,
-                other_equation: None,
-                conserves: "nothing: loses energy, flips at the wrong rate",
-            },
-            Self::SymplecticEuler => Info {
-                name: "symplectic-euler",
-                summary: "semi-implicit Euler with the gyroscopic term, orientation moved with the new ω",
-                formula: "ω' = ω + h I⁻¹(τ − ω×Iω);  q' = normalize(q + ½h ω'⊗q)",
-                order: 1,
-                other_equation: None,
-                conserves: "nothing: gains energy ½h²α·Iα per step",
-            },
-            Self::NoGyro => Info {
-                name: "no-gyro",
-                summary: "engines' approximate Newton-Euler without the gyroscopic term (Havok, Godot); converges to the wrong motion: its error does not shrink with h",
-                formula: "ω' = ω + h I⁻¹τ;  q' = normalize(q + ½h ω'⊗q)",
-                order: 1,
-                other_equation: Some("ω̇ = I⁻¹τ, without the gyroscopic term"),
-                conserves: "world ω instead of L: no Dzhanibekov flip, a wrong precession",
-            },
-            Self::MomentumClamp => Info {
-                name: "momentum-clamp",
-                summary: "explicit gyroscopic update rescaled to keep |L| (PhysX, Jolt, avian, rapier)",
-                formula: "L' = L − h ω×L;  L' ← L'|L|/|L'|;  q' = normalize(q + ½h ω'⊗q)",
-                order: 1,
-                other_equation: None,
-                conserves: "|L| at the velocity update; energy drifts to L²/2I₂",
-            },
-            Self::ImplicitGyro => Info {
-                name: "implicit-gyro",
-                summary: "one Newton step of implicit Euler on the gyroscopic term (Catto 2015, Bullet, box3d)",
-                formula: "J = I + h([ω]I − [Iω]);  ω' = ω − J⁻¹(h ω×Iω)",
-                order: 1,
-                other_equation: None,
-                conserves: "nothing: dissipates energy, stable",
-            },
-            Self::Midpoint => Info {
-                name: "midpoint",
-                summary: "implicit midpoint in exponential coordinates, Newton with safe adaptive sub-steps",
-                formula: "I v = h R(−v/2) L_b;  q' = q ⊗ exp(v)",
-                order: 2,
-                other_equation: None,
-                conserves: "L exactly (world vector); energy error bounded, no drift",
-            },
-            Self::Trapezoid => Info {
-                name: "trapezoid",
-                summary: "world-space trapezoidal rule (Roblox), large Newton convergence region",
-                formula: "v = ½h(I⁻¹L_b + R(v) I⁻¹ R(−v) L_b);  q' = q ⊗ exp(v)",
-                order: 2,
-                other_equation: None,
-                conserves: "L exactly (world vector); energy error bounded, no drift",
-            },
-            Self::ObjectTrapezoid => Info {
-                name: "object-trapezoid",
-                summary: "object-space trapezoidal rule: exact energy and momentum, small Newton region",
-                formula: "I v = ½h(L_b + R(−v) L_b);  q' = q ⊗ exp(v)",
-                order: 2,
-                other_equation: None,
-                conserves: "L exactly and energy exactly (to round-off)",
-            },
-            Self::Rk4 => Info {
-                name: "rk4",
-                summary: "classical Runge-Kutta on (q, ω_b), quaternion renormalised",
-                formula: "q̇ = ½ q⊗ω_b,  I ω̇_b = τ_b − ω_b×Iω_b;  4 stages",
-                order: 4,
-                other_equation: None,
-                conserves: "nothing exactly; tiny drift at small h",
-            },
-            Self::Magnus => Info {
-                name: "magnus",
-                summary: "angular acceleration held constant; orientation by Magnus terms (cwzx)",
-                formula: "ω' = ω + αh;  q' = exp₃(Ω₁+Ω₂+Ω₃+Ω₄) ⊗ q",
-                order: 1,
-                other_equation: None,
-                conserves: "nothing: ω is explicit Euler; the orientation's local error is O(h⁵)",
-            },
-            Self::Dmv => Info {
-                name: "dmv",
-                summary: "discrete Moser–Veselov, the same map as RATTLE: symplectic, Newton on a 3-vector, at most a quarter turn per sub-step",
-                formula: "I e = ½h(M + (e·M)e − e×M);  q' = normalize(q ⊗ (1, e));  L unchanged",
-                order: 2,
-                other_equation: None,
-                conserves: "L and energy exactly (to round-off); phase along the orbit O(h²)",
-            },
-            Self::Dmv6 => Info {
-                name: "dmv6",
-                summary: "DMV with preprocessed moments Ĩ(H, C, h) (Hairer–Vilmart): order 6 torque-free, 2 with a torque",
-                formula: "1/Ĩⱼ = (1 + h²s₃ + h⁴s₅)/Iⱼ + h²d₃ + h⁴d₅;  DMV with Ĩ",
-                order: 6,
-                other_equation: None,
-                conserves: "L and energy exactly (to round-off); phase O(h⁶)",
-            },
-            Self::AxisSplit => Info {
-                name: "axis-split",
-                summary: "symmetric splitting into exact turns about the principal axes, minor-major-intermediate-major-minor (McLachlan, Reich, Touma–Wisdom)",
-                formula: "q' = q ⊗ X₃(h/2) X₁(h/2) X₂(h) X₁(h/2) X₃(h/2),  Xᵢ(t): turn by t Mᵢ/Iᵢ about body axis i",
-                order: 2,
-                other_equation: None,
-                conserves: "L exactly; energy error O(h²), bounded, no drift",
-            },
-            Self::ExactKicks => Info {
-                name: "exact-kicks",
-                summary: "exact torque-free flow (elliptic functions) between two half torque kicks (Celledoni–Fassò–Säfström–Zanna): exact torque-free, order 2 with a torque",
-                formula: "L += ½hτ;  q' = q ⊗ p(M₀)⁻¹ z(Δψ) p(M(h));  L += ½hτ",
-                order: 0,
-                other_equation: None,
-                conserves: "everything torque-free (to round-off); with a torque, what the torque cannot change",
-            },
-            Self::Analytic => Info {
-                name: "analytic",
-                summary: "the exact torque-free motion (Jacobi elliptic functions), the ground truth",
-                formula: "ω_b from sn, cn, dn;  attitude by quadrature, projected onto L",
-                order: 0,
-                other_equation: None,
-                conserves: "everything, exactly (torque-free single bodies only)",
-            },
-        }
+        INFO[self as usize]
     }
 
     /// Advances `state` by `h`. On error the state is left unchanged.
@@ -401,4 +420,23 @@ fn analytic_step(
     state.orientation = top.attitude(inertia, state.orientation, 0.0, h);
     linear_exact(props, state, loads.force, h);
     Ok(StepInfo::default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The info table is read by discriminant: each integrator finds its own entry, and
+    /// its name reads back to it.
+    #[test]
+    fn each_integrator_reads_its_own_info() {
+        for (k, integrator) in Integrator::ALL.into_iter().enumerate() {
+            assert_eq!(integrator as usize, k);
+            assert_eq!(integrator.name().parse::<Integrator>(), Ok(integrator));
+        }
+        let mut names: Vec<&str> = Integrator::ALL.iter().map(|i| i.name()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), Integrator::ALL.len());
+    }
 }

@@ -58,21 +58,8 @@ impl Lesson {
         if let Some(dt) = self.dt {
             check_step(dt).map_err(|e| Invalid::new("dt", e))?;
         }
-        if self.integrators.as_ref().is_some_and(Vec::is_empty) {
-            return Err(Invalid::new("integrators", "names no integrator"));
-        }
-        for (i, name) in self.integrators.iter().flatten().enumerate() {
-            let at = format!("integrators[{i}]");
-            match name.parse::<Integrator>() {
-                Err(e) => return Err(Invalid::new(at, e.to_string())),
-                Ok(Integrator::Analytic) => {
-                    return Err(Invalid::new(
-                        at,
-                        "the exact solution is the ghost, not a lane",
-                    ));
-                }
-                Ok(_) => {}
-            }
+        if let Some(names) = &self.integrators {
+            integrators_ok(names).map_err(|e| e.under("integrators"))?;
         }
         if self.steps.is_empty() {
             return Err(Invalid::new("steps", "a lesson needs at least one step"));
@@ -101,6 +88,28 @@ impl Lesson {
     }
 }
 
+/// Integrators run as lanes: at least one, each a name, none the exact solution (the
+/// ghost).
+fn integrators_ok(names: &[String]) -> Result<(), Invalid> {
+    if names.is_empty() {
+        return Err(Invalid::new("", "names no integrator"));
+    }
+    for (i, name) in names.iter().enumerate() {
+        let at = format!("[{i}]");
+        match name.parse::<Integrator>() {
+            Err(e) => return Err(Invalid::new(at, e.to_string())),
+            Ok(Integrator::Analytic) => {
+                return Err(Invalid::new(
+                    at,
+                    "the exact solution is the ghost, not a lane",
+                ));
+            }
+            Ok(_) => {}
+        }
+    }
+    Ok(())
+}
+
 /// A "now try" setting in its range, for this scene; a new step becomes `dt`.
 fn setting_ok(set: &Setting, scene: &Scene, dt: &mut f64) -> Result<(), Invalid> {
     match set {
@@ -109,21 +118,7 @@ fn setting_ok(set: &Setting, scene: &Scene, dt: &mut f64) -> Result<(), Invalid>
             *dt = *step;
         }
         Setting::Integrators(names) => {
-            if names.is_empty() {
-                return Err(Invalid::new("Integrators", "names no integrator"));
-            }
-            for name in names {
-                match name.parse::<Integrator>() {
-                    Err(e) => return Err(Invalid::new("Integrators", e.to_string())),
-                    Ok(Integrator::Analytic) => {
-                        return Err(Invalid::new(
-                            "Integrators",
-                            "the exact solution is the ghost, not a lane",
-                        ));
-                    }
-                    Ok(_) => {}
-                }
-            }
+            integrators_ok(names).map_err(|e| e.under("Integrators"))?;
         }
         Setting::Friction(f) => {
             crate::scene::ranges::FRICTION.check("Friction", *f)?;

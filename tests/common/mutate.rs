@@ -278,72 +278,74 @@ impl Source<'_> {
     }
 }
 
+/// The values `flag` tries for each kind of flag.
+const FLOATS: &[&str] = &[
+    "NaN", "inf", "-inf", "-1", "0", "-0", "1e300", "-1e300", "1e-300", "1e12", "abc", "", "1,2",
+    "0x10", "1e", " 1", "--", "0.05",
+];
+const COUNTS: &[&str] = &[
+    "0",
+    "-1",
+    "1",
+    "3",
+    "1000000000000",
+    "18446744073709551615",
+    "18446744073709551616",
+    "20001",
+    "1e3",
+    "3.5",
+    "",
+    "abc",
+    "NaN",
+    "+2",
+];
+const VECTORS: &[&str] = &[
+    "1e200,2e200,2.5e200",
+    "1e160,0,0",
+    "1e300,1e300,1e300",
+    "1e-300,1e-300,1e-300",
+    "1e-160,2e-160,2.5e-160",
+    "nan,1,1",
+    "inf,1,1",
+    "1,2",
+    "1,2,3,4",
+    "a,b,c",
+    ",,",
+    "0,0,0",
+    "-1,-1,-1",
+    "1,1,1",
+    "1,2,2.5",
+    "0.5,-1,2",
+];
+const INTEGRATORS: &[&str] = &[
+    "explicit-euler",
+    "symplectic-euler",
+    "no-gyro",
+    "momentum-clamp",
+    "implicit-gyro",
+    "midpoint",
+    "trapezoid",
+    "object-trapezoid",
+    "rk4",
+    "magnus",
+    "dmv",
+    "dmv6",
+    "axis-split",
+    "exact-kicks",
+    "analytic",
+    "",
+    "euler",
+    "MIDPOINT",
+    "midpoint,rk4",
+    "rk4,,dmv",
+];
+const SOLVERS: &[&str] = &["pgs", "soft", "", "PGS", "pgx"];
+const FORMATS: &[&str] = &["csv", "jsonl", "table", "xml", ""];
+
 /// A flag of `simulate` or `compare` with a value it is tried with (hostile numbers,
 /// malformed strings, and a few valid ones so that combinations get past the parser), as
 /// the command line's words.
 pub fn flag() -> impl Strategy<Value = Vec<String>> {
-    const FLOATS: &[&str] = &[
-        "NaN", "inf", "-inf", "-1", "0", "-0", "1e300", "-1e300", "1e-300", "1e12", "abc", "",
-        "1,2", "0x10", "1e", " 1", "--", "0.05",
-    ];
-    const COUNTS: &[&str] = &[
-        "0",
-        "-1",
-        "1",
-        "3",
-        "1000000000000",
-        "18446744073709551615",
-        "18446744073709551616",
-        "20001",
-        "1e3",
-        "3.5",
-        "",
-        "abc",
-        "NaN",
-        "+2",
-    ];
-    const VECTORS: &[&str] = &[
-        "1e200,2e200,2.5e200",
-        "1e160,0,0",
-        "1e300,1e300,1e300",
-        "1e-300,1e-300,1e-300",
-        "1e-160,2e-160,2.5e-160",
-        "nan,1,1",
-        "inf,1,1",
-        "1,2",
-        "1,2,3,4",
-        "a,b,c",
-        ",,",
-        "0,0,0",
-        "-1,-1,-1",
-        "1,1,1",
-        "1,2,2.5",
-        "0.5,-1,2",
-    ];
-    const INTEGRATORS: &[&str] = &[
-        "explicit-euler",
-        "symplectic-euler",
-        "no-gyro",
-        "momentum-clamp",
-        "implicit-gyro",
-        "midpoint",
-        "trapezoid",
-        "object-trapezoid",
-        "rk4",
-        "magnus",
-        "dmv",
-        "dmv6",
-        "axis-split",
-        "exact-kicks",
-        "analytic",
-        "",
-        "euler",
-        "MIDPOINT",
-        "midpoint,rk4",
-        "rk4,,dmv",
-    ];
-    const SOLVERS: &[&str] = &["pgs", "soft", "", "PGS", "pgx"];
-    const FORMATS: &[&str] = &["csv", "jsonl", "table", "xml", ""];
     let from = |flag: &'static str, values: &'static [&'static str]| {
         select(values).prop_map(move |v| vec![flag.to_string(), v.to_string()])
     };
