@@ -7,7 +7,10 @@ use std::f64::consts::{PI, TAU};
 
 #[path = "common/crossings.rs"]
 mod crossings;
+#[path = "common/stepping.rs"]
+mod stepping;
 use crossings::Crossings;
+use stepping::{parse, run};
 
 use glam::DVec3;
 use gyrolab::body::inertia::Shape;
@@ -22,18 +25,6 @@ const G: f64 = 9.81;
 
 fn load(name: &str) -> World {
     Scene::load(name).unwrap().build()
-}
-
-fn parse(text: &str) -> World {
-    Scene::parse("test.ron", text).unwrap().build()
-}
-
-/// Runs `seconds` at `dt`, calling `each` after every step.
-fn run(world: &mut World, dt: f64, seconds: f64, mut each: impl FnMut(&World)) {
-    for _ in 0..(seconds / dt).round() as usize {
-        world.step(dt).unwrap();
-        each(world);
-    }
 }
 
 /// Successive apex heights of a dropped ball scale by e².

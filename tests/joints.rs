@@ -7,7 +7,10 @@ use std::f64::consts::TAU;
 
 #[path = "common/crossings.rs"]
 mod crossings;
+#[path = "common/stepping.rs"]
+mod stepping;
 use crossings::Crossings;
+use stepping::{parse, run};
 
 use glam::DVec3;
 use gyrolab::contact::{JointSolver, SolverKind};
@@ -16,18 +19,6 @@ use gyrolab::scene::Scene;
 use gyrolab::world::World;
 
 const G: f64 = 9.81;
-
-fn parse(text: &str) -> World {
-    Scene::parse("test.ron", text).unwrap().build()
-}
-
-/// Runs `seconds` at `dt`, calling `each` after every step.
-fn run(world: &mut World, dt: f64, seconds: f64, mut each: impl FnMut(&World)) {
-    for _ in 0..(seconds / dt).round() as usize {
-        world.step(dt).unwrap();
-        each(world);
-    }
-}
 
 /// One body of mass 1 at `position` and the joint `joint` (RON), with `solver`, no
 /// sleeping, no ground.

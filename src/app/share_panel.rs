@@ -36,17 +36,7 @@ pub fn show(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: &mut Mes
                 .desired_width(f32::INFINITY),
         );
     }
-    let opened = ui
-        .horizontal(|ui| {
-            let field = ui.add(
-                egui::TextEdit::singleline(&mut view.setup_paste)
-                    .hint_text("GL1-…")
-                    .desired_width(150.0),
-            );
-            let entered = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-            ui.button("open code").clicked() || entered
-        })
-        .inner;
+    let opened = super::panel::open_field(ui, &mut view.setup_paste, "GL1-…", "open code");
     if opened {
         let code = view.setup_paste.clone();
         message.set(open(sim, view, &code));
