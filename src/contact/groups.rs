@@ -7,30 +7,21 @@
 //! compare with, and solve the overflow colour and the rows left over in a colour).
 //!
 //! The slots are packed from the rows when a pass first needs them after the rows were
-//! prepared or moved (once per solver sub-step), and they hold the accumulated impulses
-//! from then until [`Groups::write_back`] hands them to the rows, before the store reads
-//! them there.
+//! prepared, once a step; from then on each grouped row lives in its slot: the slots
+//! are moved with the bodies ([`refresh`]) and hold the accumulated impulses until
+//! [`Groups::store`] hands them to the manifolds.
 
 use std::ops::Range;
 
+use super::Contact;
 use super::colouring::Colours;
-use super::kernel::{AxisRow, RowPass, Rows, Velocities};
+use super::kernel::{AxisRow, RowPass, Rows, V3, Velocities};
 use super::manifold::MAX_POINTS;
 use super::parallel::{self, Ends, Items, PARALLEL_ROWS, Shared};
-use super::solver::{ContactRows, Pose, SolverBody, pair};
+use super::refresh::{self, Anchor, Anchors, End, Frame};
+use super::solver::{ContactRows, SolverBody, pair};
 use super::team;
-use super::wide::{Real, WIDTH, Wide, slots};
-
-/// What a pack loads into the slots.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Load {
-    /// The separations, all that refresh changes without `follow`.
-    Separations,
-    /// What [`ContactRows::refresh`] moves (the slots keep their impulses).
-    Moved,
-    /// Everything: the rows were prepared.
-    All,
-}
+use super::wide::{Real, WIDTH, Wide, slots, xyz};
 
 /// `WIDTH` manifolds' rows of one colour in groups: slot `l` holds `members[l]`'s.
 #[derive(Clone, Copy, Debug, Default)]
@@ -39,39 +30,49 @@ struct Group {
     a: [usize; WIDTH],
     b: [usize; WIDTH],
     rows: Rows<Wide>,
+    anchors: Anchors<Wide>,
 }
 
 impl Group {
     /// Loads the slots from their rows, in the point order of the first (the slots
-    /// cannot follow rows of different orders: the plan keeps them apart): all of
-    /// them, or what [`ContactRows::refresh`] changed.
+    /// cannot follow rows of different orders: the plan keeps them apart).
     #[inline(always)]
-    fn load(&mut self, r: [&ContactRows; WIDTH], what: Load) {
-        if what == Load::All {
-            let first = &r[0].rows;
-            (self.rows.flip, self.rows.len, self.rows.mixed) = (first.flip, first.len, false);
-            for (l, r) in r.iter().enumerate() {
-                self.load_slot(l, r);
-            }
+    fn load(&mut self, r: [&ContactRows; WIDTH]) {
+        let first = &r[0].rows;
+        (self.rows.flip, self.rows.len, self.rows.mixed) = (first.flip, first.len, false);
+        for (l, r) in r.iter().enumerate() {
+            self.load_slot(l, r);
         }
         let rows = &mut self.rows;
         // The slots of points a slot lacks take what its row holds there: masked out,
         // it changes nothing.
-        let count = if rows.mixed { MAX_POINTS } else { rows.len };
-        for j in 0..count {
+        for j in 0..rows.count() {
             let p = &mut rows.points[j];
             p.separation = Wide::gather(|l| r[l].rows.points[j].separation);
-            if what != Load::Separations {
-                p.normal = AxisRow::gather(|l| &r[l].rows.points[j].normal);
-            }
+            p.normal = AxisRow::gather(|l| &r[l].rows.points[j].normal);
+            let at = &mut self.anchors.points[j];
+            let v = |f: fn(&Anchor<f64>) -> &V3<f64>| {
+                xyz!(|k| Wide::gather(|l| f(&r[l].anchors.points[j])[k]))
+            };
+            (at.local_a, at.local_b) = (v(|a| &a.local_a), v(|a| &a.local_b));
+            (at.offset_a, at.offset_b) = (v(|a| &a.offset_a), v(|a| &a.offset_b));
+            at.position = v(|a| &a.position);
+            at.base_separation = Wide::gather(|l| r[l].anchors.points[j].base_separation);
         }
-        if what != Load::Separations {
-            rows.twist_radius = Wide::gather(|l| r[l].rows.twist_radius);
-            for k in 0..2 {
-                rows.friction[k] = AxisRow::gather(|l| &r[l].rows.friction[k]);
-            }
-            rows.twist = AxisRow::gather(|l| &r[l].rows.twist);
+        self.anchors.divisor = Wide::gather(|l| r[l].anchors.divisor);
+        rows.twist_radius = Wide::gather(|l| r[l].rows.twist_radius);
+        for k in 0..2 {
+            rows.friction[k] = AxisRow::gather(|l| &r[l].rows.friction[k]);
         }
+        rows.twist = AxisRow::gather(|l| &r[l].rows.twist);
+    }
+
+    /// Moves the slots' rows with their bodies, as [`ContactRows::refresh`] moves a row.
+    #[inline(always)]
+    fn refresh(&mut self, bodies: &[SolverBody], frames: &[Frame], follow: bool) {
+        let a = End::gather(bodies, frames, |l| self.a[l]);
+        let b = End::gather(bodies, frames, |l| self.b[l]);
+        refresh::refresh(&mut self.rows, &mut self.anchors, (&a, &b), follow);
     }
 
     /// What [`Self::load`]'s other parts leave out: slot `l`'s ends, directions,
@@ -105,19 +106,10 @@ impl Group {
         }
     }
 
-    /// Hands the accumulated impulses and the point order back to the rows.
-    fn store(&self, rows: &mut [ContactRows]) {
-        let slots = &self.rows;
+    /// Hands each slot's accumulated impulses to its contact's manifold.
+    fn store(&self, rows: &[ContactRows], contacts: &mut [Contact]) {
         for (l, &i) in self.members.iter().enumerate() {
-            let r = &mut rows[i].rows;
-            let len = r.len;
-            for (row, slot) in r.points[..len].iter_mut().zip(&slots.points) {
-                row.impulse = slot.impulse.slot(l);
-                row.max_impulse = slot.max_impulse.slot(l);
-            }
-            r.friction_impulse = [0, 1].map(|k| slots.friction_impulse[k].slot(l));
-            r.twist_impulse = slots.twist_impulse.slot(l);
-            r.flip = slots.flip;
+            self.rows.store(l, &mut contacts[rows[i].contact].manifold);
         }
     }
 
@@ -167,12 +159,22 @@ impl Kernel {
     }
 
     /// Loads `group` from its rows `r` (slot `l` from `r[l]`).
-    fn load(self, group: &mut Group, r: [&ContactRows; WIDTH], what: Load) {
+    fn load(self, group: &mut Group, r: [&ContactRows; WIDTH]) {
         match self {
-            Self::Baseline => group.load(r, what),
+            Self::Baseline => group.load(r),
             // SAFETY: `Avx2` only where the processor has AVX2.
             #[cfg(target_arch = "x86_64")]
-            Self::Avx2 => unsafe { load_avx2(group, r, what) },
+            Self::Avx2 => unsafe { load_avx2(group, r) },
+        }
+    }
+
+    /// Moves `group`'s rows with their bodies.
+    fn refresh(self, group: &mut Group, bodies: &[SolverBody], frames: &[Frame], follow: bool) {
+        match self {
+            Self::Baseline => group.refresh(bodies, frames, follow),
+            // SAFETY: `Avx2` only where the processor has AVX2.
+            #[cfg(target_arch = "x86_64")]
+            Self::Avx2 => unsafe { refresh_avx2(group, bodies, frames, follow) },
         }
     }
 
@@ -197,8 +199,18 @@ impl Kernel {
 /// The processor has AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn load_avx2(group: &mut Group, r: [&ContactRows; WIDTH], what: Load) {
-    group.load(r, what);
+unsafe fn load_avx2(group: &mut Group, r: [&ContactRows; WIDTH]) {
+    group.load(r);
+}
+
+/// [`Group::refresh`], on a processor with AVX2.
+///
+/// # Safety
+/// The processor has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn refresh_avx2(group: &mut Group, bodies: &[SolverBody], frames: &[Frame], follow: bool) {
+    group.refresh(bodies, frames, follow);
 }
 
 /// # Safety
@@ -218,8 +230,9 @@ struct Plan {
 }
 
 /// The contact rows of a step packed into slots, colour by colour, with the scalar rows
-/// they leave over. The slots hold their rows' impulses from the first pass after the
-/// rows were prepared until [`Self::write_back`].
+/// they leave over. From the first pass after the rows were prepared, a row in a group
+/// lives in its slot (which holds its impulses and is moved with its bodies) and is not
+/// read again from the rows; a row left over lives in the rows.
 #[derive(Clone, Debug, Default)]
 pub struct Groups {
     /// Solve every row on the scalar path, the reference (for the tests).
@@ -231,14 +244,10 @@ pub struct Groups {
     /// Scratch of the plan: a colour's rows in order of their point order and count.
     order: Vec<usize>,
     /// The rows in no group (the colours' left-over rows and the rows of colours that
-    /// are not independent), listed by the plan for [`Self::refresh`].
+    /// are not independent), listed by the plan.
     loose: Vec<usize>,
     /// Whether the plan and the slots are of the current rows and colours.
     planned: bool,
-    /// What the rows changed since the slots were packed.
-    stale: Option<Load>,
-    /// Whether the groups' impulses are newer than the rows'.
-    dirty: bool,
     solved: u64,
 }
 
@@ -252,28 +261,25 @@ impl Groups {
     /// The rows were prepared anew: what the slots held is of another step.
     pub fn reset(&mut self) {
         self.planned = false;
-        self.dirty = false;
     }
 
-    /// The rows moved ([`ContactRows::refresh`] with `follow`): the next pass loads
-    /// their new Jacobians and separations, and keeps the impulses of the slots.
-    pub fn moved(&mut self, follow: bool) {
-        let what = if follow {
-            Load::Moved
-        } else {
-            Load::Separations
-        };
-        self.stale = self.stale.max(Some(what));
+    /// Whether the rows live in slots (the plan has been made, and not for the scalar
+    /// reference).
+    fn grouped(&self) -> bool {
+        self.planned && !self.scalar
     }
 
-    /// Hands the impulses the slots accumulated back to the rows, before restitution
-    /// and the store read them there.
-    pub fn write_back(&mut self, rows: &mut [ContactRows]) {
-        if self.dirty {
-            self.dirty = false;
-            for g in &self.groups {
-                g.store(rows);
-            }
+    /// Hands every row's accumulated impulses to its contact's manifold, for the next
+    /// step's warm start: from the slots, and from the rows left over.
+    pub fn store(&self, rows: &[ContactRows], contacts: &mut [Contact]) {
+        let mut store = |r: &ContactRows| r.store(&mut contacts[r.contact].manifold);
+        if !self.grouped() {
+            rows.iter().for_each(store);
+            return;
+        }
+        self.loose.iter().for_each(|&i| store(&rows[i]));
+        for g in &self.groups {
+            g.store(rows, contacts);
         }
     }
 
@@ -346,53 +352,40 @@ impl Groups {
         self.planned = true;
     }
 
-    /// Packs what the slots lack of the rows: all of them after a (new) plan.
+    /// Plans the groups and packs the rows into their slots, the first time a pass
+    /// needs them after the rows were prepared.
     fn pack(&mut self, rows: &[ContactRows], colours: &Colours, kernel: Kernel) {
-        let what = if self.planned {
-            self.stale
-        } else {
-            self.plan(rows, colours);
-            Some(Load::All)
-        };
-        if let Some(what) = what {
-            parallel::for_each_indexed(&mut self.groups, |_, g| {
-                let r = g.members;
-                kernel.load(g, slots!(|l| &rows[r[l]]), what);
-            });
+        if self.planned {
+            return;
         }
-        self.stale = None;
+        self.plan(rows, colours);
+        parallel::for_each_indexed(&mut self.groups, |_, g| {
+            let r = g.members;
+            kernel.load(g, slots!(|l| &rows[r[l]]));
+        });
     }
 
-    /// Moves the rows with the bodies ([`ContactRows::refresh`]) and marks the slots
-    /// stale. Once the slots are planned, each group's rows are moved and loaded into its
-    /// slots at once, while they are in cache: one pass over the rows instead of two.
+    /// Moves the rows with the bodies: each group's in its slots, the others where
+    /// they lie.
     pub fn refresh(
         &mut self,
         rows: &mut [ContactRows],
         bodies: &[SolverBody],
-        poses: &[Pose],
+        frames: &[Frame],
         follow: bool,
     ) {
-        self.moved(follow);
-        if self.scalar || !self.planned {
-            parallel::for_each_indexed(rows, |_, r| r.refresh(bodies, poses, follow));
+        if !self.grouped() {
+            parallel::for_each_indexed(rows, |_, r| r.refresh(bodies, frames, follow));
             return;
         }
-        let what = self.stale.take().unwrap_or(Load::All);
         let kernel = Kernel::detect();
-        let each = Items(rows.as_mut_ptr());
-        // SAFETY: a row is in one group at most (the plan's groups and left-over rows
-        // partition the independent colours), and each chunk takes its own groups.
         parallel::for_each_indexed(&mut self.groups, |_, g| {
-            let r = g.members;
-            for &i in &r {
-                unsafe { each.at(i) }.refresh(bodies, poses, follow);
-            }
-            kernel.load(g, slots!(|l| unsafe { &*each.at(r[l]) }), what);
+            kernel.refresh(g, bodies, frames, follow)
         });
-        // SAFETY: the loose rows are in no group, each listed once.
+        let each = Items(rows.as_mut_ptr());
+        // SAFETY: the loose rows are each listed once.
         parallel::for_each_indexed(&mut self.loose, |_, &mut i| {
-            unsafe { each.at(i) }.refresh(bodies, poses, follow)
+            unsafe { each.at(i) }.refresh(bodies, frames, follow)
         });
     }
 
@@ -427,9 +420,6 @@ impl Groups {
             return;
         }
         self.pack(rows, colours, kernel);
-        if !matches!(pass, RowPass::WarmStart) {
-            self.dirty = true;
-        }
         for (k, range) in colours.ranges.iter().enumerate() {
             if !colours.independent(k) {
                 for r in &mut rows[range.clone()] {
@@ -471,12 +461,12 @@ impl Groups {
 
 #[cfg(test)]
 mod tests {
-    use glam::DVec3;
+    use glam::{DMat3, DQuat, DVec3};
 
     use super::*;
     use crate::contact::kernel::PointRow;
     use crate::contact::settings::Softness;
-    use crate::contact::solver::{Axis, NormalBias};
+    use crate::contact::solver::{NormalBias, Pose};
 
     /// A small generator: the same rows on every run.
     struct Rand(u64);
@@ -515,14 +505,14 @@ mod tests {
         /// A row's axis; an immovable second end has no turn.
         fn axis(&mut self, b_moves: bool) -> AxisRow<f64> {
             let turn_b = self.vector();
-            let axis = Axis {
-                ang_a: self.vector(),
-                ang_b: self.vector(),
-                turn_a: self.vector(),
-                turn_b: if b_moves { turn_b } else { DVec3::ZERO },
+            let (ang_a, ang_b, turn_a) = (self.vector(), self.vector(), self.vector());
+            AxisRow {
+                ang_a: ang_a.to_array(),
+                ang_b: ang_b.to_array(),
+                turn_a: turn_a.to_array(),
+                turn_b: if b_moves { turn_b } else { DVec3::ZERO }.to_array(),
                 mass: [0.0, self.uniform(0.1, 2.0)][self.below(2)],
-            };
-            (&axis).into()
+            }
         }
     }
 
@@ -615,6 +605,23 @@ mod tests {
         rows
     }
 
+    /// What the slots hold of each grouped row's impulses and point order, into the rows.
+    fn read_back(groups: &Groups, rows: &mut [ContactRows]) {
+        for g in &groups.groups {
+            let slots = &g.rows;
+            for (l, &i) in g.members.iter().enumerate() {
+                let r = &mut rows[i].rows;
+                for (row, slot) in r.points[..r.len].iter_mut().zip(&slots.points) {
+                    row.impulse = slot.impulse.slot(l);
+                    row.max_impulse = slot.max_impulse.slot(l);
+                }
+                r.friction_impulse = [0, 1].map(|k| slots.friction_impulse[k].slot(l));
+                r.twist_impulse = slots.twist_impulse.slot(l);
+                r.flip = slots.flip;
+            }
+        }
+    }
+
     fn body_bits(bodies: &[SolverBody]) -> Vec<u64> {
         bodies
             .iter()
@@ -691,7 +698,7 @@ mod tests {
                 for pass in passes.clone() {
                     slots.pass(kernel, &mut rows, &colours, &mut bodies, &moving, pass);
                 }
-                slots.write_back(&mut rows);
+                read_back(&slots, &mut rows);
                 solved += slots.rows_solved();
                 assert!(
                     body_bits(&bodies) == body_bits(&scalar_bodies),
@@ -708,5 +715,101 @@ mod tests {
             solved >= 2 * 200 * 5 * 3 * WIDTH as u64,
             "the slots solved {solved} rows"
         );
+    }
+
+    /// What a move leaves in slot `l` of `rows` (of `len` points), as bits: the
+    /// separations, the Jacobians, the twist's lever and the anchors' points.
+    fn moved_bits<W: Real>(rows: &Rows<W>, anchors: &Anchors<W>, l: usize, len: usize) -> Vec<u64> {
+        let axis = |a: &AxisRow<W>| {
+            let v = [a.ang_a, a.ang_b, a.turn_a, a.turn_b];
+            let parts = v.into_iter().flatten().chain([a.mass]);
+            parts.map(|x| x.slot(l).to_bits()).collect::<Vec<_>>()
+        };
+        let mut bits = Vec::new();
+        for (p, at) in rows.points[..len].iter().zip(&anchors.points) {
+            bits.push(p.separation.slot(l).to_bits());
+            bits.extend(axis(&p.normal));
+            bits.extend(at.position.map(|x| x.slot(l).to_bits()));
+        }
+        for k in 0..2 {
+            bits.extend(axis(&rows.friction[k]));
+        }
+        bits.extend(axis(&rows.twist));
+        bits.push(rows.twist_radius.slot(l).to_bits());
+        bits
+    }
+
+    /// Rows moved with their bodies in slots against each moved alone, bit for bit, with
+    /// either kernel: random poses, inertias and anchors, every point count (and groups
+    /// mixing them, with NaN in the points a row lacks), ends that are static or
+    /// kinematic, anchors that follow the bodies and anchors that do not.
+    #[test]
+    fn the_groups_move_bitwise_as_the_rows_one_at_a_time() {
+        let mut rand = Rand(11);
+        let mut moved = 0;
+        for trial in 0..100 {
+            let count = 3 * WIDTH + rand.below(WIDTH);
+            let (mut rows, mut bodies) = scene(&mut rand, count, false);
+            for b in &mut bodies[..2 * count] {
+                b.inv_inertia = DMat3::from_cols(rand.vector(), rand.vector(), rand.vector());
+            }
+            for r in &mut rows {
+                for (j, at) in r.anchors.points.iter_mut().enumerate() {
+                    let garbage = if j < r.rows.len { 0.0 } else { f64::NAN };
+                    let mut v = || (rand.vector() + DVec3::splat(garbage)).to_array();
+                    (at.local_a, at.local_b, at.offset_a, at.offset_b) = (v(), v(), v(), v());
+                    at.position = v();
+                    at.base_separation = rand.value() + garbage;
+                }
+                r.anchors.divisor = r.rows.len.max(1) as f64;
+            }
+            let frames: Vec<Frame> = (0..bodies.len())
+                .map(|_| {
+                    let axis = rand.vector().normalize_or(DVec3::X);
+                    let turn = DQuat::from_axis_angle(axis, rand.uniform(-3.0, 3.0));
+                    let pose = Pose {
+                        position: rand.vector(),
+                        orientation: turn,
+                    };
+                    Frame::of(&pose)
+                })
+                .collect();
+            let follow = trial % 2 == 0;
+            let mut alone = rows.clone();
+            for r in &mut alone {
+                r.refresh(&bodies, &frames, follow);
+            }
+            let colours = Colours {
+                ranges: std::iter::once(0..count).collect(),
+                overflow: false,
+            };
+            for kernel in [Kernel::Baseline, Kernel::detect()] {
+                let (mut rows, mut slots) = (rows.clone(), Groups::default());
+                slots.pack(&rows, &colours, kernel);
+                for g in &mut slots.groups {
+                    kernel.refresh(g, &bodies, &frames, follow);
+                    for (l, &i) in g.members.iter().enumerate() {
+                        let (r, len) = (&alone[i], alone[i].rows.len);
+                        assert!(
+                            moved_bits(&g.rows, &g.anchors, l, len)
+                                == moved_bits(&r.rows, &r.anchors, 0, len),
+                            "trial {trial}: row {i} moved otherwise in its slot"
+                        );
+                        moved += 1;
+                    }
+                }
+                for &i in &slots.loose {
+                    rows[i].refresh(&bodies, &frames, follow);
+                    let len = rows[i].rows.len;
+                    assert!(
+                        moved_bits(&rows[i].rows, &rows[i].anchors, 0, len)
+                            == moved_bits(&alone[i].rows, &alone[i].anchors, 0, len),
+                        "trial {trial}: left-over row {i} moved otherwise"
+                    );
+                }
+            }
+        }
+        // At least 3 full groups a trial, with each kernel.
+        assert!(moved >= 2 * 100 * 3 * WIDTH, "the slots moved {moved} rows");
     }
 }

@@ -9,22 +9,47 @@
 
 use glam::DVec3;
 
-use super::manifold::MAX_POINTS;
+use super::manifold::{MAX_POINTS, Manifold};
 use super::settings::Softness;
-use super::solver::{Axis, NormalBias, SolverBody, soft_impulse_scaled};
+use super::solver::{NormalBias, SolverBody, soft_impulse_scaled};
 use super::wide::{Real, xyz};
 
 /// A vector per slot.
 pub type V3<W> = [W; 3];
 
+/// A 3×3 matrix per slot, by columns (glam's layout).
+pub type M3<W> = [V3<W>; 3];
+
 /// `DVec3::dot`'s order: `(x x' + y y') + z z'`.
 #[inline(always)]
-fn dot<W: Real>(a: &V3<W>, b: &V3<W>) -> W {
+pub fn dot<W: Real>(a: &V3<W>, b: &V3<W>) -> W {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
+/// `DVec3::cross`.
 #[inline(always)]
-fn select3<W: Real>(m: W::Mask, yes: &V3<W>, no: &V3<W>) -> V3<W> {
+pub fn cross<W: Real>(a: &V3<W>, b: &V3<W>) -> V3<W> {
+    [
+        a[1] * b[2] - b[1] * a[2],
+        a[2] * b[0] - b[2] * a[0],
+        a[0] * b[1] - b[0] * a[1],
+    ]
+}
+
+/// `DMat3 * DVec3`'s order: `(x_axis v.x + y_axis v.y) + z_axis v.z`.
+#[inline(always)]
+pub fn transform<W: Real>(m: &M3<W>, v: &V3<W>) -> V3<W> {
+    xyz!(|k| m[0][k] * v[0] + m[1][k] * v[1] + m[2][k] * v[2])
+}
+
+/// `1 / k`, or 0 for `k ≤ 0` (no impulse through an immovable row).
+#[inline(always)]
+fn recip<W: Real>(k: W) -> W {
+    W::select(k.gt(W::ZERO), W::splat(1.0) / k, W::ZERO)
+}
+
+#[inline(always)]
+pub fn select3<W: Real>(m: W::Mask, yes: &V3<W>, no: &V3<W>) -> V3<W> {
     xyz!(|k| W::select(m, yes[k], no[k]))
 }
 
@@ -69,17 +94,94 @@ impl<W: Real> Velocities<W> {
     }
 }
 
-/// [`Axis`] in groups: a row's Jacobian and effective mass.
+/// One end's inverse mass and inverse inertia in world axes, per slot: what a row's
+/// effective mass is made of.
+#[derive(Clone, Copy, Debug)]
+pub struct Inertia<W: Real> {
+    pub inv_mass: W,
+    pub inv_inertia: M3<W>,
+}
+
+impl<W: Real> Inertia<W> {
+    /// Real `l` from `bodies(l)`.
+    #[inline(always)]
+    pub fn gather<'a>(bodies: impl Fn(usize) -> &'a SolverBody) -> Self {
+        Self {
+            inv_mass: W::gather(|l| bodies(l).inv_mass),
+            inv_inertia: xyz!(|c| xyz!(|k| W::gather(|l| bodies(l).inv_inertia.col(c)[k]))),
+        }
+    }
+}
+
+impl Inertia<f64> {
+    pub fn of(body: &SolverBody) -> Self {
+        Self::gather(|_| body)
+    }
+}
+
+/// One row of the solver, in slots: the relative velocity of a point along a direction
+/// `d`, or, for `d = 0`, a relative spin. Its Jacobian on `(v_a, ω_a, v_b, ω_b)` is
+/// `J = [−d, −ang_a, d, ang_b]` with `ang = r × d` for a point at lever `r` (Box2D's
+/// convention [Catto 2024]), the same for contacts, joints and the mouse spring. The
+/// angular parts and their images under the inverse inertias are computed when the rows
+/// are prepared or moved, so the passes need neither a matrix product nor a cross
+/// product.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct AxisRow<W: Real> {
-    ang_a: V3<W>,
-    ang_b: V3<W>,
-    turn_a: V3<W>,
-    turn_b: V3<W>,
+    /// `r_a × d` and `r_b × d`.
+    pub(super) ang_a: V3<W>,
+    pub(super) ang_b: V3<W>,
+    /// `I_a⁻¹ (r_a × d)` and `I_b⁻¹ (r_b × d)`.
+    pub(super) turn_a: V3<W>,
+    pub(super) turn_b: V3<W>,
+    /// The effective mass `1 / (J M⁻¹ Jᵀ)`.
     pub mass: W,
 }
 
 impl<W: Real> AxisRow<W> {
+    /// The row of the point at levers `ra`, `rb` from the ends' centres, along unit `d`.
+    #[inline(always)]
+    pub fn point(a: &Inertia<W>, b: &Inertia<W>, (ra, rb): (&V3<W>, &V3<W>), d: &V3<W>) -> Self {
+        let linear = a.inv_mass + b.inv_mass;
+        Self::with_angular(a, b, (cross(ra, d), cross(rb, d)), linear)
+    }
+
+    /// A purely angular row: the relative spin about unit `n` (the twist about a
+    /// contact normal, a joint's angular rows).
+    #[inline(always)]
+    pub fn twist(a: &Inertia<W>, b: &Inertia<W>, n: &V3<W>) -> Self {
+        Self::with_angular(a, b, (*n, *n), W::ZERO)
+    }
+
+    /// The row of angular parts `(ang_a, ang_b)` whose linear part gives `linear_k`
+    /// (`(m_a⁻¹ + m_b⁻¹) |d|²`).
+    #[inline(always)]
+    pub fn with_angular(
+        a: &Inertia<W>,
+        b: &Inertia<W>,
+        (ang_a, ang_b): (V3<W>, V3<W>),
+        linear_k: W,
+    ) -> Self {
+        let mut axis = Self {
+            ang_a,
+            ang_b,
+            turn_a: transform(&a.inv_inertia, &ang_a),
+            turn_b: transform(&b.inv_inertia, &ang_b),
+            mass: W::ZERO,
+        };
+        axis.mass = recip(axis.coupling(&axis, linear_k));
+        axis
+    }
+
+    /// `J_self M⁻¹ J_otherᵀ`, the velocity along this row per unit impulse along
+    /// `other`, rows of the same two bodies; `linear` is their linear part
+    /// `(m_a⁻¹ + m_b⁻¹) d·d'`. With itself, the inverse of the row's effective mass; over
+    /// a point's three axes, the point's 3×3 `K` [Catto 2005].
+    #[inline(always)]
+    pub fn coupling(&self, other: &Self, linear: W) -> W {
+        linear + dot(&self.ang_a, &other.turn_a) + dot(&self.ang_b, &other.turn_b)
+    }
+
     /// Real `l` from `axes(l)`, a field at a time (a vector's worth of stores each).
     #[inline(always)]
     pub fn gather<'a>(axes: impl Fn(usize) -> &'a AxisRow<f64>) -> Self {
@@ -124,18 +226,6 @@ impl AxisRow<f64> {
             glam::DVec3::from_array(self.ang_a),
             glam::DVec3::from_array(self.ang_b),
         )
-    }
-}
-
-impl From<&Axis> for AxisRow<f64> {
-    fn from(a: &Axis) -> Self {
-        Self {
-            ang_a: a.ang_a.to_array(),
-            ang_b: a.ang_b.to_array(),
-            turn_a: a.turn_a.to_array(),
-            turn_b: a.turn_b.to_array(),
-            mass: a.mass,
-        }
     }
 }
 
@@ -223,9 +313,23 @@ impl<W: Real> Rows<W> {
         }
     }
 
+    /// Slot `l`'s accumulated impulses, into its manifold (of which it holds the rows)
+    /// for the next step's warm start.
+    pub fn store(&self, l: usize, m: &mut Manifold) {
+        for (row, p) in self.points.iter().zip(m.points_mut()) {
+            p.normal_impulse = row.impulse.slot(l);
+        }
+        let [t1, t2] = self
+            .tangents
+            .map(|t| DVec3::from_array(t.map(|x| x.slot(l))));
+        let [f1, f2] = self.friction_impulse.map(|f| f.slot(l));
+        m.friction_impulse = t1 * f1 + t2 * f2;
+        m.twist_impulse = self.twist_impulse.slot(l);
+    }
+
     /// The points every slot goes through: all four if some slots lack some.
     #[inline(always)]
-    fn count(&self) -> usize {
+    pub fn count(&self) -> usize {
         if self.mixed { MAX_POINTS } else { self.len }
     }
 

@@ -35,6 +35,7 @@ pub mod manifold;
 pub mod narrow_phase;
 pub mod parallel;
 mod ray;
+mod refresh;
 pub mod settings;
 mod snapshot;
 pub mod solver;

@@ -8,9 +8,10 @@ use std::ops::{Add, Mul, Neg, Sub};
 use glam::{DMat3, DVec3};
 
 use super::geometry::tangents;
-use super::kernel::{AxisRow, PointRow, RowPass, Rows, Velocities};
-use super::manifold::{MAX_POINTS, Manifold};
+use super::kernel::{AxisRow, Inertia, PointRow, RowPass, Rows, Velocities};
+use super::manifold::Manifold;
 use super::parallel::Ends;
+use super::refresh::{self, Anchor, Anchors, End, Frame};
 use super::settings::{Softness, SolverKind, SolverSettings};
 use crate::body::{BodyState, MassProps};
 
@@ -112,91 +113,6 @@ pub(super) fn pair(
     }
 }
 
-#[inline]
-fn recip(k: f64) -> f64 {
-    if k > 0.0 { 1.0 / k } else { 0.0 }
-}
-
-/// One row of the solver: the relative velocity of a point along a direction `d`, or,
-/// for `d = 0`, a relative spin. Its Jacobian on `(v_a, ω_a, v_b, ω_b)` is
-/// `J = [−d, −ang_a, d, ang_b]` with `ang = r × d` for a point at lever `r` (Box2D's
-/// convention [Catto 2024]), the same for contacts, joints and the mouse spring. The
-/// angular parts and their images under the inverse inertias are computed once when the
-/// rows are prepared so the inner loop needs neither a matrix product nor a cross
-/// product. (The inertias are those at preparation; within one step a body turns too
-/// little for that to matter, and Box2D v3 keeps its anchors fixed through the solver
-/// sub-steps the same way.)
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Axis {
-    /// `r_a × d` and `r_b × d`.
-    pub ang_a: DVec3,
-    pub ang_b: DVec3,
-    /// `I_a⁻¹ (r_a × d)` and `I_b⁻¹ (r_b × d)`.
-    pub turn_a: DVec3,
-    pub turn_b: DVec3,
-    /// The effective mass `1 / (J M⁻¹ Jᵀ)`.
-    pub mass: f64,
-}
-
-/// `J_a M⁻¹ J_bᵀ`, the velocity along row `a` per unit impulse along row `b`, rows of the
-/// same two bodies; `linear` is their linear part `(m_a⁻¹ + m_b⁻¹) d_a·d_b`. With
-/// `a = b`, the inverse of a row's effective mass; over a point's three axes, the
-/// point's 3×3 `K` [Catto 2005].
-fn coupling(a: &Axis, b: &Axis, linear: f64) -> f64 {
-    linear + a.ang_a.dot(b.turn_a) + a.ang_b.dot(b.turn_b)
-}
-
-impl Axis {
-    #[inline]
-    fn new(a: &SolverBody, b: &SolverBody, ra: DVec3, rb: DVec3, d: DVec3) -> Self {
-        let (ang_a, ang_b) = (ra.cross(d), rb.cross(d));
-        Self::with_angular(a, b, ang_a, ang_b, a.inv_mass + b.inv_mass)
-    }
-
-    /// A purely angular row: the relative spin about unit `n` (the twist about a
-    /// contact normal, a joint's angular rows).
-    pub fn twist(a: &SolverBody, b: &SolverBody, n: DVec3) -> Self {
-        Self::with_angular(a, b, n, n, 0.0)
-    }
-
-    #[inline]
-    fn with_angular(
-        a: &SolverBody,
-        b: &SolverBody,
-        ang_a: DVec3,
-        ang_b: DVec3,
-        linear_k: f64,
-    ) -> Self {
-        let mut axis = Self {
-            ang_a,
-            ang_b,
-            turn_a: a.inv_inertia * ang_a,
-            turn_b: b.inv_inertia * ang_b,
-            mass: 0.0,
-        };
-        axis.mass = recip(coupling(&axis, &axis, linear_k));
-        axis
-    }
-}
-
-/// Where a point's row acts, and what it was when prepared: read only when the rows
-/// are moved, apart from the rows, so that the passes stream through less memory.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PointAnchor {
-    /// The point in each body's own frame, fixed when prepared: the soft step follows
-    /// the bodies' motion through the solver sub-steps with them.
-    pub local_a: DVec3,
-    pub local_b: DVec3,
-    /// The point relative to each body's centre when prepared, in world axes: the point
-    /// follows the bodies' translation with them.
-    pub offset_a: DVec3,
-    pub offset_b: DVec3,
-    /// The point now, where both bodies' impulses act.
-    pub position: DVec3,
-    /// Separation when prepared.
-    pub base_separation: f64,
-}
-
 /// One manifold's rows between bodies `a` and `b`: a normal row per point, and friction
 /// for the manifold as a whole: two tangent rows at the points' centroid and a twist row
 /// about the normal. The rows themselves ([`Rows`]) are the kernel's, solved alone or in
@@ -216,7 +132,7 @@ pub struct ContactRows {
     pub b: usize,
     /// Which contact of the graph these rows came from, to store the impulses back.
     pub contact: usize,
-    pub anchors: [PointAnchor; MAX_POINTS],
+    pub anchors: Anchors<f64>,
     pub rows: Rows<f64>,
 }
 
@@ -304,7 +220,7 @@ impl ContactRows {
         &mut self,
         input: ContactInput,
         bodies: &[SolverBody],
-        poses: &[Pose],
+        (poses, frames): (&[Pose], &[Frame]),
         warm_start: bool,
     ) {
         let m = input.manifold;
@@ -331,20 +247,21 @@ impl ContactRows {
             poses[a].orientation.inverse(),
             poses[b].orientation.inverse(),
         );
+        let anchors = &mut self.anchors.points;
         for (j, ((row, anchor), p)) in (rows.points.iter_mut())
-            .zip(&mut self.anchors)
+            .zip(anchors.iter_mut())
             .zip(m.points())
             .enumerate()
         {
             let ra = p.position - poses[a].position;
             let rb = p.position - poses[b].position;
             let rel = bb.point_velocity(rb) - ba.point_velocity(ra);
-            *anchor = PointAnchor {
-                local_a: qa * ra,
-                local_b: qb * rb,
-                offset_a: ra,
-                offset_b: rb,
-                position: DVec3::ZERO,
+            *anchor = Anchor {
+                local_a: (qa * ra).to_array(),
+                local_b: (qb * rb).to_array(),
+                offset_a: ra.to_array(),
+                offset_b: rb.to_array(),
+                position: [0.0; 3],
                 base_separation: p.separation,
             };
             *row = PointRow {
@@ -357,68 +274,17 @@ impl ContactRows {
         // The slots past the manifold's points stay empty rows.
         rows.points[m.len..].fill(PointRow::default());
         rows.active[m.len..].fill(false);
-        self.anchors[m.len..].fill(PointAnchor::default());
-        self.refresh(bodies, poses, true);
+        anchors[m.len..].fill(Anchor::default());
+        self.anchors.divisor = m.len.max(1) as f64;
+        self.refresh(bodies, frames, true);
     }
 
-    /// Moves the rows with the bodies: the anchors to where the bodies have carried them
-    /// and the separation measured there; each point carried with the bodies'
-    /// translation; and the Jacobians at the point and the bodies' current inertia. The
-    /// soft step calls it after every solver sub-step's integration, so that both bodies'
-    /// impulses act at one point with the inertia that turns them into momentum: linear
-    /// and angular momentum are then conserved to round-off (with the anchors fixed, as
-    /// Box2D v3 keeps them, a pair of impulses on anchors that drifted apart leaked a few
-    /// % of the angular momentum of a collision).
-    ///
-    /// `follow: false` updates the separations only and leaves the points and
-    /// Jacobians where they were prepared (Box2D's and rapier's fixed anchors).
-    pub fn refresh(&mut self, bodies: &[SolverBody], poses: &[Pose], follow: bool) {
-        let (ba, bb) = (&bodies[self.a], &bodies[self.b]);
-        let (pa, pb) = (&poses[self.a], &poses[self.b]);
-        let rows = &mut self.rows;
-        let n = DVec3::from_array(rows.normal);
-        // Each body carries the point along with its translation; the point is their
-        // average weighted by inverse mass, so against the ground or a kinematic body it
-        // stays with the moving body (under a rolling ball, not on the material points
-        // its rolling lifts away).
-        let total = ba.inv_mass + bb.inv_mass;
-        let (wa, wb) = if total > 0.0 {
-            (ba.inv_mass / total, bb.inv_mass / total)
-        } else {
-            (0.5, 0.5)
-        };
-        let mut centroid = DVec3::ZERO;
-        let len = rows.len;
-        // A matrix turns a point in half the work of a quaternion; four points pay for it.
-        let (turn_a, turn_b) = (
-            DMat3::from_quat(pa.orientation),
-            DMat3::from_quat(pb.orientation),
-        );
-        for (p, at) in rows.points[..len].iter_mut().zip(&mut self.anchors[..len]) {
-            let anchor_a = pa.position + turn_a * at.local_a;
-            let anchor_b = pb.position + turn_b * at.local_b;
-            p.separation = at.base_separation + n.dot(anchor_b - anchor_a);
-            if follow {
-                at.position = wa * (pa.position + at.offset_a) + wb * (pb.position + at.offset_b);
-                let (ra, rb) = (at.position - pa.position, at.position - pb.position);
-                p.normal = (&Axis::new(ba, bb, ra, rb, n)).into();
-            }
-            centroid += at.position;
-        }
-        if !follow {
-            return;
-        }
-        centroid /= len.max(1) as f64;
-        let (ca, cb) = (centroid - pa.position, centroid - pb.position);
-        for (axis, &t) in rows.friction.iter_mut().zip(&rows.tangents) {
-            *axis = (&Axis::new(ba, bb, ca, cb, DVec3::from_array(t))).into();
-        }
-        rows.twist = (&Axis::twist(ba, bb, n)).into();
-        rows.twist_radius = self.anchors[..len]
-            .iter()
-            .map(|p| (p.position - centroid).length())
-            .sum::<f64>()
-            / len.max(1) as f64;
+    /// Moves the rows with the bodies ([`refresh::refresh`]); the soft step calls it after
+    /// every solver sub-step's integration.
+    pub fn refresh(&mut self, bodies: &[SolverBody], frames: &[Frame], follow: bool) {
+        let a = End::gather(bodies, frames, |_| self.a);
+        let b = End::gather(bodies, frames, |_| self.b);
+        refresh::refresh(&mut self.rows, &mut self.anchors, (&a, &b), follow);
     }
 
     /// A pass of the [`kernel`](super::kernel) on these rows alone, between their bodies
@@ -440,7 +306,7 @@ impl ContactRows {
     pub fn set_pgs_bias(&mut self, settings: &SolverSettings, h: f64) {
         let (beta, e) = (settings.beta(h), self.rows.restitution);
         let len = self.rows.len;
-        for (p, at) in self.rows.points[..len].iter_mut().zip(&self.anchors[..len]) {
+        for (p, at) in self.rows.points[..len].iter_mut().zip(&self.anchors.points) {
             let s = at.base_separation;
             p.bias = if s > 0.0 {
                 s / h
@@ -465,25 +331,23 @@ impl ContactRows {
 
     /// Writes the accumulated impulses back into the manifold for next step's warm start.
     pub fn store(&self, m: &mut Manifold) {
-        let rows = &self.rows;
-        for (row, p) in rows.points[..rows.len].iter().zip(m.points_mut()) {
-            p.normal_impulse = row.impulse;
-        }
-        let [t1, t2] = rows.tangents.map(DVec3::from_array);
-        m.friction_impulse = t1 * rows.friction_impulse[0] + t2 * rows.friction_impulse[1];
-        m.twist_impulse = rows.twist_impulse;
+        self.rows.store(0, m);
     }
 }
 
 /// `K⁻¹` for an impulse at the point `a + r_a = b + r_b`, with `K` the point's velocity
-/// change per unit impulse: the [`coupling`] of its rows along x, y and z. Two immovable
+/// change per unit impulse: the [`AxisRow::coupling`] of its rows along x, y and z. Two immovable
 /// bodies give `K = 0` and a zero mass: no impulse.
 pub fn point_mass(a: &SolverBody, b: &SolverBody, ra: DVec3, rb: DVec3) -> DMat3 {
-    let axes = [DVec3::X, DVec3::Y, DVec3::Z].map(|d| Axis::new(a, b, ra, rb, d));
+    let (ia, ib) = (Inertia::of(a), Inertia::of(b));
+    let levers = (&ra.to_array(), &rb.to_array());
+    let axes =
+        [DVec3::X, DVec3::Y, DVec3::Z].map(|d| AxisRow::point(&ia, &ib, levers, &d.to_array()));
     let linear = a.inv_mass + b.inv_mass;
-    let k = DMat3::from_cols_array_2d(&[0, 1, 2].map(|j| {
-        [0, 1, 2].map(|i| coupling(&axes[i], &axes[j], if i == j { linear } else { 0.0 }))
-    }));
+    let k =
+        DMat3::from_cols_array_2d(&[0, 1, 2].map(|j| {
+            [0, 1, 2].map(|i| axes[i].coupling(&axes[j], if i == j { linear } else { 0.0 }))
+        }));
     if k.determinant().abs() > 1e-300 {
         k.inverse()
     } else {
@@ -574,7 +438,7 @@ pub enum Feedback {
 }
 
 /// A joint's row: the relative velocity of a point along a direction, or the relative
-/// spin about one ([`Axis::twist`]), driven to `target` (a motor's speed; zero for a
+/// spin about one ([`AxisRow::twist`]), driven to `target` (a motor's speed; zero for a
 /// rigid link) while the error `error` is fed back; the accumulated impulse is kept in
 /// `[lo, hi]`.
 #[derive(Clone, Copy, Debug)]
@@ -598,8 +462,9 @@ impl Row {
     /// The row about unit `dir` with its effective mass; error, target, softness and
     /// bounds set by the caller.
     pub fn new(bodies: &[SolverBody], (a, b): (usize, usize), dir: DVec3) -> Self {
-        let axis = Axis::twist(&bodies[a], &bodies[b], dir);
-        Self::with_axis((a, b), &axis, DVec3::ZERO)
+        let (ia, ib) = (Inertia::of(&bodies[a]), Inertia::of(&bodies[b]));
+        let axis = AxisRow::twist(&ia, &ib, &dir.to_array());
+        Self::with_axis((a, b), axis, DVec3::ZERO)
     }
 
     /// The row of the point at levers `(ra, rb)` from each body's centre, along unit `d`.
@@ -609,8 +474,9 @@ impl Row {
         (ra, rb): (DVec3, DVec3),
         d: DVec3,
     ) -> Self {
-        let axis = Axis::new(&bodies[a], &bodies[b], ra, rb, d);
-        Self::with_axis((a, b), &axis, d)
+        let (ia, ib) = (Inertia::of(&bodies[a]), Inertia::of(&bodies[b]));
+        let axis = AxisRow::point(&ia, &ib, (&ra.to_array(), &rb.to_array()), &d.to_array());
+        Self::with_axis((a, b), axis, d)
     }
 
     /// A row of any Jacobian `[−d, −angular_a, d, angular_b]` (a user's row).
@@ -620,17 +486,18 @@ impl Row {
         d: DVec3,
         (angular_a, angular_b): (DVec3, DVec3),
     ) -> Self {
-        let (sa, sb) = (&bodies[a], &bodies[b]);
-        let linear_k = (sa.inv_mass + sb.inv_mass) * d.length_squared();
-        let axis = Axis::with_angular(sa, sb, angular_a, angular_b, linear_k);
-        Self::with_axis((a, b), &axis, d)
+        let (ia, ib) = (Inertia::of(&bodies[a]), Inertia::of(&bodies[b]));
+        let linear_k = (ia.inv_mass + ib.inv_mass) * d.length_squared();
+        let angular = (angular_a.to_array(), angular_b.to_array());
+        let axis = AxisRow::with_angular(&ia, &ib, angular, linear_k);
+        Self::with_axis((a, b), axis, d)
     }
 
-    fn with_axis((a, b): (usize, usize), axis: &Axis, d: DVec3) -> Self {
+    fn with_axis((a, b): (usize, usize), axis: AxisRow<f64>, d: DVec3) -> Self {
         Self {
             a,
             b,
-            axis: axis.into(),
+            axis,
             linear: d.to_array(),
             target: 0.0,
             error: 0.0,

@@ -18,6 +18,7 @@ use super::joint::{Joint, SLOTS};
 use super::joint_rows::JointRows;
 use super::kernel::RowPass;
 use super::parallel;
+use super::refresh::Frame;
 use super::settings::{JointSolver, SolverKind, SolverSettings};
 use super::solver::{ContactInput, ContactRows, NormalBias, Pose, SolverBody};
 use super::user_row::UserRows;
@@ -53,6 +54,8 @@ pub struct StepState {
     pub bodies: Vec<SolverBody>,
     /// Each body's pose, the world's, then each kinematic collider's.
     pub poses: Vec<Pose>,
+    /// The same poses with their rotation matrices, which the contact rows move with.
+    frames: Vec<Frame>,
     /// Each body's pose at the step's start (then the world's), for the sleep test.
     pub start: Vec<Pose>,
     /// Which bodies are solved and moved in this step.
@@ -69,8 +72,8 @@ pub struct StepState {
     pub direct: Direct,
     /// The contact rows' colours: `contact_rows` lists the rows colour by colour.
     pub colours: Colours,
-    /// The rows eight by eight in SIMD slots for the solve passes, which hold the
-    /// accumulated impulses between [`Groups::write_back`]s.
+    /// The rows eight by eight in SIMD slots for the solve passes: a grouped row lives
+    /// in its slot from the first pass of a step to [`Groups::store`].
     pub groups: Groups,
     /// Scratch of the prepare stage, rebuilt each step: each row's bodies and contact
     /// in the order of the ground first, the colours' permutation of them, and the
@@ -276,6 +279,13 @@ impl StepState {
         self.poses = Contacts::poses(bodies);
         self.start.clone_from(&self.poses);
         self.poses.extend(kinematic.iter().map(|k| k.pose));
+        self.update_frames();
+    }
+
+    /// The frames of the poses, after the poses moved.
+    fn update_frames(&mut self) {
+        let poses = &self.poses;
+        parallel::collect(poses.len(), &mut self.frames, |i| Frame::of(&poses[i]));
     }
 
     /// Whether a row between `a` and `b` (`NONE`: the world) has an awake end.
@@ -330,7 +340,7 @@ impl StepState {
     /// there are more), with PGS's bias; the groups are planned again from them.
     fn prepare_rows(&mut self, graph: &ContactGraph<Contact>, settings: &SolverSettings, h: f64) {
         let (jobs, order, values) = (&self.jobs, &self.order, graph.values());
-        let (solver_bodies, poses) = (&self.bodies, &self.poses);
+        let (solver_bodies, poses) = (&self.bodies, (&self.poses[..], &self.frames[..]));
         let contacts = &self.job_contacts;
         self.contact_rows
             .resize_with(order.len(), ContactRows::default);
@@ -500,6 +510,7 @@ impl StepState {
         for (pose, body) in self.poses[first..].iter_mut().zip(&self.bodies[first..]) {
             *pose = Kinematic::advanced(pose, body, h);
         }
+        self.update_frames();
         Ok(())
     }
 
@@ -509,7 +520,7 @@ impl StepState {
         self.groups.refresh(
             &mut self.contact_rows,
             &self.bodies,
-            &self.poses,
+            &self.frames,
             settings.follow_anchors,
         );
     }
@@ -543,7 +554,7 @@ impl StepState {
     }
 
     /// A pass of the contact rows' kernel over the rows, in slots (which hold the
-    /// impulses until [`Groups::write_back`]).
+    /// impulses until [`Groups::store`]).
     fn run_contacts(&mut self, pass: RowPass) {
         self.groups.run(
             &mut self.contact_rows,
@@ -590,11 +601,7 @@ impl StepState {
         graph: &mut ContactGraph<Contact>,
         (joints, users): (&mut [Joint], &mut UserRows),
     ) {
-        self.groups.write_back(&mut self.contact_rows);
+        self.groups.store(&self.contact_rows, graph.values_mut());
         self.joint_rows.store(joints, users);
-        let values = graph.values_mut();
-        for r in &self.contact_rows {
-            r.store(&mut values[r.contact].manifold);
-        }
     }
 }

@@ -1,0 +1,161 @@
+//! Moving a manifold's rows with its bodies through the solver sub-steps, written once
+//! for any [`Real`]: one manifold alone (`f64`) or eight in slots ([`Wide`]), as the
+//! passes of the [`kernel`](super::kernel) are, so that rows moved in slots end bitwise
+//! as each would alone. Box2D v3 moves only the separation, from anchors fixed when the
+//! contact was prepared (`b2SolveContactTwoPoints` [Catto, `contact_solver.c`]); with
+//! `follow` the point and the Jacobians move too, so that both bodies' impulses act at
+//! one point with the inertia that turns them into momentum: linear and angular
+//! momentum are then conserved to round-off (with fixed anchors a pair of impulses on
+//! anchors that drifted apart leaked a few % of a collision's angular momentum).
+//!
+//! [`Wide`]: super::wide::Wide
+
+use glam::{DMat3, DVec3};
+
+use super::kernel::{AxisRow, Inertia, M3, Rows, V3, dot, select3, transform};
+use super::manifold::MAX_POINTS;
+use super::solver::{Pose, SolverBody};
+use super::wide::{Real, xyz};
+
+/// A body's pose as the rows move with it: its position, and its rotation as a matrix,
+/// which turns a point in half the work of a quaternion; made once per body and solver
+/// sub-step, not once per manifold.
+#[derive(Clone, Copy, Debug)]
+pub struct Frame {
+    pub position: DVec3,
+    pub turn: DMat3,
+}
+
+impl Frame {
+    pub fn of(pose: &Pose) -> Self {
+        Self {
+            position: pose.position,
+            turn: DMat3::from_quat(pose.orientation),
+        }
+    }
+}
+
+/// Where a point's row acts, and what it was when prepared: read only when the rows
+/// are moved, apart from the rows, so that the passes stream through less memory.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Anchor<W: Real> {
+    /// The point in each body's own frame, fixed when prepared.
+    pub local_a: V3<W>,
+    pub local_b: V3<W>,
+    /// The point relative to each body's centre when prepared, in world axes: the point
+    /// follows the bodies' translation with them.
+    pub offset_a: V3<W>,
+    pub offset_b: V3<W>,
+    /// The point now, where both bodies' impulses act.
+    pub position: V3<W>,
+    /// Separation when prepared.
+    pub base_separation: W,
+}
+
+/// A manifold's anchors, and what its centroid divides by.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Anchors<W: Real> {
+    pub points: [Anchor<W>; MAX_POINTS],
+    /// The number of points, at least 1.
+    pub divisor: W,
+}
+
+/// One end of the rows in each slot: its pose and its inertia.
+#[derive(Clone, Copy, Debug)]
+pub struct End<W: Real> {
+    position: V3<W>,
+    turn: M3<W>,
+    inertia: Inertia<W>,
+}
+
+impl<W: Real> End<W> {
+    /// Real `l` from body `at(l)` of `bodies` and `frames`.
+    #[inline(always)]
+    pub fn gather(bodies: &[SolverBody], frames: &[Frame], at: impl Fn(usize) -> usize) -> Self {
+        let frame = |l: usize| &frames[at(l)];
+        Self {
+            position: xyz!(|k| W::gather(|l| frame(l).position[k])),
+            turn: xyz!(|c| xyz!(|k| W::gather(|l| frame(l).turn.col(c)[k]))),
+            inertia: Inertia::gather(|l| &bodies[at(l)]),
+        }
+    }
+}
+
+#[inline(always)]
+fn add<W: Real>(a: &V3<W>, b: &V3<W>) -> V3<W> {
+    xyz!(|k| a[k] + b[k])
+}
+
+#[inline(always)]
+fn sub<W: Real>(a: &V3<W>, b: &V3<W>) -> V3<W> {
+    xyz!(|k| a[k] - b[k])
+}
+
+/// Moves `rows` with their ends `a` and `b`: the anchors to where the bodies have
+/// carried them and the separation measured there; with `follow`, each point carried
+/// with the bodies' translation, and the Jacobians at the points, the centroid and the
+/// bodies' current inertia. `follow: false` leaves the points and Jacobians where they
+/// were prepared (Box2D's and rapier's fixed anchors).
+#[inline(always)]
+pub fn refresh<W: Real>(
+    rows: &mut Rows<W>,
+    anchors: &mut Anchors<W>,
+    (a, b): (&End<W>, &End<W>),
+    follow: bool,
+) {
+    let n = rows.normal;
+    // Each body carries the point along with its translation; the point is their
+    // average weighted by inverse mass, so against the ground or a kinematic body it
+    // stays with the moving body (under a rolling ball, not on the material points its
+    // rolling lifts away).
+    let total = a.inertia.inv_mass + b.inertia.inv_mass;
+    let moves = total.gt(W::ZERO);
+    let half = W::splat(0.5);
+    let wa = W::select(moves, a.inertia.inv_mass / total, half);
+    let wb = W::select(moves, b.inertia.inv_mass / total, half);
+    let (count, mixed) = (rows.count(), rows.mixed);
+    let mut centroid = [W::ZERO; 3];
+    for j in 0..count {
+        let (p, at) = (&mut rows.points[j], &mut anchors.points[j]);
+        let anchor_a = add(&a.position, &transform(&a.turn, &at.local_a));
+        let anchor_b = add(&b.position, &transform(&b.turn, &at.local_b));
+        p.separation = at.base_separation + dot(&n, &sub(&anchor_b, &anchor_a));
+        if follow {
+            at.position =
+                xyz!(|k| wa * (a.position[k] + at.offset_a[k])
+                    + wb * (b.position[k] + at.offset_b[k]));
+            let levers = (
+                &sub(&at.position, &a.position),
+                &sub(&at.position, &b.position),
+            );
+            p.normal = AxisRow::point(&a.inertia, &b.inertia, levers, &n);
+        }
+        let sum = add(&centroid, &at.position);
+        centroid = if mixed {
+            select3(rows.active[j], &sum, &centroid)
+        } else {
+            sum
+        };
+    }
+    if !follow {
+        return;
+    }
+    let centroid = xyz!(|k| centroid[k] / anchors.divisor);
+    let levers = (&sub(&centroid, &a.position), &sub(&centroid, &b.position));
+    for k in 0..2 {
+        rows.friction[k] = AxisRow::point(&a.inertia, &b.inertia, levers, &rows.tangents[k]);
+    }
+    rows.twist = AxisRow::twist(&a.inertia, &b.inertia, &n);
+    // The start of `Iterator::sum` (−0), as a sum of a row's values starts.
+    let mut radius = W::splat(std::iter::empty::<f64>().sum());
+    for j in 0..count {
+        let d = sub(&anchors.points[j].position, &centroid);
+        let sum = radius + dot(&d, &d).sqrt();
+        radius = if mixed {
+            W::select(rows.active[j], sum, radius)
+        } else {
+            sum
+        };
+    }
+    rows.twist_radius = radius / anchors.divisor;
+}
