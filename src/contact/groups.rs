@@ -15,7 +15,7 @@ use std::ops::Range;
 
 use super::Contact;
 use super::colouring::Colours;
-use super::kernel::{AxisRow, RowPass, Rows, V3, Velocities};
+use super::kernel::{RowPass, Rows, V3, Velocities};
 use super::manifold::MAX_POINTS;
 use super::parallel::{self, Ends, Items, PARALLEL_ROWS, Shared};
 use super::refresh::{self, Anchor, Anchors, End, Frame};
@@ -35,7 +35,8 @@ struct Group {
 
 impl Group {
     /// Loads the slots from their rows, in the point order of the first (the slots
-    /// cannot follow rows of different orders: the plan keeps them apart).
+    /// cannot follow rows of different orders: the plan keeps them apart): all but what
+    /// [`refresh`] makes of the anchors.
     #[inline(always)]
     fn load(&mut self, r: [&ContactRows; WIDTH]) {
         let first = &r[0].rows;
@@ -43,28 +44,18 @@ impl Group {
         for (l, r) in r.iter().enumerate() {
             self.load_slot(l, r);
         }
-        let rows = &mut self.rows;
         // The slots of points a slot lacks take what its row holds there: masked out,
         // it changes nothing.
-        for j in 0..rows.count() {
-            let p = &mut rows.points[j];
-            p.separation = Wide::gather(|l| r[l].rows.points[j].separation);
-            p.normal = AxisRow::gather(|l| &r[l].rows.points[j].normal);
+        for j in 0..self.rows.count() {
             let at = &mut self.anchors.points[j];
             let v = |f: fn(&Anchor<f64>) -> &V3<f64>| {
                 xyz!(|k| Wide::gather(|l| f(&r[l].anchors.points[j])[k]))
             };
             (at.local_a, at.local_b) = (v(|a| &a.local_a), v(|a| &a.local_b));
             (at.offset_a, at.offset_b) = (v(|a| &a.offset_a), v(|a| &a.offset_b));
-            at.position = v(|a| &a.position);
             at.base_separation = Wide::gather(|l| r[l].anchors.points[j].base_separation);
         }
         self.anchors.divisor = Wide::gather(|l| r[l].anchors.divisor);
-        rows.twist_radius = Wide::gather(|l| r[l].rows.twist_radius);
-        for k in 0..2 {
-            rows.friction[k] = AxisRow::gather(|l| &r[l].rows.friction[k]);
-        }
-        rows.twist = AxisRow::gather(|l| &r[l].rows.twist);
     }
 
     /// Moves the slots' rows with their bodies, as [`ContactRows::refresh`] moves a row.
@@ -254,7 +245,7 @@ pub struct Groups {
     /// The rows in no group (the colours' left-over rows and the rows of colours that
     /// are not independent), listed by the plan.
     loose: Vec<usize>,
-    /// Whether the plan and the slots are of the current rows and colours.
+    /// Whether the rows were planned into groups (not for the scalar reference).
     planned: bool,
     solved: u64,
 }
@@ -264,11 +255,6 @@ impl Groups {
     /// per row and pass.
     pub fn rows_solved(&self) -> u64 {
         self.solved
-    }
-
-    /// The rows were prepared anew: what the slots held is of another step.
-    pub fn reset(&mut self) {
-        self.planned = false;
     }
 
     /// Whether the rows live in slots (the plan has been made, and not for the scalar
@@ -360,10 +346,23 @@ impl Groups {
         self.planned = true;
     }
 
-    /// Plans the groups and packs the rows into their slots, the first time a pass
-    /// needs them after the rows were prepared.
-    fn pack(&mut self, rows: &[ContactRows], colours: &Colours, kernel: Kernel) {
-        if self.planned {
+    /// Packs the rows of a step, prepared, into slots, and moves every row to its
+    /// bodies (`follow`), which makes their Jacobians: the groups' in their slots.
+    pub fn pack(
+        &mut self,
+        rows: &mut [ContactRows],
+        colours: &Colours,
+        bodies: &[SolverBody],
+        frames: &[Frame],
+    ) {
+        let kernel = Kernel::detect();
+        self.load(rows, colours, kernel);
+        self.refresh(rows, bodies, frames, true);
+    }
+
+    /// Plans the groups and loads their rows into the slots.
+    fn load(&mut self, rows: &[ContactRows], colours: &Colours, kernel: Kernel) {
+        if self.scalar {
             return;
         }
         self.plan(rows, colours);
@@ -427,7 +426,6 @@ impl Groups {
             parallel::for_each_row(rows, colours, bodies, moving, f);
             return;
         }
-        self.pack(rows, colours, kernel);
         for (k, range) in colours.ranges.iter().enumerate() {
             if !colours.independent(k) {
                 for r in &mut rows[range.clone()] {
@@ -472,7 +470,7 @@ mod tests {
     use glam::{DMat3, DQuat, DVec3};
 
     use super::*;
-    use crate::contact::kernel::PointRow;
+    use crate::contact::kernel::{AxisRow, PointRow};
     use crate::contact::settings::Softness;
     use crate::contact::solver::{NormalBias, Pose};
 
@@ -613,6 +611,27 @@ mod tests {
         rows
     }
 
+    /// The slots planned and loaded from `rows` as they are, with the Jacobians and
+    /// separations [`refresh`] would make at a pack (the passes' test's rows are
+    /// random).
+    fn load_rows(groups: &mut Groups, rows: &[ContactRows], colours: &Colours, kernel: Kernel) {
+        groups.load(rows, colours, kernel);
+        for g in &mut groups.groups {
+            let r = slots!(|l| &rows[g.members[l]].rows);
+            let slots = &mut g.rows;
+            for j in 0..slots.count() {
+                let p = &mut slots.points[j];
+                p.separation = Wide::gather(|l| r[l].points[j].separation);
+                p.normal = AxisRow::gather(|l| &r[l].points[j].normal);
+            }
+            slots.twist_radius = Wide::gather(|l| r[l].twist_radius);
+            for k in 0..2 {
+                slots.friction[k] = AxisRow::gather(|l| &r[l].friction[k]);
+            }
+            slots.twist = AxisRow::gather(|l| &r[l].twist);
+        }
+    }
+
     /// What the slots hold of each grouped row's impulses and point order, into the rows.
     fn read_back(groups: &Groups, rows: &mut [ContactRows]) {
         for g in &groups.groups {
@@ -703,6 +722,7 @@ mod tests {
             for kernel in [Kernel::Baseline, Kernel::detect()] {
                 let (mut rows, mut bodies) = (rows.clone(), bodies.clone());
                 let mut slots = Groups::default();
+                load_rows(&mut slots, &rows, &colours, kernel);
                 for pass in passes.clone() {
                     slots.pass(kernel, &mut rows, &colours, &mut bodies, &moving, pass);
                 }
@@ -771,20 +791,25 @@ mod tests {
                 }
                 r.anchors.divisor = r.rows.len.max(1) as f64;
             }
-            let frames: Vec<Frame> = (0..bodies.len())
-                .map(|_| {
-                    let axis = rand.vector().normalize_or(DVec3::X);
-                    let turn = DQuat::from_axis_angle(axis, rand.uniform(-3.0, 3.0));
-                    let pose = Pose {
-                        position: rand.vector(),
-                        orientation: turn,
-                    };
-                    Frame::of(&pose)
-                })
-                .collect();
+            // Packed at some poses, then moved to others.
+            let mut frames = || -> Vec<Frame> {
+                (0..bodies.len())
+                    .map(|_| {
+                        let axis = rand.vector().normalize_or(DVec3::X);
+                        let turn = DQuat::from_axis_angle(axis, rand.uniform(-3.0, 3.0));
+                        let pose = Pose {
+                            position: rand.vector(),
+                            orientation: turn,
+                        };
+                        Frame::of(&pose)
+                    })
+                    .collect()
+            };
+            let (packed, frames) = (frames(), frames());
             let follow = trial % 2 == 0;
             let mut alone = rows.clone();
             for r in &mut alone {
+                r.refresh(&bodies, &packed, true);
                 r.refresh(&bodies, &frames, follow);
             }
             let colours = Colours {
@@ -793,8 +818,9 @@ mod tests {
             };
             for kernel in [Kernel::Baseline, Kernel::detect()] {
                 let (mut rows, mut slots) = (rows.clone(), Groups::default());
-                slots.pack(&rows, &colours, kernel);
+                slots.load(&rows, &colours, kernel);
                 for g in &mut slots.groups {
+                    kernel.refresh(g, &bodies, &packed, true);
                     kernel.refresh(g, &bodies, &frames, follow);
                     for (l, &i) in g.members.iter().enumerate() {
                         let (r, len) = (&alone[i], alone[i].rows.len);
@@ -807,6 +833,7 @@ mod tests {
                     }
                 }
                 for &i in &slots.loose {
+                    rows[i].refresh(&bodies, &packed, true);
                     rows[i].refresh(&bodies, &frames, follow);
                     let len = rows[i].rows.len;
                     assert!(

@@ -183,7 +183,7 @@ impl<W: Real> AxisRow<W> {
     }
 
     /// Real `l` from `axes(l)`, a field at a time (a vector's worth of stores each).
-    #[inline(always)]
+    #[cfg(test)]
     pub fn gather<'a>(axes: impl Fn(usize) -> &'a AxisRow<f64>) -> Self {
         let v = |f: fn(&AxisRow<f64>) -> &V3<f64>| xyz!(|k| W::gather(|l| f(axes(l))[k]));
         Self {

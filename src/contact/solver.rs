@@ -214,13 +214,17 @@ pub struct ContactInput<'a> {
 }
 
 impl ContactRows {
-    /// Prepares these rows for a manifold, in place: the rows are kept from step to
-    /// step, so a step copies no rows (at 1.5 kB each) into place.
+    /// Prepares these rows for a manifold, in place (the rows are kept from step to
+    /// step, so a step copies no rows, at 1.5 kB each, into place): what stays fixed
+    /// through the step. The separations and Jacobians are made by moving the rows to
+    /// their bodies ([`Self::refresh`]) when they are packed ([`Groups::pack`]).
+    ///
+    /// [`Groups::pack`]: super::groups::Groups::pack
     pub fn prepare(
         &mut self,
         input: ContactInput,
         bodies: &[SolverBody],
-        (poses, frames): (&[Pose], &[Frame]),
+        poses: &[Pose],
         warm_start: bool,
     ) {
         let m = input.manifold;
@@ -276,7 +280,6 @@ impl ContactRows {
         rows.active[m.len..].fill(false);
         anchors[m.len..].fill(Anchor::default());
         self.anchors.divisor = m.len.max(1) as f64;
-        self.refresh(bodies, frames, true);
     }
 
     /// Moves the rows with the bodies ([`refresh::refresh`]); the soft step calls it after

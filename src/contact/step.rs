@@ -337,10 +337,11 @@ impl StepState {
     }
 
     /// The contact rows in colour order, prepared where they lie (a new one only where
-    /// there are more), with PGS's bias; the groups are planned again from them.
+    /// there are more), with PGS's bias; then packed into groups planned again from
+    /// them, and moved to their bodies, which makes their Jacobians.
     fn prepare_rows(&mut self, graph: &ContactGraph<Contact>, settings: &SolverSettings, h: f64) {
         let (jobs, order, values) = (&self.jobs, &self.order, graph.values());
-        let (solver_bodies, poses) = (&self.bodies, (&self.poses[..], &self.frames[..]));
+        let (solver_bodies, poses) = (&self.bodies, &self.poses);
         let contacts = &self.job_contacts;
         self.contact_rows
             .resize_with(order.len(), ContactRows::default);
@@ -368,7 +369,8 @@ impl StepState {
                 r.set_pgs_bias(settings, h);
             }
         }
-        self.groups.reset();
+        let (bodies, frames) = (&self.bodies, &self.frames);
+        (self.groups).pack(&mut self.contact_rows, &self.colours, bodies, frames);
     }
 
     /// The joints with an awake end; without warm starting, their impulses start at 0.
