@@ -472,8 +472,9 @@ impl StepState {
     }
 
     /// Integrate positions: hands each awake body its solved velocities and lets the
-    /// integrator move it through `h` as a free body; the solver's view and the poses
-    /// follow.
+    /// integrator move it through `h` as a free body (or its mover move it); the
+    /// solver's view and the poses follow. Velocities that are not finite (the rows
+    /// overflowed) fail the step.
     pub fn integrate_positions(
         &mut self,
         bodies: &mut [Body],
@@ -481,7 +482,6 @@ impl StepState {
         h: f64,
         movers: &mut dyn Movers,
     ) -> Result<(), StepError> {
-        self.finalize_bodies(bodies)?;
         let n = self.awake.len();
         // The bodies the world moves, here; the others fly free, each on its own, so on
         // rayon's threads.
@@ -489,6 +489,7 @@ impl StepState {
         for (i, body) in bodies.iter_mut().enumerate() {
             if self.awake[i] && movers.moves(i) {
                 moved.push(i);
+                hand_velocities(body, &self.bodies[i])?;
                 movers.advance(i, body, h)?;
             }
         }
@@ -500,6 +501,7 @@ impl StepState {
                     return Ok(());
                 }
                 if moved.binary_search(&i).is_err() {
+                    hand_velocities(body, solver)?;
                     integrator.step(&body.props, &mut body.state, Loads::default(), h)?;
                 }
                 *solver = SolverBody::new(&body.props, &body.state);
@@ -606,4 +608,17 @@ impl StepState {
         self.groups.store(&self.contact_rows, graph.values_mut());
         self.joint_rows.store(joints, users);
     }
+}
+
+/// Hands `body` the velocities the solver found for it, or fails, leaving it as it was,
+/// if its state would not be finite.
+fn hand_velocities(body: &mut Body, solved: &SolverBody) -> Result<(), StepError> {
+    let mut state = body.state;
+    state.velocity = solved.v;
+    state.set_world_omega(&body.props, solved.w);
+    if !state.is_finite() {
+        return Err(StepError::NonFinite);
+    }
+    body.state = state;
+    Ok(())
 }
