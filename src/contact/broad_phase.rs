@@ -15,10 +15,14 @@ use super::parallel;
 pub struct SweepAndPrune {
     /// All boxes by their lower bound on the sweep axis; kept from step to step.
     order: Vec<u32>,
-    /// Scratch rebuilt each step: the boxes of each slab in sweep order, slab after slab,
-    /// and where each slab's run starts (one more entry than slabs).
+    /// Scratch rebuilt each step: the boxes of each slab in sweep order, slab after slab
+    /// (their indices, and copies of them, which the sweep reads in order instead of
+    /// all over the boxes), and where each slab's run starts (one more entry than
+    /// slabs).
     #[serde(skip)]
     binned: Vec<u32>,
+    #[serde(skip)]
+    binned_boxes: Vec<Aabb>,
     #[serde(skip)]
     starts: Vec<usize>,
 }
@@ -93,6 +97,7 @@ impl SweepAndPrune {
         Self {
             order: self.order.clone(),
             binned: Vec::new(),
+            binned_boxes: Vec::new(),
             starts: Vec::new(),
         }
     }
@@ -127,14 +132,14 @@ impl SweepAndPrune {
         let slabs = Slabs::new(boxes, across);
         self.bin(boxes, &slabs);
         let (binned, starts) = (&self.binned, &self.starts);
+        let binned_boxes = &self.binned_boxes;
         // Slab `s`'s sweep: the boxes that start within each box's extent on the axis,
         // after it in the slab.
         let sweep = |s: usize, out: &mut Vec<(u32, u32)>| {
-            let run = &binned[starts[s]..starts[s + 1]];
-            for (n, &i) in run.iter().enumerate() {
-                let a = &boxes[i as usize];
-                for &j in &run[n + 1..] {
-                    let b = &boxes[j as usize];
+            let slab = starts[s]..starts[s + 1];
+            let (run, run_boxes) = (&binned[slab.clone()], &binned_boxes[slab]);
+            for (n, (&i, a)) in run.iter().zip(run_boxes).enumerate() {
+                for (&j, b) in run[n + 1..].iter().zip(&run_boxes[n + 1..]) {
                     if b.min[axis] > a.max[axis] {
                         break;
                     }
@@ -181,10 +186,12 @@ impl SweepAndPrune {
         }
         self.binned.clear();
         self.binned.resize(self.starts[slabs.count], 0);
+        (self.binned_boxes).resize(self.starts[slabs.count], Aabb::default());
         let mut next = self.starts.clone();
         for &k in &self.order {
             for s in span(k) {
                 self.binned[next[s]] = k;
+                self.binned_boxes[next[s]] = boxes[k as usize];
                 next[s] += 1;
             }
         }

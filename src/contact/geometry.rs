@@ -70,7 +70,7 @@ impl Plane {
 }
 
 /// Axis-aligned bounding box.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Aabb {
     pub min: DVec3,
     pub max: DVec3,
