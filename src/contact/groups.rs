@@ -63,7 +63,7 @@ impl Group {
     fn refresh(&mut self, bodies: &[SolverBody], frames: &[Frame], follow: bool) {
         let a = End::gather(bodies, frames, |l| self.a[l]);
         let b = End::gather(bodies, frames, |l| self.b[l]);
-        refresh::refresh(&mut self.rows, &mut self.anchors, (&a, &b), follow);
+        refresh::refresh(&mut self.rows, &self.anchors, (&a, &b), follow);
     }
 
     /// What [`Self::load`]'s other parts leave out: slot `l`'s ends, directions,
@@ -746,18 +746,17 @@ mod tests {
     }
 
     /// What a move leaves in slot `l` of `rows` (of `len` points), as bits: the
-    /// separations, the Jacobians, the twist's lever and the anchors' points.
-    fn moved_bits<W: Real>(rows: &Rows<W>, anchors: &Anchors<W>, l: usize, len: usize) -> Vec<u64> {
+    /// separations, the Jacobians and the twist's lever.
+    fn moved_bits<W: Real>(rows: &Rows<W>, l: usize, len: usize) -> Vec<u64> {
         let axis = |a: &AxisRow<W>| {
             let v = [a.ang_a, a.ang_b, a.turn_a, a.turn_b];
             let parts = v.into_iter().flatten().chain([a.mass]);
             parts.map(|x| x.slot(l).to_bits()).collect::<Vec<_>>()
         };
         let mut bits = Vec::new();
-        for (p, at) in rows.points[..len].iter().zip(&anchors.points) {
+        for p in &rows.points[..len] {
             bits.push(p.separation.slot(l).to_bits());
             bits.extend(axis(&p.normal));
-            bits.extend(at.position.map(|x| x.slot(l).to_bits()));
         }
         for k in 0..2 {
             bits.extend(axis(&rows.friction[k]));
@@ -786,7 +785,6 @@ mod tests {
                     let garbage = if j < r.rows.len { 0.0 } else { f64::NAN };
                     let mut v = || (rand.vector() + DVec3::splat(garbage)).to_array();
                     (at.local_a, at.local_b, at.offset_a, at.offset_b) = (v(), v(), v(), v());
-                    at.position = v();
                     at.base_separation = rand.value() + garbage;
                 }
                 r.anchors.divisor = r.rows.len.max(1) as f64;
@@ -825,8 +823,7 @@ mod tests {
                     for (l, &i) in g.members.iter().enumerate() {
                         let (r, len) = (&alone[i], alone[i].rows.len);
                         assert!(
-                            moved_bits(&g.rows, &g.anchors, l, len)
-                                == moved_bits(&r.rows, &r.anchors, 0, len),
+                            moved_bits(&g.rows, l, len) == moved_bits(&r.rows, 0, len),
                             "trial {trial}: row {i} moved otherwise in its slot"
                         );
                         moved += 1;
@@ -837,8 +834,7 @@ mod tests {
                     rows[i].refresh(&bodies, &frames, follow);
                     let len = rows[i].rows.len;
                     assert!(
-                        moved_bits(&rows[i].rows, &rows[i].anchors, 0, len)
-                            == moved_bits(&alone[i].rows, &alone[i].anchors, 0, len),
+                        moved_bits(&rows[i].rows, 0, len) == moved_bits(&alone[i].rows, 0, len),
                         "trial {trial}: left-over row {i} moved otherwise"
                     );
                 }

@@ -46,8 +46,6 @@ pub struct Anchor<W: Real> {
     /// follows the bodies' translation with them.
     pub offset_a: V3<W>,
     pub offset_b: V3<W>,
-    /// The point now, where both bodies' impulses act.
-    pub position: V3<W>,
     /// Separation when prepared.
     pub base_separation: W,
 }
@@ -93,13 +91,13 @@ fn sub<W: Real>(a: &V3<W>, b: &V3<W>) -> V3<W> {
 
 /// Moves `rows` with their ends `a` and `b`: the anchors to where the bodies have
 /// carried them and the separation measured there; with `follow`, each point carried
-/// with the bodies' translation, and the Jacobians at the points, the centroid and the
-/// bodies' current inertia. `follow: false` leaves the points and Jacobians where they
+/// with the bodies' translation (where both bodies' impulses act), and the Jacobians at
+/// the points, the centroid and the bodies' current inertia. `follow: false` leaves the points and Jacobians where they
 /// were prepared (Box2D's and rapier's fixed anchors).
 #[inline(always)]
 pub fn refresh<W: Real>(
     rows: &mut Rows<W>,
-    anchors: &mut Anchors<W>,
+    anchors: &Anchors<W>,
     (a, b): (&End<W>, &End<W>),
     follow: bool,
 ) {
@@ -114,28 +112,28 @@ pub fn refresh<W: Real>(
     let wa = W::select(moves, a.inertia.inv_mass / total, half);
     let wb = W::select(moves, b.inertia.inv_mass / total, half);
     let (count, mixed) = (rows.count(), rows.mixed);
+    // Where each point is now, and their sum.
+    let mut points = [[W::ZERO; 3]; MAX_POINTS];
     let mut centroid = [W::ZERO; 3];
     for j in 0..count {
-        let (p, at) = (&mut rows.points[j], &mut anchors.points[j]);
+        let (p, at) = (&mut rows.points[j], &anchors.points[j]);
         let anchor_a = add(&a.position, &transform(&a.turn, &at.local_a));
         let anchor_b = add(&b.position, &transform(&b.turn, &at.local_b));
         p.separation = at.base_separation + dot(&n, &sub(&anchor_b, &anchor_a));
         if follow {
-            at.position =
+            let point =
                 xyz!(|k| wa * (a.position[k] + at.offset_a[k])
                     + wb * (b.position[k] + at.offset_b[k]));
-            let levers = (
-                &sub(&at.position, &a.position),
-                &sub(&at.position, &b.position),
-            );
+            let levers = (&sub(&point, &a.position), &sub(&point, &b.position));
             p.normal = AxisRow::point(&a.inertia, &b.inertia, levers, &n);
+            let sum = add(&centroid, &point);
+            centroid = if mixed {
+                select3(rows.active[j], &sum, &centroid)
+            } else {
+                sum
+            };
+            points[j] = point;
         }
-        let sum = add(&centroid, &at.position);
-        centroid = if mixed {
-            select3(rows.active[j], &sum, &centroid)
-        } else {
-            sum
-        };
     }
     if !follow {
         return;
@@ -148,8 +146,8 @@ pub fn refresh<W: Real>(
     rows.twist = AxisRow::twist(&a.inertia, &b.inertia, &n);
     // The start of `Iterator::sum` (−0), as a sum of a row's values starts.
     let mut radius = W::splat(std::iter::empty::<f64>().sum());
-    for j in 0..count {
-        let d = sub(&anchors.points[j].position, &centroid);
+    for (j, point) in points.iter().enumerate().take(count) {
+        let d = sub(point, &centroid);
         let sum = radius + dot(&d, &d).sqrt();
         radius = if mixed {
             W::select(rows.active[j], sum, radius)

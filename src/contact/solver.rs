@@ -265,7 +265,6 @@ impl ContactRows {
                 local_b: (qb * rb).to_array(),
                 offset_a: ra.to_array(),
                 offset_b: rb.to_array(),
-                position: [0.0; 3],
                 base_separation: p.separation,
             };
             *row = PointRow {
@@ -287,7 +286,7 @@ impl ContactRows {
     pub fn refresh(&mut self, bodies: &[SolverBody], frames: &[Frame], follow: bool) {
         let a = End::gather(bodies, frames, |_| self.a);
         let b = End::gather(bodies, frames, |_| self.b);
-        refresh::refresh(&mut self.rows, &mut self.anchors, (&a, &b), follow);
+        refresh::refresh(&mut self.rows, &self.anchors, (&a, &b), follow);
     }
 
     /// A pass of the [`kernel`](super::kernel) on these rows alone, between their bodies
