@@ -115,8 +115,8 @@ pub fn refresh<W: Real>(
     // Where each point is now, and their sum.
     let mut points = [[W::ZERO; 3]; MAX_POINTS];
     let mut centroid = [W::ZERO; 3];
-    for j in 0..count {
-        let (p, at) = (&mut rows.points[j], &anchors.points[j]);
+    let moving = (rows.points.iter_mut().zip(&anchors.points)).zip(&mut points);
+    for (j, ((p, at), now)) in moving.enumerate().take(count) {
         let anchor_a = add(&a.position, &transform(&a.turn, &at.local_a));
         let anchor_b = add(&b.position, &transform(&b.turn, &at.local_b));
         p.separation = at.base_separation + dot(&n, &sub(&anchor_b, &anchor_a));
@@ -132,7 +132,7 @@ pub fn refresh<W: Real>(
             } else {
                 sum
             };
-            points[j] = point;
+            *now = point;
         }
     }
     if !follow {
