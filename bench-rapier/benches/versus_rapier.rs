@@ -285,7 +285,7 @@ fn report_sleeping(size: usize) {
 
 /// The whole fall of the clear-start pile, sleeping on in both engines: 30 s from the
 /// start, each run timed whole (the world is built outside the timing); and the step of
-/// the heap at rest, asleep against the same heap kept awake.
+/// the heap at rest, asleep (on one thread and on two) against the same heap kept awake.
 fn sleeping(c: &mut Criterion) {
     let size = 1000;
     report_sleeping(size);
@@ -326,18 +326,22 @@ fn sleeping(c: &mut Criterion) {
         (0..FALL_STEPS).for_each(|_| step_gyrolab(&mut w));
         w
     });
-    for asleep in [true, false] {
+    // Asleep and kept awake on one thread; asleep on two too, where a stage that woke
+    // the pool's threads for nothing would show.
+    let two = pool(2);
+    for (asleep, threads) in [(true, 1), (true, 2), (false, 1)] {
         let mut w = rested.clone();
         w.contacts.as_mut().expect("contacts").settings.sleep = asleep;
-        one.install(|| (0..10).for_each(|_| step_gyrolab(&mut w)));
-        let name = if asleep {
-            "gyrolab, asleep"
-        } else {
-            "gyrolab, kept awake"
+        let pool = if threads == 1 { &one } else { &two };
+        pool.install(|| (0..10).for_each(|_| step_gyrolab(&mut w)));
+        let name = match (asleep, threads) {
+            (true, 1) => "gyrolab, asleep",
+            (true, _) => "gyrolab, asleep, 2 threads",
+            (false, _) => "gyrolab, kept awake",
         };
         group.bench_function(name, |b| {
             b.iter_custom(|n| {
-                one.install(|| {
+                pool.install(|| {
                     let start = Instant::now();
                     (0..n).for_each(|_| step_gyrolab(black_box(&mut w)));
                     start.elapsed()
