@@ -285,7 +285,8 @@ fn report_sleeping(size: usize) {
 
 /// The whole fall of the clear-start pile, sleeping on in both engines: 30 s from the
 /// start, each run timed whole (the world is built outside the timing); and the step of
-/// the heap at rest, asleep (on one thread and on two) against the same heap kept awake.
+/// the heap at rest, asleep (on one thread and on two) against the same heap kept awake,
+/// and beside one box awake.
 fn sleeping(c: &mut Criterion) {
     let size = 1000;
     report_sleeping(size);
@@ -349,6 +350,35 @@ fn sleeping(c: &mut Criterion) {
             })
         });
     }
+    // One box awake, the one farthest from any other (an island of its own), thrown up
+    // whenever it falls asleep: what the asleep rest of the heap costs beside it.
+    let mut w = rested;
+    let centres: Vec<_> = w.bodies.iter().map(|b| b.state.position).collect();
+    let nearest = |i: usize| {
+        (centres.iter().enumerate())
+            .filter(|&(j, _)| j != i)
+            .map(|(_, c)| (*c - centres[i]).length())
+            .fold(f64::INFINITY, f64::min)
+    };
+    let lone = (0..centres.len())
+        .max_by(|&i, &j| nearest(i).total_cmp(&nearest(j)))
+        .expect("boxes");
+    group.bench_function("gyrolab, one lone box awake", |b| {
+        b.iter_custom(|n| {
+            one.install(|| {
+                let start = Instant::now();
+                for _ in 0..n {
+                    let contacts = w.contacts.as_mut().expect("contacts");
+                    if contacts.is_asleep(lone) {
+                        contacts.wake(lone);
+                        w.bodies[lone].state.velocity.y = 5.0;
+                    }
+                    step_gyrolab(black_box(&mut w));
+                }
+                start.elapsed()
+            })
+        })
+    });
     group.finish();
 }
 

@@ -6,9 +6,9 @@
 //! end bitwise as each would alone (the rows one at a time stay the reference the tests
 //! compare with, and solve the overflow colour and the rows left over in a colour).
 //!
-//! The slots are packed from the rows when a pass first needs them after the rows were
-//! prepared, once a step; from then on each grouped row lives in its slot: the slots
-//! are moved with the bodies ([`refresh`]) and hold the accumulated impulses until
+//! The slots are packed from the rows once a step, in the prepare stage
+//! ([`Groups::pack`]); from then on each grouped row lives in its slot: the slots are
+//! moved with the bodies ([`refresh`]) and hold the accumulated impulses until
 //! [`Groups::store`] hands them to the manifolds.
 
 use std::ops::Range;
@@ -34,12 +34,15 @@ struct Group {
 }
 
 impl Group {
-    /// Loads the slots from their rows, in the point order of the first (the slots
-    /// cannot follow rows of different orders: the plan keeps them apart): all but what
-    /// [`refresh`] makes of the anchors.
+    /// Loads the slots from their rows, just prepared (so all in the same point order):
+    /// all but what [`refresh`] makes of the anchors.
     #[inline(always)]
     fn load(&mut self, r: [&ContactRows; WIDTH]) {
         let first = &r[0].rows;
+        debug_assert!(
+            r.iter().all(|r| r.rows.flip == first.flip),
+            "one point order"
+        );
         (self.rows.flip, self.rows.len, self.rows.mixed) = (first.flip, first.len, false);
         for (l, r) in r.iter().enumerate() {
             self.load_slot(l, r);
@@ -229,9 +232,9 @@ struct Plan {
 }
 
 /// The contact rows of a step packed into slots, colour by colour, with the scalar rows
-/// they leave over. From the first pass after the rows were prepared, a row in a group
-/// lives in its slot (which holds its impulses and is moved with its bodies) and is not
-/// read again from the rows; a row left over lives in the rows.
+/// they leave over. From the pack, a row in a group lives in its slot (which holds its
+/// impulses and is moved with its bodies) and is not read again from the rows; a row
+/// left over lives in the rows.
 #[derive(Clone, Debug, Default)]
 pub struct Groups {
     /// Solve every row on the scalar path, the reference (for the tests).
@@ -277,9 +280,8 @@ impl Groups {
         }
     }
 
-    /// Groups each independent colour's rows `WIDTH` at a time: rows with the same point
-    /// order, most points first, so that only the last groups have slots with fewer
-    /// points than others.
+    /// Groups each independent colour's rows `WIDTH` at a time, most points first, so
+    /// that only the last groups have slots with fewer points than others.
     fn plan(&mut self, rows: &[ContactRows], colours: &Colours) {
         let mut planned = 0;
         self.plans.clear();
@@ -287,12 +289,9 @@ impl Groups {
         for (k, range) in colours.ranges.iter().enumerate() {
             let (g, r) = (planned, self.rest.len());
             if colours.independent(k) {
-                // A counting sort by point order, then number of points from the most.
-                const KEYS: usize = 2 * (MAX_POINTS + 1);
-                let key = |r: &ContactRows| {
-                    let r = &r.rows;
-                    usize::from(r.flip) * (MAX_POINTS + 1) + MAX_POINTS.saturating_sub(r.len)
-                };
+                // A counting sort by number of points, from the most.
+                const KEYS: usize = MAX_POINTS + 1;
+                let key = |r: &ContactRows| MAX_POINTS.saturating_sub(r.rows.len);
                 let mut start = [0; KEYS + 1];
                 for i in range.clone() {
                     start[key(&rows[i]) + 1] += 1;
@@ -307,19 +306,15 @@ impl Groups {
                     self.order[*s] = i;
                     *s += 1;
                 }
-                // `WIDTH` at a time, a group's rows all of one point order.
+                // `WIDTH` at a time.
                 let mut group = [0; WIDTH];
                 let mut filled = 0;
                 for &i in &self.order {
-                    if filled > 0 && rows[group[0]].rows.flip != rows[i].rows.flip {
-                        self.rest.extend_from_slice(&group[..filled]);
-                        filled = 0;
-                    }
                     group[filled] = i;
                     filled += 1;
                     if filled == WIDTH {
-                        // The groups of earlier steps are reused: a load of all
-                        // sets every field.
+                        // The groups of earlier steps are reused: the pack's load
+                        // and move set every field the passes read.
                         if planned == self.groups.len() {
                             self.groups.push(Group::default());
                         }
@@ -347,7 +342,8 @@ impl Groups {
     }
 
     /// Packs the rows of a step, prepared, into slots, and moves every row to its
-    /// bodies (`follow`), which makes their Jacobians: the groups' in their slots.
+    /// bodies (`follow`), which makes their Jacobians: each group's in its slots, loaded
+    /// and moved at once while they are in cache.
     pub fn pack(
         &mut self,
         rows: &mut [ContactRows],
@@ -355,16 +351,24 @@ impl Groups {
         bodies: &[SolverBody],
         frames: &[Frame],
     ) {
-        let kernel = Kernel::detect();
-        self.load(rows, colours, kernel);
-        self.refresh(rows, bodies, frames, true);
-    }
-
-    /// Plans the groups and loads their rows into the slots.
-    fn load(&mut self, rows: &[ContactRows], colours: &Colours, kernel: Kernel) {
         if self.scalar {
+            parallel::for_each_indexed(rows, |_, r| r.refresh(bodies, frames, true));
             return;
         }
+        let kernel = Kernel::detect();
+        self.plan(rows, colours);
+        let shared: &[ContactRows] = rows;
+        parallel::for_each_indexed(&mut self.groups, |_, g| {
+            let r = g.members;
+            kernel.load(g, slots!(|l| &shared[r[l]]));
+            kernel.refresh(g, bodies, frames, true);
+        });
+        self.refresh_loose(rows, bodies, frames, true);
+    }
+
+    /// Plans the groups and loads their rows into the slots (the pack without the move).
+    #[cfg(test)]
+    fn load(&mut self, rows: &[ContactRows], colours: &Colours, kernel: Kernel) {
         self.plan(rows, colours);
         parallel::for_each_indexed(&mut self.groups, |_, g| {
             let r = g.members;
@@ -389,6 +393,17 @@ impl Groups {
         parallel::for_each_indexed(&mut self.groups, |_, g| {
             kernel.refresh(g, bodies, frames, follow)
         });
+        self.refresh_loose(rows, bodies, frames, follow);
+    }
+
+    /// Moves the rows in no group with their bodies, where they lie.
+    fn refresh_loose(
+        &mut self,
+        rows: &mut [ContactRows],
+        bodies: &[SolverBody],
+        frames: &[Frame],
+        follow: bool,
+    ) {
         let each = Items(rows.as_mut_ptr());
         // SAFETY: the loose rows are each listed once.
         parallel::for_each_indexed(&mut self.loose, |_, &mut i| {
@@ -422,7 +437,7 @@ impl Groups {
         pass: RowPass,
     ) {
         let f = |r: &mut ContactRows, a: &mut SolverBody, b: &mut SolverBody| r.run(a, b, pass);
-        if self.scalar {
+        if !self.grouped() {
             parallel::for_each_row(rows, colours, bodies, moving, f);
             return;
         }
@@ -681,7 +696,7 @@ mod tests {
     #[test]
     fn the_groups_are_bitwise_the_rows_one_at_a_time() {
         let mut rand = Rand(7);
-        let mut solved = 0;
+        let (mut solved, mut mixed) = (0, 0);
         for trial in 0..200 {
             let count = 3 * WIDTH + rand.below(WIDTH);
             let (rows, bodies) = scene(&mut rand, count, trial % 2 == 1);
@@ -723,6 +738,7 @@ mod tests {
                 let (mut rows, mut bodies) = (rows.clone(), bodies.clone());
                 let mut slots = Groups::default();
                 load_rows(&mut slots, &rows, &colours, kernel);
+                mixed += slots.groups.iter().filter(|g| g.rows.mixed).count();
                 for pass in passes.clone() {
                     slots.pass(kernel, &mut rows, &colours, &mut bodies, &moving, pass);
                 }
@@ -743,6 +759,7 @@ mod tests {
             solved >= 2 * 200 * 5 * 3 * WIDTH as u64,
             "the slots solved {solved} rows"
         );
+        assert!(mixed > 0, "no group mixed point counts");
     }
 
     /// What a move leaves in slot `l` of `rows` (of `len` points), as bits: the
@@ -773,7 +790,7 @@ mod tests {
     #[test]
     fn the_groups_move_bitwise_as_the_rows_one_at_a_time() {
         let mut rand = Rand(11);
-        let mut moved = 0;
+        let (mut moved, mut mixed) = (0, 0);
         for trial in 0..100 {
             let count = 3 * WIDTH + rand.below(WIDTH);
             let (mut rows, mut bodies) = scene(&mut rand, count, false);
@@ -817,6 +834,7 @@ mod tests {
             for kernel in [Kernel::Baseline, Kernel::detect()] {
                 let (mut rows, mut slots) = (rows.clone(), Groups::default());
                 slots.load(&rows, &colours, kernel);
+                mixed += slots.groups.iter().filter(|g| g.rows.mixed).count();
                 for g in &mut slots.groups {
                     kernel.refresh(g, &bodies, &packed, true);
                     kernel.refresh(g, &bodies, &frames, follow);
@@ -842,5 +860,6 @@ mod tests {
         }
         // At least 3 full groups a trial, with each kernel.
         assert!(moved >= 2 * 100 * 3 * WIDTH, "the slots moved {moved} rows");
+        assert!(mixed > 0, "no group mixed point counts");
     }
 }

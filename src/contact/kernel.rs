@@ -28,7 +28,7 @@ pub fn dot<W: Real>(a: &V3<W>, b: &V3<W>) -> W {
 
 /// `DVec3::cross`.
 #[inline(always)]
-pub fn cross<W: Real>(a: &V3<W>, b: &V3<W>) -> V3<W> {
+fn cross<W: Real>(a: &V3<W>, b: &V3<W>) -> V3<W> {
     [
         a[1] * b[2] - b[1] * a[2],
         a[2] * b[0] - b[2] * a[0],

@@ -92,8 +92,8 @@ fn sub<W: Real>(a: &V3<W>, b: &V3<W>) -> V3<W> {
 /// Moves `rows` with their ends `a` and `b`: the anchors to where the bodies have
 /// carried them and the separation measured there; with `follow`, each point carried
 /// with the bodies' translation (where both bodies' impulses act), and the Jacobians at
-/// the points, the centroid and the bodies' current inertia. `follow: false` leaves the points and Jacobians where they
-/// were prepared (Box2D's and rapier's fixed anchors).
+/// the points, the centroid and the bodies' current inertia. `follow: false` leaves the
+/// points and Jacobians where they were prepared (Box2D's and rapier's fixed anchors).
 #[inline(always)]
 pub fn refresh<W: Real>(
     rows: &mut Rows<W>,

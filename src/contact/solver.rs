@@ -281,8 +281,9 @@ impl ContactRows {
         self.anchors.divisor = m.len.max(1) as f64;
     }
 
-    /// Moves the rows with the bodies ([`refresh::refresh`]); the soft step calls it after
-    /// every solver sub-step's integration.
+    /// Moves the rows with the bodies ([`refresh::refresh`]): when they are packed, and,
+    /// for rows in no group (their groups' are moved in slots), after every solver
+    /// sub-step's integration.
     pub fn refresh(&mut self, bodies: &[SolverBody], frames: &[Frame], follow: bool) {
         let a = End::gather(bodies, frames, |_| self.a);
         let b = End::gather(bodies, frames, |_| self.b);

@@ -73,7 +73,7 @@ pub struct StepState {
     /// The contact rows' colours: `contact_rows` lists the rows colour by colour.
     pub colours: Colours,
     /// The rows eight by eight in SIMD slots for the solve passes: a grouped row lives
-    /// in its slot from the first pass of a step to [`Groups::store`].
+    /// in its slot from the pack in the prepare stage to [`Groups::store`].
     pub groups: Groups,
     /// Scratch of the prepare stage, rebuilt each step: each row's bodies and contact
     /// in the order of the ground first, the colours' permutation of them, and the
@@ -211,8 +211,12 @@ impl Contacts {
     /// is reset if it moved faster than the sleep speed ([`islands::sleep_speed`]).
     fn tick_sleep(&mut self, bodies: &[Body], h: f64) {
         let mut speeds = Vec::new();
-        let start = &self.state.start;
+        let (start, sleep) = (&self.state.start, &self.sleep);
         parallel::collect(bodies.len(), &mut speeds, |i| {
+            // An asleep body's timer does not move ([`islands::tick`]).
+            if sleep[i].asleep {
+                return 0.0;
+            }
             let (b, from) = (&bodies[i], &start[i]);
             let s = &b.state;
             let turn = s.orientation * from.orientation.inverse();
@@ -282,10 +286,21 @@ impl StepState {
         self.update_frames();
     }
 
-    /// The frames of the poses, after the poses moved.
+    /// The frames of the poses, at the step's start.
     fn update_frames(&mut self) {
         let poses = &self.poses;
         parallel::collect(poses.len(), &mut self.frames, |i| Frame::of(&poses[i]));
+    }
+
+    /// The frames of the poses that moved in a solver sub-step: the awake bodies' and
+    /// the kinematic colliders' (an asleep body's, or the world's, stays as it was).
+    fn update_moved_frames(&mut self) {
+        let (poses, awake, n) = (&self.poses, &self.awake, self.awake.len());
+        parallel::for_each_indexed(&mut self.frames, |i, frame| {
+            if i > n || awake.get(i).copied().unwrap_or(false) {
+                *frame = Frame::of(&poses[i]);
+            }
+        });
     }
 
     /// Whether a row between `a` and `b` (`NONE`: the world) has an awake end.
@@ -483,6 +498,11 @@ impl StepState {
         movers: &mut dyn Movers,
     ) -> Result<(), StepError> {
         let n = self.awake.len();
+        // Velocities that overflowed fail the step before any body moves.
+        let (solved, awake) = (&self.bodies[..n], &self.awake);
+        if (solved.iter().zip(awake)).any(|(b, &a)| a && !(b.v.is_finite() && b.w.is_finite())) {
+            return Err(StepError::NonFinite);
+        }
         // The bodies the world moves, here; the others fly free, each on its own, so on
         // rayon's threads.
         let mut moved = Vec::new();
@@ -514,7 +534,7 @@ impl StepState {
         for (pose, body) in self.poses[first..].iter_mut().zip(&self.bodies[first..]) {
             *pose = Kinematic::advanced(pose, body, h);
         }
-        self.update_frames();
+        self.update_moved_frames();
         Ok(())
     }
 
@@ -610,8 +630,8 @@ impl StepState {
     }
 }
 
-/// Hands `body` the velocities the solver found for it, or fails, leaving it as it was,
-/// if its state would not be finite.
+/// Hands `body` the velocities the solver found for it (finite), or fails, leaving it as
+/// it was, if its state would not be finite (its angular momentum overflowed).
 fn hand_velocities(body: &mut Body, solved: &SolverBody) -> Result<(), StepError> {
     let mut state = body.state;
     state.velocity = solved.v;
