@@ -519,11 +519,13 @@ fn aabb() -> impl Strategy<Value = Aabb> {
 proptest! {
     /// Sweep and prune finds exactly the overlapping distinct pairs a brute-force double
     /// loop finds (distinct pairs [cwzx, Lists]: i < j, each pair once), also when the
-    /// boxes move and the kept order is stale.
+    /// boxes move and the kept order is stale; and, with some boxes asleep, exactly those
+    /// with an awake box.
     #[test]
     fn sweep_and_prune_equals_brute_force(
         first in prop::collection::vec(aabb(), 0..60),
         shift in prop::array::uniform3(-3.0..3.0f64),
+        asleep in prop::collection::vec(prop::bool::weighted(0.8), 60),
     ) {
         let mut sap = SweepAndPrune::default();
         let mut pairs = Vec::new();
@@ -531,18 +533,21 @@ proptest! {
             let d = DVec3::from_array(shift) * (i % 3) as f64;
             Aabb { min: b.min + d, max: b.max + d }
         }).collect::<Vec<_>>()] {
-            sap.pairs(&boxes, |_, _| true, &mut pairs);
-            let mut got = pairs.clone();
-            got.sort();
-            let mut brute = Vec::new();
-            for i in 0..boxes.len() {
-                for j in i + 1..boxes.len() {
-                    if boxes[i].overlaps(&boxes[j]) {
-                        brute.push((i as u32, j as u32));
+            for some_asleep in [false, true] {
+                let awake = |i: usize| !(some_asleep && asleep[i]);
+                sap.pairs(&boxes, (awake, |_, _| true), &mut pairs);
+                let mut got = pairs.clone();
+                got.sort();
+                let mut brute = Vec::new();
+                for i in 0..boxes.len() {
+                    for j in i + 1..boxes.len() {
+                        if boxes[i].overlaps(&boxes[j]) && (awake(i) || awake(j)) {
+                            brute.push((i as u32, j as u32));
+                        }
                     }
                 }
+                prop_assert_eq!(got, brute);
             }
-            prop_assert_eq!(got, brute);
         }
     }
 }

@@ -107,12 +107,17 @@ impl SweepAndPrune {
         self.order.clone_from(&from.order);
     }
 
-    /// Every distinct pair `(i, j)`, `i < j`, of overlapping boxes that `keep` accepts,
-    /// into `out` (cleared first).
+    /// Every distinct pair `(i, j)`, `i < j`, of overlapping boxes, at least one of them
+    /// `awake`, that `keep` accepts, into `out` (cleared first). A slab with no awake box
+    /// is not swept: beside an asleep heap, one awake box costs the sweep of its slabs
+    /// only.
     pub fn pairs(
         &mut self,
         boxes: &[Aabb],
-        keep: impl Fn(usize, usize) -> bool + Sync,
+        (awake, keep): (
+            impl Fn(usize) -> bool + Sync,
+            impl Fn(usize, usize) -> bool + Sync,
+        ),
         out: &mut Vec<(u32, u32)>,
     ) {
         out.clear();
@@ -138,6 +143,9 @@ impl SweepAndPrune {
         let sweep = |s: usize, out: &mut Vec<(u32, u32)>| {
             let slab = starts[s]..starts[s + 1];
             let (run, run_boxes) = (&binned[slab.clone()], &binned_boxes[slab]);
+            if !run.iter().any(|&i| awake(i as usize)) {
+                return;
+            }
             for (n, (&i, a)) in run.iter().zip(run_boxes).enumerate() {
                 for (&j, b) in run[n + 1..].iter().zip(&run_boxes[n + 1..]) {
                     if b.min[axis] > a.max[axis] {
@@ -146,7 +154,8 @@ impl SweepAndPrune {
                     let shared = a.min[across].max(b.min[across]);
                     if a.overlaps(b) && slabs.of(shared) == s {
                         let (p, q) = (i.min(j), i.max(j));
-                        if keep(p as usize, q as usize) {
+                        let either = awake(p as usize) || awake(q as usize);
+                        if either && keep(p as usize, q as usize) {
                             out.push((p, q));
                         }
                     }

@@ -104,10 +104,13 @@ impl Contacts {
         };
         self.broad.pairs(
             &self.boxes,
-            |i, j| {
-                let (a, b) = (proxies[i].body as usize, proxies[j].body as usize);
-                a != b && !(sleep[a].asleep && sleep[b].asleep) && !jointed(a, b)
-            },
+            (
+                |i| !sleep[proxies[i].body as usize].asleep,
+                |i, j| {
+                    let (a, b) = (proxies[i].body as usize, proxies[j].body as usize);
+                    a != b && !jointed(a, b)
+                },
+            ),
             &mut self.pairs,
         );
         self.stats.pairs = self.pairs.len();
