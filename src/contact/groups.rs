@@ -485,7 +485,9 @@ mod tests {
     use glam::{DMat3, DQuat, DVec3};
 
     use super::*;
+    use crate::contact::graph::NONE;
     use crate::contact::kernel::{AxisRow, PointRow};
+    use crate::contact::manifold::Manifold;
     use crate::contact::settings::Softness;
     use crate::contact::solver::{NormalBias, Pose};
 
@@ -564,6 +566,7 @@ mod tests {
                 ContactRows {
                     a: 2 * i,
                     b,
+                    contact: i,
                     rows: rows(rand, b < n, flip),
                     ..ContactRows::default()
                 }
@@ -647,6 +650,37 @@ mod tests {
         }
     }
 
+    /// A contact whose manifold has `len` points, for the store.
+    fn contact_of(len: usize) -> Contact {
+        Contact {
+            part_a: 0,
+            part_b: 0,
+            kinematic: NONE,
+            manifold: Manifold {
+                len,
+                ..Manifold::default()
+            },
+            friction: 0.0,
+            restitution: 0.0,
+            origin: None,
+            stamp: 0,
+        }
+    }
+
+    /// What the manifolds hold of the impulses, as bits.
+    fn manifold_bits(contacts: &[Contact]) -> Vec<u64> {
+        (contacts.iter())
+            .flat_map(|c| {
+                let m = &c.manifold;
+                (m.points().iter().map(|p| p.normal_impulse))
+                    .chain(m.friction_impulse.to_array())
+                    .chain([m.twist_impulse])
+                    .map(f64::to_bits)
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
     /// What the slots hold of each grouped row's impulses and point order, into the rows.
     fn read_back(groups: &Groups, rows: &mut [ContactRows]) {
         for g in &groups.groups {
@@ -689,10 +723,11 @@ mod tests {
             .collect()
     }
 
-    /// The slots' warm start, solve and restitution passes on random rows, against the
-    /// rows' own, bit for bit, with either kernel: every point count (and groups mixing them), idle friction in some
-    /// slots of a group, immovable ends, NaN friction bounds, both point orders, PGS's
-    /// bias and the soft step's, and rows left over beyond the last full group.
+    /// The slots' warm start, solve and restitution passes on random rows, and what the
+    /// store then hands the manifolds, against the rows' own, bit for bit, with either
+    /// kernel: every point count (and groups mixing them), idle friction in some slots of
+    /// a group, immovable ends, NaN friction bounds, both point orders, PGS's bias and
+    /// the soft step's, and rows left over beyond the last full group.
     #[test]
     fn the_groups_are_bitwise_the_rows_one_at_a_time() {
         let mut rand = Rand(7);
@@ -742,6 +777,24 @@ mod tests {
                 for pass in passes.clone() {
                     slots.pass(kernel, &mut rows, &colours, &mut bodies, &moving, pass);
                 }
+                // What the store hands each manifold, from the slots and the rows left
+                // over, against each row's own store.
+                let stored = |store: &dyn Fn(&mut [Contact])| {
+                    let mut contacts: Vec<Contact> =
+                        (rows.iter()).map(|r| contact_of(r.rows.len)).collect();
+                    store(&mut contacts);
+                    manifold_bits(&contacts)
+                };
+                let from_slots = stored(&|c| slots.store(&rows, c));
+                let alone = stored(&|c| {
+                    scalar_rows
+                        .iter()
+                        .for_each(|r| r.store(&mut c[r.contact].manifold))
+                });
+                assert!(
+                    from_slots == alone,
+                    "trial {trial}: the stored impulses differ"
+                );
                 read_back(&slots, &mut rows);
                 solved += slots.rows_solved();
                 assert!(
