@@ -728,3 +728,33 @@ fn newtons_cradle_passes_momentum_then_all_swing_then_the_ends_again() {
         span[5]
     );
 }
+
+/// An asleep body keeps its broad-phase proxy from step to step only while it has not
+/// moved: one moved from outside without being woken is found where it now is. A box
+/// asleep on the ground is moved under a box falling from 10 m, 3 m away, which then
+/// lands on it (centre 0.6 m up) instead of on the ground (0.2 m).
+#[test]
+fn an_asleep_body_moved_without_waking_is_found_where_it_now_is() {
+    let mut world = parse(
+        "(name: \"moved\", description: \"\", gravity: (0.0, -9.81, 0.0), dt: 0.01, duration: 3.0,
+          contacts: Some((planes: [(point: (0.0, 0.0, 0.0))], friction: 0.5)),
+          bodies: [
+            (name: \"rests\", parts: [(shape: Box(half_extents: (0.2, 0.2, 0.2)), mass: 1.0)],
+             position: (0.0, 0.2, 0.0)),
+            (name: \"falls\", parts: [(shape: Box(half_extents: (0.2, 0.2, 0.2)), mass: 1.0)],
+             position: (3.0, 10.0, 0.0)),
+          ])",
+    );
+    run(&mut world, 0.01, 1.0, |_| {});
+    assert!(
+        world.contacts.as_ref().unwrap().is_asleep(0),
+        "the resting box is asleep before it is moved"
+    );
+    world.bodies[0].state.position.x = 3.0;
+    run(&mut world, 0.01, 2.0, |_| {});
+    let y = world.bodies[1].state.position.y;
+    assert!(
+        (y - 0.6).abs() < 0.02,
+        "the falling box rests at {y} m, not on the moved box"
+    );
+}

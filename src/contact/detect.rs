@@ -60,7 +60,8 @@ impl Contacts {
     }
 
     /// Proxies: each part's proxy and its box, grown by the reach, on its own (on the
-    /// stage's team when there are many), in body order.
+    /// stage's team when there are many), in body order. An asleep body that has not
+    /// moved since its proxy was made keeps it: made again, it would come out the same.
     fn update_proxies(&mut self, bodies: &[Body], h: f64) {
         let spec = 0.5 * self.settings.speculative_distance;
         let owners: Vec<(u32, u32)> = bodies
@@ -69,10 +70,20 @@ impl Contacts {
             .filter(|&(i, _)| !self.is_passive(i))
             .flat_map(|(i, body)| (0..body.parts.len() as u32).map(move |k| (i as u32, k)))
             .collect();
+        let (previous, sleep) = (std::mem::take(&mut self.proxies), &self.sleep);
         parallel::collect(owners.len(), &mut self.proxies, |k| {
             let (i, part) = owners[k];
             let body = &bodies[i as usize];
             let (s, shape) = (&body.state, &body.parts[part as usize]);
+            let pose = Pose::of(s);
+            if let Some(p) = previous.get(k)
+                && (p.body, p.part, p.pose) == (i, part, pose)
+                && sleep[i as usize].asleep
+                && (s.velocity, s.angular_momentum) == (DVec3::ZERO, DVec3::ZERO)
+                && p.reach == spec
+            {
+                return p.clone();
+            }
             let omega = s.world_omega(&body.props).length();
             let extent = shape.radius_from_centre();
             let reach = spec + h * (s.velocity.length() + omega * extent);
@@ -82,6 +93,7 @@ impl Contacts {
                 geom: Geom::of_part(shape, s.position, s.orientation),
                 reach,
                 extent,
+                pose,
             }
         });
         let proxies = &self.proxies;

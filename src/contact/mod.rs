@@ -101,6 +101,8 @@ struct Proxy {
     reach: f64,
     /// How far the shape reaches from its body's centre.
     extent: f64,
+    /// The body's pose it was made at.
+    pose: Pose,
 }
 
 /// The contact and joint state of a world.
