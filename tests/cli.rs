@@ -185,19 +185,7 @@ fn listings_name_every_scene_and_integrator() {
     let scenes = stdout(&gyrolab(&["scenes"]));
     assert!(scenes.contains("dzhanibekov") && scenes.contains("free-body"));
     let integrators = stdout(&gyrolab(&["integrators"]));
-    for name in [
-        "explicit-euler",
-        "symplectic-euler",
-        "no-gyro",
-        "momentum-clamp",
-        "implicit-gyro",
-        "midpoint",
-        "trapezoid",
-        "object-trapezoid",
-        "rk4",
-        "magnus",
-        "analytic",
-    ] {
+    for name in Integrator::ALL.map(Integrator::name) {
         assert!(integrators.contains(name), "{name}");
     }
 }

@@ -2,6 +2,7 @@
 //! edit keeps a description that says what was changed where, so a failure reproduces by
 //! hand.
 
+use gyrolab::integrators::Integrator;
 use proptest::prelude::*;
 use proptest::sample::{Index, select};
 
@@ -317,28 +318,13 @@ const VECTORS: &[&str] = &[
     "1,2,2.5",
     "0.5,-1,2",
 ];
-const INTEGRATORS: &[&str] = &[
-    "explicit-euler",
-    "symplectic-euler",
-    "no-gyro",
-    "momentum-clamp",
-    "implicit-gyro",
-    "midpoint",
-    "trapezoid",
-    "object-trapezoid",
-    "rk4",
-    "magnus",
-    "dmv",
-    "dmv6",
-    "axis-split",
-    "exact-kicks",
-    "analytic",
-    "",
-    "euler",
-    "MIDPOINT",
-    "midpoint,rk4",
-    "rk4,,dmv",
-];
+/// Every integrator's name (from the library's own list, so a new one is tried too),
+/// and words that name none: empty, misspelt, in capitals, lists where one is wanted.
+fn integrator_words() -> Vec<&'static str> {
+    (Integrator::ALL.iter().map(|i| i.name()))
+        .chain(["", "euler", "MIDPOINT", "midpoint,rk4", "rk4,,dmv"])
+        .collect()
+}
 const SOLVERS: &[&str] = &["pgs", "soft", "", "PGS", "pgx"];
 const FORMATS: &[&str] = &["csv", "jsonl", "table", "xml", ""];
 
@@ -346,22 +332,22 @@ const FORMATS: &[&str] = &["csv", "jsonl", "table", "xml", ""];
 /// malformed strings, and a few valid ones so that combinations get past the parser), as
 /// the command line's words.
 pub fn flag() -> impl Strategy<Value = Vec<String>> {
-    let from = |flag: &'static str, values: &'static [&'static str]| {
+    let from = |flag: &'static str, values: Vec<&'static str>| {
         select(values).prop_map(move |v| vec![flag.to_string(), v.to_string()])
     };
     prop_oneof![
-        from("--dt", FLOATS),
-        from("--duration", FLOATS),
-        from("--steps", COUNTS),
-        from("--every", COUNTS),
-        from("--rows", COUNTS),
-        from("--inertia", VECTORS),
-        from("--omega", VECTORS),
-        from("--integrator", INTEGRATORS),
-        from("--integrators", INTEGRATORS),
-        from("--solver", SOLVERS),
-        from("--format", FORMATS),
-        from("--dtt", FLOATS),
+        from("--dt", FLOATS.to_vec()),
+        from("--duration", FLOATS.to_vec()),
+        from("--steps", COUNTS.to_vec()),
+        from("--every", COUNTS.to_vec()),
+        from("--rows", COUNTS.to_vec()),
+        from("--inertia", VECTORS.to_vec()),
+        from("--omega", VECTORS.to_vec()),
+        from("--integrator", integrator_words()),
+        from("--integrators", integrator_words()),
+        from("--solver", SOLVERS.to_vec()),
+        from("--format", FORMATS.to_vec()),
+        from("--dtt", FLOATS.to_vec()),
         Just(vec!["--sweep".to_string()]),
         select(FLOATS).prop_map(|v| vec![format!("--dt={v}")]),
     ]
