@@ -58,7 +58,6 @@ impl Group {
             (at.offset_a, at.offset_b) = (v(|a| &a.offset_a), v(|a| &a.offset_b));
             at.base_separation = Wide::gather(|l| r[l].anchors.points[j].base_separation);
         }
-        self.anchors.divisor = Wide::gather(|l| r[l].anchors.divisor);
     }
 
     /// Moves the slots' rows with their bodies, as [`ContactRows::refresh`] moves a row.
@@ -352,8 +351,8 @@ impl Groups {
         frames: &[Frame],
     ) {
         if self.scalar {
-            parallel::for_each_indexed(rows, |_, r| r.refresh(bodies, frames, true));
-            return;
+            // Every row is moved where it lies.
+            return self.refresh(rows, bodies, frames, true);
         }
         let kernel = Kernel::detect();
         self.plan(rows, colours);
@@ -736,10 +735,7 @@ mod tests {
             let count = 3 * WIDTH + rand.below(WIDTH);
             let (rows, bodies) = scene(&mut rand, count, trial % 2 == 1);
             let moving = vec![true; 2 * count];
-            let colours = Colours {
-                ranges: std::iter::once(0..count).collect(),
-                overflow: false,
-            };
+            let colours = one_colour(count);
             let h = 1.0 / 240.0;
             let bias = [
                 NormalBias::Fixed,
@@ -815,6 +811,14 @@ mod tests {
         assert!(mixed > 0, "no group mixed point counts");
     }
 
+    /// `count` rows of one independent colour, as [`scene`] makes them.
+    fn one_colour(count: usize) -> Colours {
+        Colours {
+            ranges: std::iter::once(0..count).collect(),
+            overflow: false,
+        }
+    }
+
     /// What a move leaves in slot `l` of `rows` (of `len` points), as bits: the
     /// separations, the Jacobians and the twist's lever.
     fn moved_bits<W: Real>(rows: &Rows<W>, l: usize, len: usize) -> Vec<u64> {
@@ -857,7 +861,6 @@ mod tests {
                     (at.local_a, at.local_b, at.offset_a, at.offset_b) = (v(), v(), v(), v());
                     at.base_separation = rand.value() + garbage;
                 }
-                r.anchors.divisor = r.rows.len.max(1) as f64;
             }
             // Packed at some poses, then moved to others.
             let mut frames = || -> Vec<Frame> {
@@ -880,10 +883,7 @@ mod tests {
                 r.refresh(&bodies, &packed, true);
                 r.refresh(&bodies, &frames, follow);
             }
-            let colours = Colours {
-                ranges: std::iter::once(0..count).collect(),
-                overflow: false,
-            };
+            let colours = one_colour(count);
             for kernel in [Kernel::Baseline, Kernel::detect()] {
                 let (mut rows, mut slots) = (rows.clone(), Groups::default());
                 slots.load(&rows, &colours, kernel);

@@ -50,12 +50,10 @@ pub struct Anchor<W: Real> {
     pub base_separation: W,
 }
 
-/// A manifold's anchors, and what its centroid divides by.
+/// A manifold's anchors.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Anchors<W: Real> {
     pub points: [Anchor<W>; MAX_POINTS],
-    /// The number of points, at least 1.
-    pub divisor: W,
 }
 
 /// One end of the rows in each slot: its pose and its inertia.
@@ -138,7 +136,16 @@ pub fn refresh<W: Real>(
     if !follow {
         return;
     }
-    let centroid = xyz!(|k| centroid[k] / anchors.divisor);
+    // Each slot's number of points, at least 1: what the centroid and the mean lever
+    // divide by.
+    let one = W::splat(1.0);
+    let divisor = if mixed {
+        let counted = (0..count).fold(W::ZERO, |n, j| W::select(rows.active[j], n + one, n));
+        counted.max(one)
+    } else {
+        W::splat(rows.len.max(1) as f64)
+    };
+    let centroid = xyz!(|k| centroid[k] / divisor);
     let levers = (&sub(&centroid, &a.position), &sub(&centroid, &b.position));
     for k in 0..2 {
         rows.friction[k] = AxisRow::point(&a.inertia, &b.inertia, levers, &rows.tangents[k]);
@@ -155,5 +162,5 @@ pub fn refresh<W: Real>(
             sum
         };
     }
-    rows.twist_radius = radius / anchors.divisor;
+    rows.twist_radius = radius / divisor;
 }

@@ -278,7 +278,6 @@ impl ContactRows {
         rows.points[m.len..].fill(PointRow::default());
         rows.active[m.len..].fill(false);
         anchors[m.len..].fill(Anchor::default());
-        self.anchors.divisor = m.len.max(1) as f64;
     }
 
     /// Moves the rows with the bodies ([`refresh::refresh`]): when they are packed, and,

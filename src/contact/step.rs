@@ -534,13 +534,13 @@ impl StepState {
         for (pose, body) in self.poses[first..].iter_mut().zip(&self.bodies[first..]) {
             *pose = Kinematic::advanced(pose, body, h);
         }
-        self.update_moved_frames();
         Ok(())
     }
 
     /// Update contacts (soft step): moves the contact rows with the bodies after a
     /// solver sub-step's integration, so the next pass sees the new separations.
     pub fn update_contacts(&mut self, settings: &SolverSettings) {
+        self.update_moved_frames();
         self.groups.refresh(
             &mut self.contact_rows,
             &self.bodies,
@@ -596,13 +596,11 @@ impl StepState {
     pub fn finalize_bodies(&mut self, bodies: &mut [Body]) -> Result<(), StepError> {
         let (solver, awake) = (&self.bodies, &self.awake);
         parallel::collect(bodies.len(), &mut self.solved, |i| {
-            let body = &bodies[i];
-            let mut state = body.state;
             if awake[i] {
-                state.velocity = solver[i].v;
-                state.set_world_omega(&body.props, solver[i].w);
+                solved_state(&bodies[i], &solver[i])
+            } else {
+                bodies[i].state
             }
-            state
         });
         if self
             .solved
@@ -630,12 +628,18 @@ impl StepState {
     }
 }
 
-/// Hands `body` the velocities the solver found for it (finite), or fails, leaving it as
-/// it was, if its state would not be finite (its angular momentum overflowed).
-fn hand_velocities(body: &mut Body, solved: &SolverBody) -> Result<(), StepError> {
+/// `body`'s state with the velocities the solver found for it.
+fn solved_state(body: &Body, solved: &SolverBody) -> BodyState {
     let mut state = body.state;
     state.velocity = solved.v;
     state.set_world_omega(&body.props, solved.w);
+    state
+}
+
+/// Hands `body` the velocities the solver found for it (finite), or fails, leaving it as
+/// it was, if its state would not be finite (its angular momentum overflowed).
+fn hand_velocities(body: &mut Body, solved: &SolverBody) -> Result<(), StepError> {
+    let state = solved_state(body, solved);
     if !state.is_finite() {
         return Err(StepError::NonFinite);
     }
