@@ -81,11 +81,11 @@ fn tumbling_crowd_switched_mid_run() {
     assert_eq!(at_save.lanes()[0].integrator(), Integrator::ExplicitEuler);
 }
 
-/// A ball thrown into the sleeping pile wakes every box; at the save the boxes it did
-/// not reach sleep again and those it hit do not.
+/// A ball thrown into the pile as it forms; at the save (5 s) some of the heap's islands
+/// sleep and others do not.
 #[test]
 fn pile_with_sleeping_and_waking_bodies() {
-    let at_save = continues_bitwise("pile", 160, |lab, i| {
+    let at_save = continues_bitwise("pile", 300, |lab, i| {
         if i == 100 {
             lab.spawn(Shape::Sphere { radius: 0.5 }, DVec3::new(-15.0, 0.0, 0.0))
                 .unwrap();
@@ -97,7 +97,7 @@ fn pile_with_sleeping_and_waking_bodies() {
         .filter(|&b| contacts.is_asleep(b))
         .count();
     assert!(asleep > 0, "some sleep at the save");
-    assert!(asleep < world.bodies.len(), "the ball is awake");
+    assert!(asleep < world.bodies.len(), "some are awake");
     assert!(
         contacts.graph.values().iter().any(|c| c
             .manifold

@@ -213,12 +213,21 @@ fn a_fast_box_dropped_onto_a_resting_heap_does_not_sink_into_it() {
     }
 }
 
-/// The benchmark's heap of 1,000 boxes, which starts clear, comes to rest: every box is
-/// asleep within 12 s, none has fallen through the ground, and over 5 s asleep the heap
-/// neither moves nor gains energy.
+/// The benchmark's heap of 1,000 boxes, and heaps of 600 to 1,500 made the same way, which
+/// start clear, come to rest: every box is asleep within 12 s, none has fallen through the
+/// ground, and over 5 s asleep the heap neither moves nor gains energy. (Before a pair's
+/// reduction kept its last points where candidates tie, the 600-box heap rocked on for
+/// good and the 1,200-box one slept at 19 s.)
 #[test]
-fn a_clear_heap_of_a_thousand_boxes_is_asleep_within_twelve_seconds() {
-    let mut world = Scene::load("pile").unwrap().build();
+fn clear_heaps_of_up_to_fifteen_hundred_boxes_are_asleep_within_twelve_seconds() {
+    for size in [600, 800, 1000, 1200, 1500] {
+        let mut scene = Scene::load("pile").unwrap();
+        scene.set_generated_size(size).unwrap();
+        rests_within_twelve_seconds(scene.build(), size);
+    }
+}
+
+fn rests_within_twelve_seconds(mut world: World, size: usize) {
     let h = 1.0 / 60.0;
     let all_asleep = |w: &World| {
         let c = w.contacts.as_ref().unwrap();
@@ -230,7 +239,7 @@ fn a_clear_heap_of_a_thousand_boxes_is_asleep_within_twelve_seconds() {
             .count();
         assert!(
             world.time < 12.0,
-            "{awake} boxes still awake at {} s",
+            "{size} boxes: {awake} still awake at {} s",
             world.time
         );
         world.step(h).unwrap();
@@ -242,10 +251,10 @@ fn a_clear_heap_of_a_thousand_boxes_is_asleep_within_twelve_seconds() {
     );
     while world.time < asleep_at + 5.0 {
         world.step(h).unwrap();
-        assert!(all_asleep(&world), "woke at {} s", world.time);
+        assert!(all_asleep(&world), "{size} boxes: woke at {} s", world.time);
         assert!(
             world.energy() <= energy,
-            "gained energy at {} s",
+            "{size} boxes: gained energy at {} s",
             world.time
         );
     }

@@ -5,7 +5,7 @@
 use glam::{DMat3, DVec3};
 
 use super::geometry::{Geom, closest_segments};
-use super::manifold::{Manifold, Side, reduce};
+use super::manifold::{ContactPoint, Manifold, Side, reduce};
 
 /// The second box's faces win only if clearly better than the first's: near-ties
 /// otherwise flip the manifold (and its feature ids) from step to step, warm starting is
@@ -75,7 +75,7 @@ pub fn box_box(a: &Geom, b: &Geom, margin: f64, last: Option<&Manifold>) -> Opti
         unreachable!("box_box takes two boxes");
     };
     let axes = best_axes(a, b, margin)?;
-    let face = face_manifold(a, b, &axes, margin, last.and_then(Reference::of));
+    let face = face_manifold(a, b, &axes, margin, last);
     let (s, l, i, j) = axes.edge;
     if s > f64::NEG_INFINITY && face.as_ref().is_none_or(|m| edges_win(s, m, &axes)) {
         let n = if l.dot(b.0 - a.0) < 0.0 { -l } else { l };
@@ -158,14 +158,16 @@ fn best_axes((ca, ra, ha): BoxPose, (cb, rb, hb): BoxPose, margin: f64) -> Optio
 }
 
 /// The face contact on the better face axis, the one the last manifold used kept unless
-/// the other is better by [`HYSTERESIS`].
+/// the other is better by [`HYSTERESIS`] (and its points kept where they tie).
 fn face_manifold(
     a: BoxPose,
     b: BoxPose,
     axes: &Axes,
     margin: f64,
-    last: Option<Reference>,
+    last: Option<&Manifold>,
 ) -> Option<Manifold> {
+    let points = last.map_or(&[][..], Manifold::points);
+    let last = last.and_then(Reference::of);
     let score = |kind: Reference, s: f64, bias: f64| {
         if last == Some(kind) {
             s + HYSTERESIS
@@ -179,15 +181,11 @@ fn face_manifold(
     let second = score(Reference::SecondFace, axes.faces[1].0, FACE_BIAS);
     if first >= second {
         let (_, l, axis) = axes.faces[0];
-        face_contact(a, b, toward_b(l), axis, margin)
+        face_contact(a, b, (toward_b(l), axis), margin, (points, 0))
     } else {
         let (_, l, axis) = axes.faces[1];
-        let m = face_contact(b, a, -toward_b(l), axis, margin)?;
-        let mut m = m.flipped();
-        for p in m.points_mut() {
-            p.id |= SECOND_REFERENCE;
-        }
-        Some(m)
+        let last = (points, SECOND_REFERENCE);
+        face_contact(b, a, (-toward_b(l), axis), margin, last).map(Manifold::flipped)
     }
 }
 
@@ -208,13 +206,15 @@ fn edges_win(edge: f64, face: &Manifold, axes: &Axes) -> bool {
     edge > face_separation + needed
 }
 
-/// `n` is the reference box's face normal `axis` pointing toward the incident box.
+/// `n` is the reference box's face normal `axis` pointing toward the incident box; `last`
+/// the points of the pair's last manifold, kept where they tie (see [`reduce`]), and the
+/// bits set in every point's id.
 fn face_contact(
     (cr, rr, hr): BoxPose,
     (ci, ri, hi): BoxPose,
-    n: DVec3,
-    axis: usize,
+    (n, axis): (DVec3, usize),
     margin: f64,
+    (last, id_bits): (&[ContactPoint], u32),
 ) -> Option<Manifold> {
     let sign = if n.dot(rr.col(axis)) > 0.0 { 1.0 } else { 0.0 };
     let ref_face = (axis * 2) as u32 + sign as u32;
@@ -254,12 +254,12 @@ fn face_contact(
                 (
                     p - n * (0.5 * sep),
                     sep,
-                    ref_face << 24 | inc_face << 16 | id,
+                    id_bits | ref_face << 24 | inc_face << 16 | id,
                 )
             })
         })
         .collect();
-    let kept = reduce(&candidates, n);
+    let kept = reduce(&candidates, n, last);
     if kept.is_empty() {
         return None;
     }

@@ -100,7 +100,7 @@ pub fn collide_plane(g: &Geom, plane: &Plane, margin: f64) -> Option<Manifold> {
             }
         }
     }
-    manifold_of(-n, &reduce(&candidates, n))
+    manifold_of(-n, &reduce(&candidates, n, &[]))
 }
 
 fn manifold_of(normal: DVec3, points: &[(DVec3, f64, u32)]) -> Option<Manifold> {
