@@ -200,9 +200,13 @@ impl Origin {
 const KEEP_DEPTH: f64 = 1e-3;
 const KEEP_SHARE: f64 = 0.9;
 
-/// Keeps at most four of `candidates` (position, separation, id): the deepest, the one
-/// farthest from it, then the two that add the most area on either side of that line,
-/// each choice going to a point of `last` (the pair's manifold of the last step) within
+/// Keeps at most four of `candidates` (position, separation, id). If one to four of them
+/// touch (separation ≤ 0), those, then the clear ones that spread them most
+/// ([`spread_from`]): the touching points are the support, and picked by depth and
+/// spread, one beside the deepest was dropped, the box sank there until it was the
+/// deepest, and rocked so for good (a 1,500-box heap). Otherwise the deepest, the one
+/// farthest from it, then the two that add the most area on either side of that line.
+/// Each choice goes to a point of `last` (the pair's manifold of the last step) within
 /// [`KEEP_DEPTH`] or [`KEEP_SHARE`] of the best. Four well-spread points hold a box flat;
 /// four clustered ones let it rock.
 pub fn reduce(
@@ -215,6 +219,11 @@ pub fn reduce(
     }
     let all = 0..candidates.len();
     let before = |k: usize| last.iter().any(|p| p.id == candidates[k].2);
+    let touching: Vec<usize> = all.clone().filter(|&k| candidates[k].1 <= 0.0).collect();
+    if (1..=MAX_POINTS).contains(&touching.len()) {
+        let keep = spread_from(touching, candidates, normal, before);
+        return keep.into_iter().map(|k| candidates[k]).collect();
+    }
     let deepest = pick(
         all.clone(),
         |k| -candidates[k].1,
@@ -243,6 +252,55 @@ pub fn reduce(
         }
     }
     keep.into_iter().map(|k| candidates[k]).collect()
+}
+
+/// `keep` (the touching points), then, while there is room, the candidate farthest from
+/// a lone kept point, or adding the most area to the kept ones, each pick going to a
+/// point that was `before` within [`KEEP_SHARE`] of the best.
+fn spread_from(
+    mut keep: Vec<usize>,
+    candidates: &[(DVec3, f64, u32)],
+    normal: DVec3,
+    before: impl Fn(usize) -> bool + Copy,
+) -> Vec<usize> {
+    let spread = |top: f64| top - (1.0 - KEEP_SHARE) * top.abs();
+    let at = |k: usize| candidates[k].0;
+    while keep.len() < MAX_POINTS {
+        let gain = |k: usize| {
+            let mut with: Vec<DVec3> = keep.iter().map(|&i| at(i)).collect();
+            with.push(at(k));
+            match with.len() {
+                2 => (with[1] - with[0]).length(),
+                _ => hull_area(&with, normal),
+            }
+        };
+        let base = if keep.len() >= 3 {
+            hull_area(&keep.iter().map(|&i| at(i)).collect::<Vec<_>>(), normal)
+        } else {
+            0.0
+        };
+        let rest = (0..candidates.len()).filter(|k| !keep.contains(k));
+        match pick(rest, gain, spread, before) {
+            Some(k) if gain(k) > base => keep.push(k),
+            _ => break,
+        }
+    }
+    keep
+}
+
+/// The area of the convex hull of three or four points, seen along `normal`: of four,
+/// half the sum of the four triangles' areas (twice the hull's whether one point lies
+/// inside the others' triangle or not).
+fn hull_area(points: &[DVec3], normal: DVec3) -> f64 {
+    let triangle = |a: DVec3, b: DVec3, c: DVec3| 0.5 * (b - a).cross(c - a).dot(normal).abs();
+    match *points {
+        [a, b, c] => triangle(a, b, c),
+        [a, b, c, d] => {
+            let sum = triangle(a, b, c) + triangle(a, b, d) + triangle(a, c, d) + triangle(b, c, d);
+            0.5 * sum
+        }
+        _ => 0.0,
+    }
 }
 
 /// The best of `pool` by `score`, or the best of those that were `before` if one scores
@@ -411,7 +469,8 @@ mod tests {
             (0..8u32)
                 .map(|k| {
                     let at = (45.0 * k as f64).to_radians();
-                    let tilt = -2e-3 * (at - toward).cos();
+                    // All eight touch (3-5 mm deep), so the four are picked among them.
+                    let tilt = -3e-3 - 2e-3 * (at - toward).cos();
                     let extra = depth.get(k as usize).copied().unwrap_or(0.0);
                     let p = 0.25 * DVec3::new(at.cos(), 0.0, at.sin());
                     (p, tilt + extra, k)
@@ -452,5 +511,40 @@ mod tests {
         let deeper = ring(2.0, [0.0, -2e-3]);
         let kept = reduce(&deeper, DVec3::Y, &last);
         assert_eq!(kept[0].2, 1, "the clearly deepest point comes first");
+    }
+
+    /// A box resting on three points of eight candidates (two of them 5 cm apart, the
+    /// deepest 1.6 mm in), the other five a few millimetres clear: all three touching
+    /// points are kept, and the fourth is the clear one that spreads them most. Picked
+    /// deepest-first, farthest and by area, the touching point beside the deepest added
+    /// little area and was dropped: the box sank there until it was the deepest, and
+    /// rocked so for good (a 1,500-box heap).
+    #[test]
+    fn the_reduction_keeps_every_touching_point() {
+        let candidates = [
+            (DVec3::new(0.0, 0.0, 0.0), -1.5e-3, 1),
+            (DVec3::new(0.05, 0.0, 0.0), -1.6e-3, 2),
+            (DVec3::new(0.45, 0.0, 0.45), -0.6e-3, 3),
+            (DVec3::new(-0.25, 0.0, 0.25), 3e-3, 4),
+            (DVec3::new(0.25, 0.0, -0.25), 4e-3, 5),
+            (DVec3::new(0.5, 0.0, -0.2), 5e-3, 6),
+            (DVec3::new(-0.3, 0.0, -0.3), 8e-3, 7),
+            (DVec3::new(0.1, 0.0, 0.5), 6e-3, 8),
+        ];
+        let kept: Vec<u32> = reduce(&candidates, DVec3::Y, &[])
+            .iter()
+            .map(|c| c.2)
+            .collect();
+        assert_eq!(kept.len(), MAX_POINTS);
+        for id in [1, 2, 3] {
+            assert!(kept.contains(&id), "touching point {id} dropped: {kept:?}");
+        }
+        // Of the clear ones, the one that adds the most area to the three touching.
+        let area = |k: usize| {
+            let p: Vec<DVec3> = [0, 1, 2, k].iter().map(|&i| candidates[i].0).collect();
+            hull_area(&p, DVec3::Y)
+        };
+        let best = (3..8).max_by(|&i, &j| area(i).total_cmp(&area(j))).unwrap();
+        assert_eq!(kept[3], candidates[best].2);
     }
 }
