@@ -70,6 +70,7 @@ impl Contacts {
             .filter(|&(i, _)| !self.is_passive(i))
             .flat_map(|(i, body)| (0..body.parts.len() as u32).map(move |k| (i as u32, k)))
             .collect();
+        self.proxies_made = self.stamp;
         let (previous, sleep) = (std::mem::take(&mut self.proxies), &self.sleep);
         parallel::collect(owners.len(), &mut self.proxies, |k| {
             let (i, part) = owners[k];

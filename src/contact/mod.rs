@@ -19,6 +19,7 @@
 
 mod box_box;
 pub mod broad_phase;
+mod ccd;
 pub mod colouring;
 mod dense;
 mod detect;
@@ -127,6 +128,9 @@ pub struct Contacts {
     // What one detection hands the next stages; rebuilt every step, so not a state.
     #[serde(skip)]
     proxies: Vec<Proxy>,
+    /// The detection (its stamp) that made the proxies: one at rest makes none.
+    #[serde(skip)]
+    proxies_made: u64,
     #[serde(skip)]
     boxes: Vec<Aabb>,
     #[serde(skip)]

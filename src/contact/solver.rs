@@ -157,6 +157,15 @@ impl Pose {
             orientation: state.orientation,
         }
     }
+
+    /// The pose the fraction `t` of the way to `end`: the position on the straight line,
+    /// the orientation on the shortest arc.
+    pub fn toward(&self, end: &Pose, t: f64) -> Self {
+        Self {
+            position: self.position.lerp(end.position, t),
+            orientation: self.orientation.slerp(end.orientation, t),
+        }
+    }
 }
 
 /// Where a normal row's velocity bias comes from.

@@ -1,0 +1,123 @@
+//! Continuous collision for fast bodies: a body that could move more than a share of its
+//! own size in a step and ended it deep inside another is moved back along its path, by
+//! conservative advancement (bisection on the separation), to where it first came within
+//! the slop; its velocity stays, so the next step's speculative contact stops it there.
+//! Speculative contacts alone let a tumbling box (a box dropped at 15 m/s onto a heap,
+//! spinning at 15 rad/s after the first hit) end steps 10-15 cm inside the boxes it hits
+//! next: the features that collide (a corner clipped away from the manifold, an edge
+//! pair) were not among the points of the manifold computed at the step's start, which
+//! the solver held. Mirtich, "Impulse-based Dynamic Simulation of Rigid Body Systems"
+//! (conservative advancement); Catto, "Continuous Collision" (GDC 2013); rapier and Jolt
+//! likewise move a fast body back to its time of impact and keep its velocity.
+
+use super::geometry::Geom;
+use super::narrow_phase::collide;
+use super::{Contacts, Pose, Proxy};
+use crate::body::Body;
+
+/// A body is fast when what it can move in a step (its reach past the speculative
+/// distance) exceeds this share of its part's smallest half-size.
+const FAST_SHARE: f64 = 0.5;
+
+/// A pair that ends the step deeper than this many slops is swept back.
+const DEEP: f64 = 2.0;
+
+/// Bisection steps: the time of impact to 1/1024 of the step.
+const BISECTIONS: usize = 10;
+
+impl Contacts {
+    /// Moves each fast body that ended this step more than [`DEEP`] slops inside another
+    /// back along its path (its pose interpolated between the step's start and end) to
+    /// the latest time found at which it is within the slop of each such body; `free(i)`:
+    /// body `i` moves in the world (a rider moves in its frame, which this leaves alone).
+    /// A detection at rest makes no proxies: then nothing moved and nothing is swept.
+    pub fn sweep_back(&self, bodies: &mut [Body], free: impl Fn(usize) -> bool) {
+        if self.proxies_made != self.stamp {
+            return;
+        }
+        let spec = 0.5 * self.settings.speculative_distance;
+        let fast = |p: &Proxy| {
+            let b = p.body as usize;
+            b < bodies.len() && free(b) && p.reach - spec > FAST_SHARE * inner_size(&p.geom)
+        };
+        if !self.proxies.iter().any(fast) {
+            return;
+        }
+        let slop = self.settings.slop;
+        let mut back: Vec<Option<(f64, Pose)>> = vec![None; bodies.len()];
+        for &(i, j) in &self.pairs {
+            let ends = [i, j].map(|k| &self.proxies[k as usize]);
+            let moving = ends.map(fast);
+            if moving == [false, false] {
+                continue;
+            }
+            let at = |t: f64| {
+                let [a, b] = [0, 1].map(|e| geom_at(ends[e], bodies, moving[e].then_some(t)));
+                separation(&a, &b)
+            };
+            if at(1.0) >= -DEEP * slop || at(0.0) < -slop {
+                continue;
+            }
+            let (mut good, mut bad) = (0.0, 1.0);
+            for _ in 0..BISECTIONS {
+                let mid = 0.5 * (good + bad);
+                if at(mid) >= -slop {
+                    good = mid;
+                } else {
+                    bad = mid;
+                }
+            }
+            for (p, _) in ends.iter().zip(moving).filter(|&(_, m)| m) {
+                let slot = &mut back[p.body as usize];
+                if slot.is_none_or(|(t, _)| good < t) {
+                    *slot = Some((good, p.pose));
+                }
+            }
+        }
+        for (body, back) in bodies.iter_mut().zip(back) {
+            if let Some((t, start)) = back {
+                let pose = start.toward(&Pose::of(&body.state), t);
+                body.state.position = pose.position;
+                body.state.orientation = pose.orientation;
+            }
+        }
+    }
+}
+
+/// The proxy's shape with its body at the step's end, or moved back to the fraction `t`
+/// of its path from the step's start.
+fn geom_at(p: &Proxy, bodies: &[Body], t: Option<f64>) -> Geom {
+    let body = &bodies[p.body as usize];
+    let end = Pose::of(&body.state);
+    let pose = t.map_or(end, |t| p.pose.toward(&end, t));
+    Geom::of_part(
+        &body.parts[p.part as usize],
+        pose.position,
+        pose.orientation,
+    )
+}
+
+/// How far apart two shapes are: the least separation of their manifold, or a positive
+/// number when they do not touch.
+fn separation(a: &Geom, b: &Geom) -> f64 {
+    collide(a, b, 0.0, None).map_or(f64::INFINITY, |m| {
+        m.points()
+            .iter()
+            .map(|p| p.separation)
+            .fold(f64::INFINITY, f64::min)
+    })
+}
+
+/// The shape's smallest half-size: how far it can move before it could pass through
+/// something as thin as itself.
+fn inner_size(g: &Geom) -> f64 {
+    match *g {
+        Geom::Box { half, .. } => half.min_element(),
+        Geom::Sphere { radius, .. } | Geom::Capsule { radius, .. } => radius,
+        Geom::Cylinder {
+            radius,
+            half_length,
+            ..
+        } => radius.min(half_length),
+    }
+}
