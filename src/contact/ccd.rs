@@ -12,7 +12,7 @@
 
 use super::geometry::Geom;
 use super::narrow_phase::collide;
-use super::{Contacts, Pose, Proxy};
+use super::{Contacts, Pose, Proxy, parallel};
 use crate::body::Body;
 
 /// A body is fast when what it can move in a step (its reach past the speculative
@@ -31,7 +31,7 @@ impl Contacts {
     /// the latest time found at which it is within the slop of each such body; `free(i)`:
     /// body `i` moves in the world (a rider moves in its frame, which this leaves alone).
     /// A detection at rest makes no proxies: then nothing moved and nothing is swept.
-    pub fn sweep_back(&self, bodies: &mut [Body], free: impl Fn(usize) -> bool) {
+    pub fn sweep_back(&self, bodies: &mut [Body], free: impl Fn(usize) -> bool + Sync) {
         if self.proxies_made != self.stamp {
             return;
         }
@@ -44,24 +44,35 @@ impl Contacts {
             return;
         }
         let slop = self.settings.slop;
+        // Which pairs ended the step deep, found on the team: most pairs of a forming
+        // heap have a falling box at one end.
+        let mut deep = Vec::new();
+        let big = parallel::worth_threads(self.pairs.len());
+        let bodies_now: &[Body] = bodies;
+        parallel::on_workers(big, || {
+            parallel::collect(self.pairs.len(), &mut deep, |k| {
+                let (i, j) = self.pairs[k];
+                let ends = [i, j].map(|k| &self.proxies[k as usize]);
+                let moving = ends.map(fast);
+                let apart = |e: &[&Proxy; 2]| {
+                    let [a, b] = e.map(|p| bodies_now[p.body as usize].state.position);
+                    a.distance(b) > e[0].extent + e[1].extent
+                };
+                let ended_deep = moving != [false, false]
+                    && !apart(&ends)
+                    && at(&ends, moving, bodies_now, 1.0) < -DEEP * slop
+                    && at(&ends, moving, bodies_now, 0.0) >= -slop;
+                ended_deep.then_some(moving)
+            });
+        });
         let mut back: Vec<Option<(f64, Pose)>> = vec![None; bodies.len()];
-        for &(i, j) in &self.pairs {
+        for (&(i, j), moving) in self.pairs.iter().zip(deep) {
+            let Some(moving) = moving else { continue };
             let ends = [i, j].map(|k| &self.proxies[k as usize]);
-            let moving = ends.map(fast);
-            if moving == [false, false] {
-                continue;
-            }
-            let at = |t: f64| {
-                let [a, b] = [0, 1].map(|e| geom_at(ends[e], bodies, moving[e].then_some(t)));
-                separation(&a, &b)
-            };
-            if at(1.0) >= -DEEP * slop || at(0.0) < -slop {
-                continue;
-            }
             let (mut good, mut bad) = (0.0, 1.0);
             for _ in 0..BISECTIONS {
                 let mid = 0.5 * (good + bad);
-                if at(mid) >= -slop {
+                if at(&ends, moving, bodies, mid) >= -slop {
                     good = mid;
                 } else {
                     bad = mid;
@@ -82,6 +93,13 @@ impl Contacts {
             }
         }
     }
+}
+
+/// The separation of a pair's shapes with the `moving` ends moved back to the fraction
+/// `t` of their paths (the others where the step ended).
+fn at(ends: &[&Proxy; 2], moving: [bool; 2], bodies: &[Body], t: f64) -> f64 {
+    let [a, b] = [0, 1].map(|e| geom_at(ends[e], bodies, moving[e].then_some(t)));
+    separation(&a, &b)
 }
 
 /// The proxy's shape with its body at the step's end, or moved back to the fraction `t`
