@@ -12,7 +12,7 @@
 
 use super::geometry::Geom;
 use super::narrow_phase::collide;
-use super::{Contacts, Pose, Proxy, parallel};
+use super::{Contacts, Pose, Proxy};
 use crate::body::Body;
 
 /// A body is fast when what it can move in a step (its reach past the speculative
@@ -30,8 +30,9 @@ impl Contacts {
     /// back along its path (its pose interpolated between the step's start and end) to
     /// the latest time found at which it is within the slop of each such body; `free(i)`:
     /// body `i` moves in the world (a rider moves in its frame, which this leaves alone).
+    /// The last of the solve's stages.
     /// A detection at rest makes no proxies: then nothing moved and nothing is swept.
-    pub fn sweep_back(&self, bodies: &mut [Body], free: impl Fn(usize) -> bool + Sync) {
+    pub(super) fn sweep_back(&self, bodies: &mut [Body], free: impl Fn(usize) -> bool + Sync) {
         if self.proxies_made != self.stamp {
             return;
         }
@@ -44,13 +45,12 @@ impl Contacts {
             return;
         }
         let slop = self.settings.slop;
-        // Which pairs ended the step deep, found on the team: most pairs of a forming
-        // heap have a falling box at one end.
-        let mut deep = Vec::new();
-        let big = parallel::worth_threads(self.pairs.len());
+        // Which pairs ended the step deep (most pairs of a forming heap have a falling
+        // box at one end), in a loop of one thread: shared with the solve's team, this
+        // short loop made the 1,000-box heap's two-thread step twice as slow.
         let bodies_now: &[Body] = bodies;
-        parallel::on_workers(big, || {
-            parallel::collect(self.pairs.len(), &mut deep, |k| {
+        let deep: Vec<Option<[bool; 2]>> = (0..self.pairs.len())
+            .map(|k| {
                 let (i, j) = self.pairs[k];
                 let ends = [i, j].map(|k| &self.proxies[k as usize]);
                 let moving = ends.map(fast);
@@ -63,8 +63,8 @@ impl Contacts {
                     && at(&ends, moving, bodies_now, 1.0) < -DEEP * slop
                     && at(&ends, moving, bodies_now, 0.0) >= -slop;
                 ended_deep.then_some(moving)
-            });
-        });
+            })
+            .collect();
         let mut back: Vec<Option<(f64, Pose)>> = vec![None; bodies.len()];
         for (&(i, j), moving) in self.pairs.iter().zip(deep) {
             let Some(moving) = moving else { continue };

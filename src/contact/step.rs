@@ -175,6 +175,8 @@ impl Contacts {
         state.store_impulses(graph, (joints, user_rows));
         self.tick_sleep(bodies, h);
         self.update_stats();
+        let free: Vec<bool> = (0..bodies.len()).map(|i| !movers.moves(i)).collect();
+        self.sweep_back(bodies, |i| free[i]);
         if bodies.iter().all(|b| b.state.is_finite()) {
             Ok(())
         } else {

@@ -285,8 +285,6 @@ impl World {
             h,
             &mut movers,
         )?;
-        let mounts = &self.mounts;
-        contacts.sweep_back(&mut self.bodies, |i| matches!(mounts[i], Mount::World));
         contacts.break_joints(self.time + h);
         self.handoff.solved.clear();
         self.handoff
