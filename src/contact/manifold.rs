@@ -464,14 +464,14 @@ mod tests {
     /// the last manifold 2 mm shallower than the deepest gives way to it.
     #[test]
     fn the_reduction_keeps_last_steps_points_where_candidates_tie() {
-        let ring = |wobble: f64, depth: [f64; 2]| -> Vec<(DVec3, f64, u32)> {
+        let ring = |wobble: f64, depth: [f64; 8]| -> Vec<(DVec3, f64, u32)> {
             let toward = (22.5 + wobble).to_radians();
             (0..8u32)
                 .map(|k| {
                     let at = (45.0 * k as f64).to_radians();
                     // All eight touch (3-5 mm deep), so the four are picked among them.
                     let tilt = -3e-3 - 2e-3 * (at - toward).cos();
-                    let extra = depth.get(k as usize).copied().unwrap_or(0.0);
+                    let extra = depth[k as usize];
                     let p = 0.25 * DVec3::new(at.cos(), 0.0, at.sin());
                     (p, tilt + extra, k)
                 })
@@ -493,11 +493,11 @@ mod tests {
                 .collect()
         };
         let mut fresh_sets = Vec::new();
-        let mut last = as_points(&reduce(&ring(2.0, [0.0; 2]), DVec3::Y, &[]));
-        let first = ids(&reduce(&ring(2.0, [0.0; 2]), DVec3::Y, &[]));
+        let mut last = as_points(&reduce(&ring(2.0, [0.0; 8]), DVec3::Y, &[]));
+        let first = ids(&reduce(&ring(2.0, [0.0; 8]), DVec3::Y, &[]));
         for step in 0..10 {
             let wobble = if step % 2 == 0 { 2.0 } else { -2.0 };
-            let candidates = ring(wobble, [0.0; 2]);
+            let candidates = ring(wobble, [0.0; 8]);
             fresh_sets.push(ids(&reduce(&candidates, DVec3::Y, &[])));
             let kept = reduce(&candidates, DVec3::Y, &last);
             assert_eq!(ids(&kept), first, "step {step}");
@@ -507,10 +507,24 @@ mod tests {
             fresh_sets.iter().any(|s| *s != first),
             "the candidates must tie for the test to mean anything"
         );
-        // Point 1 is now 2 mm deeper than point 0, which the last manifold began with.
-        let deeper = ring(2.0, [0.0, -2e-3]);
-        let kept = reduce(&deeper, DVec3::Y, &last);
-        assert_eq!(kept[0].2, 1, "the clearly deepest point comes first");
+        // A point the last manifold did not keep, made 2 mm deeper than any, comes first;
+        // made 0.5 mm deeper, it does not.
+        let out = (0..8u32).find(|k| !first.contains(k)).unwrap();
+        let deepened = |by: f64| {
+            let mut depth = [0.0; 8];
+            let deepest = ring(2.0, depth)
+                .iter()
+                .map(|c| c.1)
+                .fold(f64::MAX, f64::min);
+            depth[out as usize] = deepest - ring(2.0, depth)[out as usize].1 - by;
+            reduce(&ring(2.0, depth), DVec3::Y, &last)[0].2
+        };
+        assert_eq!(deepened(2e-3), out, "the clearly deepest point comes first");
+        assert_ne!(
+            deepened(0.5e-3),
+            out,
+            "a point barely deeper does not displace"
+        );
     }
 
     /// A box resting on three points of eight candidates (two of them 5 cm apart, the

@@ -112,6 +112,8 @@ impl Contacts {
         self.stats = *stats;
         self.broad.restore(broad);
         self.stamp = *stamp;
+        // This one's proxies are of another moment: none was made at the restored stamp.
+        self.proxies_made = 0;
     }
 
     /// The bytes the state owns on the heap, this box included (scratch buffers not

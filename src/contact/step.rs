@@ -175,7 +175,16 @@ impl Contacts {
         state.store_impulses(graph, (joints, user_rows));
         self.tick_sleep(bodies, h);
         self.update_stats();
-        let free: Vec<bool> = (0..bodies.len()).map(|i| !movers.moves(i)).collect();
+        // Riders move in their frames, and a jointed body moved back alone would start
+        // the next step with its joint stretched: neither is swept.
+        let mut free: Vec<bool> = (0..bodies.len()).map(|i| !movers.moves(i)).collect();
+        for j in self.joints.iter().filter(|j| j.holds()) {
+            for b in std::iter::once(j.a).chain(j.b) {
+                if let Some(f) = free.get_mut(b) {
+                    *f = false;
+                }
+            }
+        }
         self.sweep_back(bodies, |i| free[i]);
         if bodies.iter().all(|b| b.state.is_finite()) {
             Ok(())
