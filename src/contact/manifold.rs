@@ -266,23 +266,25 @@ fn spread_from(
     let spread = |top: f64| top - (1.0 - KEEP_SHARE) * top.abs();
     let at = |k: usize| candidates[k].0;
     while keep.len() < MAX_POINTS {
-        let gain = |k: usize| {
-            let mut with: Vec<DVec3> = keep.iter().map(|&i| at(i)).collect();
-            with.push(at(k));
-            match with.len() {
-                2 => (with[1] - with[0]).length(),
-                _ => hull_area(&with, normal),
-            }
-        };
         let base = if keep.len() >= 3 {
             hull_area(&keep.iter().map(|&i| at(i)).collect::<Vec<_>>(), normal)
         } else {
             0.0
         };
-        let rest = (0..candidates.len()).filter(|k| !keep.contains(k));
+        // What a point adds: the floor is a share of the most any adds, so that a point
+        // of the last manifold that adds nothing is not kept over one that does.
+        let gain = |k: usize| {
+            let mut with: Vec<DVec3> = keep.iter().map(|&i| at(i)).collect();
+            with.push(at(k));
+            match with.len() {
+                2 => (with[1] - with[0]).length(),
+                _ => hull_area(&with, normal) - base,
+            }
+        };
+        let rest = (0..candidates.len()).filter(|&k| !keep.contains(&k) && gain(k) > 0.0);
         match pick(rest, gain, spread, before) {
-            Some(k) if gain(k) > base => keep.push(k),
-            _ => break,
+            Some(k) => keep.push(k),
+            None => break,
         }
     }
     keep
