@@ -175,8 +175,18 @@ impl Contacts {
         state.store_impulses(graph, (joints, user_rows));
         self.tick_sleep(bodies, h);
         self.update_stats();
-        // Riders move in their frames, and a jointed body moved back alone would start
-        // the next step with its joint stretched: neither is swept.
+        self.sweep_free_bodies(bodies, movers);
+        if bodies.iter().all(|b| b.state.is_finite()) {
+            Ok(())
+        } else {
+            Err(StepError::NonFinite)
+        }
+    }
+
+    /// The fast pairs' sweep ([`Contacts::sweep_back`]) over the bodies it may move:
+    /// riders move in their frames, and a jointed body moved back alone would start the
+    /// next step with its joint stretched, so neither is swept.
+    fn sweep_free_bodies(&self, bodies: &mut [Body], movers: &dyn Movers) {
         let mut free: Vec<bool> = (0..bodies.len()).map(|i| !movers.moves(i)).collect();
         for j in self.joints.iter().filter(|j| j.holds()) {
             for b in std::iter::once(j.a).chain(j.b) {
@@ -186,11 +196,6 @@ impl Contacts {
             }
         }
         self.sweep_back(bodies, |i| free[i]);
-        if bodies.iter().all(|b| b.state.is_finite()) {
-            Ok(())
-        } else {
-            Err(StepError::NonFinite)
-        }
     }
 
     /// Readout: what the last step found, for the app (the sleep stage counts the
