@@ -232,7 +232,6 @@ pub fn reduce(
     );
     let deepest = deepest.unwrap_or(0);
     let p0 = candidates[deepest].0;
-    let spread = |top: f64| top - (1.0 - KEEP_SHARE) * top.abs();
     let far = pick(
         all.clone(),
         |k| (candidates[k].0 - p0).length(),
@@ -263,7 +262,6 @@ fn spread_from(
     normal: DVec3,
     before: impl Fn(usize) -> bool + Copy,
 ) -> Vec<usize> {
-    let spread = |top: f64| top - (1.0 - KEEP_SHARE) * top.abs();
     let at = |k: usize| candidates[k].0;
     while keep.len() < MAX_POINTS {
         let base = if keep.len() >= 3 {
@@ -303,6 +301,12 @@ fn hull_area(points: &[DVec3], normal: DVec3) -> f64 {
         }
         _ => 0.0,
     }
+}
+
+/// The least spread (distance or area) a point of the last manifold may keep its place
+/// with: [`KEEP_SHARE`] of the best.
+fn spread(best: f64) -> f64 {
+    best - (1.0 - KEEP_SHARE) * best.abs()
 }
 
 /// The best of `pool` by `score`, or the best of those that were `before` if one scores
