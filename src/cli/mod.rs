@@ -96,7 +96,9 @@ pub enum Command {
     /// Read a set-up code (the app's "Copy set-up") and say what it opens, without a
     /// window.
     Setup {
-        /// The code, GL1-...
+        /// The code, GL1-... (one that starts with '-' is a bad code, not a flag: the
+        /// fuzz suite's mutated codes met clap's flag error instead of the code's).
+        #[arg(allow_hyphen_values = true)]
         code: String,
     },
     /// Make a set-up code: a scene as it ships, or a lesson at a step with answers given
