@@ -30,7 +30,7 @@ fn a_failed_parallel_step_advances_every_other_body() {
         let mut world = World::new(
             bodies,
             DVec3::new(0.0, -9.81, 0.0),
-            Integrator::ExplicitEuler,
+            Integrator::ExplicitEulerWorld,
         );
         let before = world.bodies.clone();
         assert!(

@@ -356,7 +356,7 @@ fn names_round_trip_and_unknown_names_list_the_valid_ones() {
     }
     let err = "euler".parse::<Integrator>().unwrap_err().to_string();
     assert!(
-        err.contains("midpoint") && err.contains("explicit-euler"),
+        err.contains("midpoint") && err.contains("explicit-euler-body"),
         "{err}"
     );
 }
@@ -378,6 +378,76 @@ fn an_overflowing_step_fails_instead_of_zeroing_the_orientation() {
                 s.orientation
             ),
             Err(_) => assert_eq!(s, state, "{integrator}"),
+        }
+    }
+}
+
+/// The sign of explicit Euler's energy error is the frame's, not the method's. On Euler's
+/// equations in the body frame, one torque-free step gains exactly `½h² aᵀIa` (`a` the
+/// body angular acceleration; the first-order term `h ω·Ia` vanishes, `Ia = Iω × ω`).
+/// On the world ω that engines store, the body sees the new ω turned back by `hω`, which
+/// turns the gain into a loss of the same `½h² aᵀIa` to leading order. Checked on one step
+/// of the T-handle mid-flip (body: 1e-12; world: the relative gap shrinks like h), then on every
+/// step of the two lessons' runs (the T-handle for 30 s, the space pole for 20 s, at
+/// 0.01 s): the body variant gains on each, the world variant loses on each (beyond
+/// round-off, once the T-handle spins steadily).
+#[test]
+fn explicit_euler_gains_on_body_omega_and_loses_on_world_omega() {
+    use gyrolab::scene::Scene;
+    let first_body = |name: &str| {
+        let world = Scene::load(name).unwrap().build();
+        (world.bodies[0].props, world.bodies[0].state)
+    };
+    // Mid-flip, where the angular acceleration is large: at the start it is small, and
+    // the gain would be lost in the energy's round-off.
+    let (p, mut start) = first_body("dzhanibekov");
+    for _ in 0..117 {
+        (Integrator::Midpoint.step(&p, &mut start, Loads::default(), 0.01)).unwrap();
+    }
+    let omega = start.body_omega(&p);
+    let a = (p.inertia.principal() * omega).cross(omega) * p.inertia.inverse();
+    let e0 = start.rotational_energy(&p);
+    let one_step = |integrator: Integrator, h: f64| {
+        let mut s = start;
+        integrator.step(&p, &mut s, Loads::default(), h).unwrap();
+        let predicted = 0.5 * h * h * a.dot(p.inertia.principal() * a);
+        (s.rotational_energy(&p) - e0, predicted)
+    };
+    for h in [0.02, 0.01] {
+        let (gain, predicted) = one_step(Integrator::ExplicitEulerBody, h);
+        assert!(
+            (gain - predicted).abs() <= 1e-12 * predicted,
+            "body: {gain:e} against ½h²aᵀIa = {predicted:e} at h {h}"
+        );
+    }
+    let gap = |h: f64| {
+        let (change, predicted) = one_step(Integrator::ExplicitEulerWorld, h);
+        assert!(change < 0.0, "world: {change:e} at h {h}");
+        (change + predicted).abs() / predicted
+    };
+    let (coarse, fine) = (gap(0.004), gap(0.001));
+    assert!(
+        coarse < 0.2 && fine < 0.3 * coarse,
+        "world: loss off ½h²aᵀIa by {coarse:e} at h 0.004, {fine:e} at h 0.001"
+    );
+    // The T-handle ends in a steady spin about a principal axis, where a step changes the
+    // energy by less than its round-off; the pole tumbles to the end.
+    for (scene, seconds, round_off) in [("dzhanibekov", 30.0, 1e-13), ("space-pole", 20.0, 0.0)] {
+        let (p, start) = first_body(scene);
+        for (integrator, sign) in [
+            (Integrator::ExplicitEulerBody, 1.0),
+            (Integrator::ExplicitEulerWorld, -1.0),
+        ] {
+            let (mut s, mut e) = (start, start.rotational_energy(&p));
+            for k in 0..(seconds / 0.01) as usize {
+                integrator.step(&p, &mut s, Loads::default(), 0.01).unwrap();
+                let next = s.rotational_energy(&p);
+                assert!(
+                    sign * (next - e) > -round_off * e,
+                    "{scene}, {integrator}, step {k}: {e} -> {next}"
+                );
+                e = next;
+            }
         }
     }
 }

@@ -72,13 +72,17 @@ fn dzhanibekov_side_by_side_with_the_ghost() {
 fn tumbling_crowd_switched_mid_run() {
     let at_save = continues_bitwise("tumbling-crowd", 100, |lab, i| {
         if i == 60 {
-            lab.switch_integrator(Integrator::ExplicitEuler).unwrap();
+            lab.switch_integrator(Integrator::ExplicitEulerWorld)
+                .unwrap();
         }
         if i == 130 {
             lab.switch_integrator(Integrator::Rk4).unwrap();
         }
     });
-    assert_eq!(at_save.lanes()[0].integrator(), Integrator::ExplicitEuler);
+    assert_eq!(
+        at_save.lanes()[0].integrator(),
+        Integrator::ExplicitEulerWorld
+    );
 }
 
 /// A ball thrown into the pile as it forms; at the save (5 s) some of the heap's islands

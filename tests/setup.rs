@@ -36,8 +36,12 @@ fn pasted(a: &Lab, walk: Option<&Walk>) -> (Lab, Option<Walk>, String) {
 #[test]
 fn a_side_by_side_set_up_round_trips_bitwise_for_600_steps() {
     let mut a = Lab::new(Scene::load("dzhanibekov").unwrap());
-    a.set_compared_list(&[Integrator::Rk4, Integrator::Dmv, Integrator::ExplicitEuler])
-        .unwrap();
+    a.set_compared_list(&[
+        Integrator::Rk4,
+        Integrator::Dmv,
+        Integrator::ExplicitEulerWorld,
+    ])
+    .unwrap();
     let mut start = a.start().clone();
     start.spin *= 1.3;
     start.perturbation = 0.02;

@@ -42,7 +42,8 @@ fn promise(i: Integrator) -> Promise {
         Integrator::Midpoint | Integrator::Trapezoid | Integrator::AxisSplit => Promise::Bounded,
         Integrator::MomentumClamp => Promise::MomentumNorm,
         Integrator::ImplicitGyro => Promise::Dissipates,
-        Integrator::ExplicitEuler
+        Integrator::ExplicitEulerBody
+        | Integrator::ExplicitEulerWorld
         | Integrator::SymplecticEuler
         | Integrator::NoGyro
         | Integrator::Rk4

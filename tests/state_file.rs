@@ -318,7 +318,7 @@ fn save_state_is_written_only_by_a_run_that_succeeds() {
         "--dt",
         "0.9",
         "--integrator",
-        "explicit-euler",
+        "explicit-euler-world",
         "--steps",
         "200",
         "--save-state",

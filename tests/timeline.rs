@@ -165,7 +165,8 @@ fn eventful_run_free(lab: &mut Lab, steps: u64) -> Vec<Vec<u64>> {
     let mut seen = vec![bits(lab)];
     for i in 1..=steps {
         if i == 30 {
-            lab.switch_integrator(Integrator::ExplicitEuler).unwrap();
+            lab.switch_integrator(Integrator::ExplicitEulerWorld)
+                .unwrap();
         }
         if i == 40 {
             lab.set_steps_per_dt(3).unwrap();

@@ -10,7 +10,8 @@ pub const BACKGROUND: Color = Color::srgb(0.06, 0.07, 0.09);
 
 /// One colour per integrator, in [`Integrator::ALL`] order.
 pub fn integrator_color(i: Integrator) -> Color {
-    const PALETTE: [(f32, f32, f32); 15] = [
+    const PALETTE: [(f32, f32, f32); 16] = [
+        (1.00, 0.45, 0.55),
         (0.90, 0.30, 0.25),
         (0.95, 0.60, 0.20),
         // Brown, not grey: the exact ghost is a light translucent grey.

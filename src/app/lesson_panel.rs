@@ -241,6 +241,11 @@ fn readout(ui: &mut egui::Ui, walk: &Walk, theory: &str) {
             ui.label("expected");
             ui.monospace(format!("{}{unit} ± {}", m.stated, m.within()));
             ui.end_row();
+            if m.stated_measured {
+                ui.label("");
+                ui.weak("measured by this build, not given by theory");
+                ui.end_row();
+            }
             if m.theory.is_some() {
                 ui.label("theory");
                 ui.monospace(value(m.theory));

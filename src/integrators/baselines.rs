@@ -17,7 +17,30 @@ fn body_acceleration(props: &MassProps, state: &BodyState, torque_world: DVec3) 
     (tau_b - wb.cross(lb)) * props.inertia.inverse()
 }
 
-pub fn explicit_euler(props: &MassProps, s: &mut BodyState, loads: Loads, h: f64) -> StepInfo {
+/// Explicit Euler on Euler's equations as textbooks write them, in the body frame
+/// (`I ω̇_b = τ_b − ω_b × Iω_b`): torque-free, it gains exactly `½h² aᵀIa` a step, `a` the
+/// body angular acceleration, since `ω_b·Ia = 0` (Hairer, Lubich, Wanner, "Geometric
+/// Numerical Integration", IV.1).
+pub fn explicit_euler_body(props: &MassProps, s: &mut BodyState, loads: Loads, h: f64) -> StepInfo {
+    let wb = s.body_omega(props);
+    let wb_new = wb + h * body_acceleration(props, s, loads.torque);
+    s.orientation = integrate_orientation(s.orientation, s.orientation * wb, h);
+    s.angular_momentum = s.orientation * (props.inertia.principal() * wb_new);
+    let v = s.velocity;
+    s.velocity += h * loads.force / props.mass;
+    s.position += h * v;
+    StepInfo::default()
+}
+
+/// Explicit Euler on the world angular velocity, as engines store it: the same update
+/// of ω, kept in world axes while the body turns under it, so the body sees it turned back
+/// by `hω`; to second order that turns the gain above into a loss of `½h² aᵀIa` a step.
+pub fn explicit_euler_world(
+    props: &MassProps,
+    s: &mut BodyState,
+    loads: Loads,
+    h: f64,
+) -> StepInfo {
     let w = s.world_omega(props);
     let w_new = w + h * (s.orientation * body_acceleration(props, s, loads.torque));
     s.orientation = integrate_orientation(s.orientation, w, h);

@@ -97,7 +97,8 @@ impl std::error::Error for StepError {}
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "&'static str")]
 pub enum Integrator {
-    ExplicitEuler,
+    ExplicitEulerBody,
+    ExplicitEulerWorld,
     SymplecticEuler,
     NoGyro,
     MomentumClamp,
@@ -131,15 +132,24 @@ pub struct Info {
 }
 
 /// What each integrator is, in [`Integrator::ALL`] order (its discriminant).
-const INFO: [Info; 15] = [
-    // ExplicitEuler
+const INFO: [Info; 16] = [
+    // ExplicitEulerBody
     Info {
-        name: "explicit-euler",
-        summary: "textbook Euler on (q, ω): orientation moved with the old ω",
-        formula: "ω' = ω + h I⁻¹(τ − ω×Iω);  q' = normalize(q + ½h ω⊗q)",
+        name: "explicit-euler-body",
+        summary: "explicit Euler on Euler's equations in the body frame, as textbooks write them: orientation moved with the old ω",
+        formula: "ω_b' = ω_b + h I⁻¹(τ_b − ω_b×Iω_b);  q' = normalize(q + ½h ω⊗q)",
         order: 1,
         other_equation: None,
-        conserves: "nothing: loses energy, flips at the wrong rate",
+        conserves: "nothing: gains energy ½h²α·Iα per step",
+    },
+    // ExplicitEulerWorld
+    Info {
+        name: "explicit-euler-world",
+        summary: "explicit Euler on the world ω, as engines store it: orientation moved with the old ω, the new ω kept in world axes",
+        formula: "ω' = ω + h R I⁻¹(τ_b − ω_b×Iω_b);  q' = normalize(q + ½h ω⊗q)",
+        order: 1,
+        other_equation: None,
+        conserves: "nothing: loses energy, about ½h²α·Iα per step",
     },
     // SymplecticEuler
     Info {
@@ -270,8 +280,9 @@ const INFO: [Info; 15] = [
 ];
 
 impl Integrator {
-    pub const ALL: [Self; 15] = [
-        Self::ExplicitEuler,
+    pub const ALL: [Self; 16] = [
+        Self::ExplicitEulerBody,
+        Self::ExplicitEulerWorld,
         Self::SymplecticEuler,
         Self::NoGyro,
         Self::MomentumClamp,
@@ -307,7 +318,8 @@ impl Integrator {
     ) -> Result<StepInfo, StepError> {
         let mut next = *state;
         let info = match self {
-            Self::ExplicitEuler => baselines::explicit_euler(props, &mut next, loads, h),
+            Self::ExplicitEulerBody => baselines::explicit_euler_body(props, &mut next, loads, h),
+            Self::ExplicitEulerWorld => baselines::explicit_euler_world(props, &mut next, loads, h),
             Self::SymplecticEuler => baselines::symplectic_euler(props, &mut next, loads, h),
             Self::NoGyro => baselines::no_gyro(props, &mut next, loads, h),
             Self::MomentumClamp => baselines::momentum_clamp(props, &mut next, loads, h),
@@ -345,9 +357,16 @@ pub struct UnknownIntegrator(pub String);
 impl fmt::Display for UnknownIntegrator {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         let names: Vec<_> = Integrator::ALL.iter().map(|i| i.name()).collect();
+        // The name of earlier builds, which stepped the world ω: its error's sign depends on
+        // the frame it steps, so each frame now has a name of its own.
+        let renamed = if self.0 == "explicit-euler" {
+            ": explicit Euler is now two integrators, explicit-euler-body (Euler's equations in the body frame, as textbooks write them) and explicit-euler-world (the world ω, as engines store it; what explicit-euler was)"
+        } else {
+            ""
+        };
         write!(
             f,
-            "unknown integrator '{}' (valid: {})",
+            "unknown integrator '{}'{renamed} (valid: {})",
             self.0,
             names.join(", ")
         )

@@ -103,7 +103,7 @@ mod tests {
         let trapezoid = EnergyMap::compute(Integrator::ObjectTrapezoid, inertia, 50.0, 64);
         assert!(trapezoid.largest() < 1e-12, "{}", trapezoid.largest());
         // Explicit Euler has no bound: its error grows without limit along a ray.
-        let euler = EnergyMap::compute(Integrator::ExplicitEuler, inertia, 50.0, 64);
+        let euler = EnergyMap::compute(Integrator::ExplicitEulerWorld, inertia, 50.0, 64);
         assert!(euler.largest() > 100.0 * largest, "{}", euler.largest());
     }
 }

@@ -104,21 +104,35 @@ impl TurnRate {
     }
 }
 
-/// Counts sign changes of one signal and times them by linear interpolation.
+/// Counts the flips of one signal (the spin axis's component of ω) and times them by
+/// linear interpolation. A flip is a sign change after the signal has swung out to at
+/// least half the largest size it has had since the last one: a body that has stopped
+/// turning over, whose wobble about the axis decays to nothing, keeps changing that
+/// wobble's sign, and those sign changes are not flips.
 #[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct FlipCounter {
     last: Option<(f64, f64)>,
     crossings: Vec<f64>,
+    /// The largest |signal| so far.
+    #[serde(default)]
+    peak: f64,
+    /// Whether |signal| has reached half of `peak` since the last flip.
+    #[serde(default)]
+    armed: bool,
 }
 
 impl FlipCounter {
     pub fn record(&mut self, t: f64, value: f64) {
         if let Some((t0, v0)) = self.last
+            && self.armed
             && v0 != 0.0
             && (value == 0.0 || v0.signum() != value.signum())
         {
             self.crossings.push(t0 + (t - t0) * v0 / (v0 - value));
+            self.armed = false;
         }
+        self.peak = self.peak.max(value.abs());
+        self.armed |= value.abs() >= 0.5 * self.peak;
         if value != 0.0 || self.last.is_none() {
             self.last = Some((t, value));
         }
@@ -182,5 +196,19 @@ mod tests {
         }
         assert_eq!(c.flips(), 20);
         assert!((c.mean_period().unwrap() - 1.0).abs() < 1e-4);
+    }
+
+    /// A swing that dies away keeps changing sign; only the swings out to half the
+    /// largest are flips: here the first four (from swings out to 1, 0.8, 0.64, 0.51), not
+    /// the fifth (0.41) nor any after.
+    #[test]
+    fn flip_counter_counts_no_sign_changes_of_a_dying_wobble() {
+        let mut c = FlipCounter::default();
+        for i in 0..=4000 {
+            let t = i as f64 * 0.01;
+            let decay = 0.8f64.powf(t);
+            c.record(t, decay * (std::f64::consts::PI * t).cos());
+        }
+        assert_eq!(c.flips(), 4, "{:?}", c.crossings);
     }
 }

@@ -44,7 +44,7 @@ use timeline::Timeline;
 
 /// Compared by default: wrong motion, no flip, drift, and the method that gets it right.
 pub const DEFAULT_COMPARED: [Integrator; 4] = [
-    Integrator::ExplicitEuler,
+    Integrator::ExplicitEulerWorld,
     Integrator::NoGyro,
     Integrator::MomentumClamp,
     Integrator::Midpoint,
@@ -779,13 +779,14 @@ mod tests {
         }
         let before: Vec<_> = lab.lanes[0].world.bodies.iter().map(|b| b.state).collect();
         let t = lab.time();
-        lab.switch_integrator(Integrator::ExplicitEuler).unwrap();
+        lab.switch_integrator(Integrator::ExplicitEulerWorld)
+            .unwrap();
         assert_eq!(lab.time(), t, "no restart");
         lab.step();
-        assert_eq!(lab.lanes[0].integrator(), Integrator::ExplicitEuler);
+        assert_eq!(lab.lanes[0].integrator(), Integrator::ExplicitEulerWorld);
         assert_eq!(
             lab.recorders().switches(),
-            vec![(t, Integrator::ExplicitEuler)]
+            vec![(t, Integrator::ExplicitEulerWorld)]
         );
         // One more step moves every body by about one step of its own velocity.
         for (b, s0) in lab.lanes[0].world.bodies.iter().zip(&before) {
@@ -856,7 +857,7 @@ mod tests {
         let euler = lab
             .compared
             .iter()
-            .position(|&i| i == Integrator::ExplicitEuler);
+            .position(|&i| i == Integrator::ExplicitEulerWorld);
         assert!(
             lab.recorders().history()[euler.unwrap()]
                 .last()

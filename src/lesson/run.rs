@@ -20,6 +20,8 @@ pub struct Measured {
     pub theory: Option<f64>,
     pub stated: f64,
     pub tolerance: f64,
+    /// The stated value is this build's measurement, not theory's.
+    pub stated_measured: bool,
 }
 
 impl Measured {
@@ -58,6 +60,9 @@ impl fmt::Display for Measured {
             self.stated,
             self.within()
         )?;
+        if self.stated_measured {
+            f.write_str(" (measured by this build)")?;
+        }
         if self.theory.is_some() {
             write!(f, ", theory {}", value(self.theory))?;
         }
@@ -82,6 +87,7 @@ pub fn write_csv(measured: &[Measured], out: impl std::io::Write) -> std::io::Re
         "stated",
         "tolerance",
         "tolerance_is",
+        "stated_is",
         "theory",
         "agrees",
     ])?;
@@ -98,6 +104,12 @@ pub fn write_csv(measured: &[Measured], out: impl std::io::Write) -> std::io::Re
                 "absolute"
             } else {
                 "relative"
+            })
+            .to_string(),
+            (if m.stated_measured {
+                "measured by this build"
+            } else {
+                "given"
             })
             .to_string(),
             number(m.theory),

@@ -58,6 +58,10 @@ pub enum Step {
         stated: f64,
         tolerance: f64,
         theory: String,
+        /// The stated value is this build's own measurement, not a value theory gives:
+        /// the student is told so beside it.
+        #[serde(default)]
+        measured: bool,
     },
     /// Shown after the run.
     Explain { text: String },

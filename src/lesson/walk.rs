@@ -214,6 +214,7 @@ impl Walk {
             quantity,
             stated,
             tolerance,
+            measured: stated_measured,
             ..
         }) = self.step()
             && self.measured[self.at].is_none()
@@ -226,6 +227,7 @@ impl Walk {
                 theory,
                 stated: *stated,
                 tolerance: *tolerance,
+                stated_measured: *stated_measured,
             });
         }
         Ok(())
