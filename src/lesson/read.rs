@@ -15,11 +15,19 @@ impl Lesson {
 
     /// Parses and checks lesson text; `file` names it in errors.
     pub fn parse(file: &str, text: &str) -> Result<Self, SceneError> {
+        Self::parse_on(file, text, None)
+    }
+
+    /// Parses lesson text and checks it against `scene` (the one a set-up code carries,
+    /// where the file the lesson names may not be at hand) or, with none, against the
+    /// scene it names.
+    pub fn parse_on(file: &str, text: &str, scene: Option<&Scene>) -> Result<Self, SceneError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut lesson: Lesson = locate::from_ron(file, text)?;
         lesson.origin = file.into();
+        lesson.text = text.into();
         lesson
-            .check()
+            .check(scene)
             .map_err(|problem| locate::error_at(file, text, problem))?;
         Ok(lesson)
     }
@@ -51,10 +59,15 @@ impl Lesson {
         }
     }
 
-    fn check(&self) -> Result<(), Invalid> {
-        let scene = self
-            .scene()
-            .map_err(|e| Invalid::new("scene", e.to_string()))?;
+    fn check(&self, on: Option<&Scene>) -> Result<(), Invalid> {
+        let loaded;
+        let scene = match on {
+            Some(scene) => scene,
+            None => {
+                loaded = (self.scene()).map_err(|e| Invalid::new("scene", e.to_string()))?;
+                &loaded
+            }
+        };
         if let Some(dt) = self.dt {
             check_step(dt).map_err(|e| Invalid::new("dt", e))?;
         }
