@@ -321,6 +321,9 @@ fn lesson_kept((lesson, mutation): (usize, Mutation)) -> Result<(), String> {
             "{why}: {err}\n{name}.ron, {what}\n  gyrolab lesson '{path}'"
         ))
     };
+    if mutate::silences_a_lesson(text, &mutation) && !refused {
+        return fail("took a blank text, or a choice or an integrator twice");
+    }
     match o.code {
         Some(2) if !refused => fail("refused a lesson the library takes"),
         Some(2) if err.lines().count() != 1 || !verdict::points_at(err, &path) => {
@@ -360,14 +363,36 @@ fn setup_codes() -> &'static [String] {
         let walk = Walk::start(gyrolab::lesson::load("incline").unwrap(), &mut walked).unwrap();
         let mut solved = Lab::new(Scene::load("stack").unwrap());
         solved.set_friction(0.2).unwrap();
-        [(turned, None), (walked, Some(walk)), (solved, None)]
-            .iter()
-            .map(|(lab, walk)| Setup::of(lab, walk.as_ref()).unwrap().to_code())
-            .collect()
+        // Past a "now try" (its runs replayed at their own step), and a lesson from a
+        // file, which the code carries.
+        let drift = gyrolab::lesson::load("energy-drift").unwrap();
+        let tried = (drift.steps.iter())
+            .position(|s| matches!(s, gyrolab::lesson::Step::Try { .. }))
+            .unwrap();
+        let mut drifted = Lab::new(Scene::load("free-body").unwrap());
+        let mut past_try = Walk::start(drift, &mut drifted).unwrap();
+        past_try.go_to(&mut drifted, tried + 1, &[]).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("lesson.ron");
+        std::fs::write(&file, &lessons()[0].1).unwrap();
+        let mut filed = Lab::new(Scene::load("free-body").unwrap());
+        let from_file = gyrolab::lesson::load(file.to_str().unwrap()).unwrap();
+        let from_file = Walk::start(from_file, &mut filed).unwrap();
+        [
+            (turned, None),
+            (walked, Some(walk)),
+            (solved, None),
+            (drifted, Some(past_try)),
+            (filed, Some(from_file)),
+        ]
+        .iter()
+        .map(|(lab, walk)| Setup::of(lab, walk.as_ref()).unwrap().to_code())
+        .collect()
     })
 }
 
-/// A set-up code with one character changed, inserted or removed, or cut short.
+/// A set-up code with one character changed, inserted or removed, cut short, or pasted
+/// twice (with a character between, or none).
 fn code_case() -> impl Strategy<Value = (usize, usize, u8, char)> {
     let chars = prop_oneof![
         Just('A'),
@@ -379,13 +404,15 @@ fn code_case() -> impl Strategy<Value = (usize, usize, u8, char)> {
         Just('é'),
         Just('1'),
     ];
-    (0..setup_codes().len(), any::<usize>(), 0..4u8, chars)
+    (0..setup_codes().len(), any::<usize>(), 0..6u8, chars)
 }
 
 /// `gyrolab setup CODE` on a mutated code: the library's answer, exit 0 where it opens
-/// and 2 with one line where it does not; never a panic, a signal or a hang.
+/// and 2 with one line where it does not, and a code pasted twice never opens; never a
+/// panic, a signal or a hang.
 fn code_kept((code, at, how, c): (usize, usize, u8, char)) -> Result<(), String> {
-    let mut chars: Vec<char> = setup_codes()[code].chars().collect();
+    let code = &setup_codes()[code];
+    let mut chars: Vec<char> = code.chars().collect();
     let at = at % (chars.len() + 1);
     match how {
         0 if at < chars.len() => chars[at] = c,
@@ -393,6 +420,8 @@ fn code_kept((code, at, how, c): (usize, usize, u8, char)) -> Result<(), String>
         2 if at < chars.len() => {
             chars.remove(at);
         }
+        4 => chars.extend(std::iter::once(c).chain(code.chars())),
+        5 => chars.extend(code.chars()),
         _ => chars.truncate(at),
     }
     let mutated: String = chars.into_iter().collect();
@@ -402,6 +431,9 @@ fn code_kept((code, at, how, c): (usize, usize, u8, char)) -> Result<(), String>
         setup.open(&mut lab).map(|_| ())
     })
     .map_err(|_| format!("the library panicked on {mutated:?}"))?;
+    if how >= 4 && opens.is_ok() {
+        return Err(format!("a code pasted twice opened: {mutated:?}"));
+    }
     let o = Sandbox::new().run(&["setup".into(), mutated.clone()]);
     let err = o.stderr.trim_end();
     let fail = |why: &str| Err(format!("{why}: {err}\n  gyrolab setup '{mutated}'"));

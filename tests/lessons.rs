@@ -388,3 +388,98 @@ fn a_lesson_s_settings_apply_at_its_start() {
     let err = Lesson::parse("solver.ron", &text).unwrap_err().to_string();
     assert!(err.contains("set[0].Solver.substeps"), "{err}");
 }
+
+/// `original` with the text of the string that follows `field` replaced by `with`.
+fn emptied(original: &str, field: &str, with: &str) -> String {
+    let start = original.find(field).unwrap() + field.len();
+    let end = start + original[start..].find('"').unwrap();
+    format!("{}{with}{}", &original[..start], &original[end..])
+}
+
+/// A lesson that says nothing, or offers the same thing twice, is refused with one line
+/// at its field: an empty or blank title, lock reason, question, choice, theory,
+/// explanation or "now try"; a choice written twice (blanks and case aside); an
+/// integrator run twice.
+#[test]
+fn a_lesson_that_says_nothing_is_refused_at_its_field() {
+    let original = include_str!("../assets/lessons/restitution.ron");
+    let cases = [
+        (emptied(original, "title: \"", ""), "title: \"\"", "title"),
+        (
+            emptied(original, "(\"scene\", \"", "  "),
+            "(\"scene\", \"  \")",
+            "locked[0][1]",
+        ),
+        (
+            emptied(original, "Question(\n            text: \"", "\t"),
+            "text: \"\t\"",
+            "steps[0].text",
+        ),
+        (
+            original.replace("\"all of it\"", "\" \""),
+            "\" \"]",
+            "steps[0].choices[3]",
+        ),
+        (
+            emptied(original, "theory: \"", ""),
+            "theory: \"\"",
+            "steps[2].theory",
+        ),
+        (
+            emptied(original, "Explain(\n            text: \"", " \n "),
+            "text: \" \n \"",
+            "steps[3].text",
+        ),
+    ];
+    for (text, needle, path) in cases {
+        refused_at(&text, needle, path, "must not be empty (or only blanks)");
+    }
+    refused_at(
+        &original.replace("\"0.4\"", "\" 0.8 \""),
+        "\" 0.8 \"",
+        "steps[0].choices[2]",
+        "choice 2 repeats choice 0",
+    );
+    refused_at(
+        &original.replace("\"all of it\"", "\"0.64\""),
+        "\"0.64\"]",
+        "steps[0].choices[3]",
+        "choice 3 repeats choice 1",
+    );
+    refused_at(
+        &original.replace(
+            "Some([\"midpoint\"])",
+            "Some([\"midpoint\", \"rk4\", \"midpoint\"])",
+        ),
+        "\"midpoint\"]",
+        "integrators[2]",
+        "integrator 2 repeats integrator 0",
+    );
+    let tried =
+        |try_: &str| original.replace("Explain(\n", &format!("{try_},\n        Explain(\n"));
+    refused_at(
+        &tried("Try(text: \" \", set: Dt(0.005))"),
+        "Try(",
+        "steps[3].text",
+        "must not be empty",
+    );
+    refused_at(
+        &tried("Try(text: \"t\", set: Integrators([\"rk4\", \"rk4\"]))"),
+        "Try(",
+        "steps[3].set.Integrators[1]",
+        "integrator 1 repeats integrator 0",
+    );
+}
+
+/// Requires `text` refused on one line at `needle`'s line, naming `path` and saying
+/// `message`.
+fn refused_at(text: &str, needle: &str, path: &str, message: &str) {
+    let err = Lesson::parse("edited.ron", text).unwrap_err().to_string();
+    let line = text[..text.find(needle).unwrap()].matches('\n').count() + 1;
+    assert!(
+        err.starts_with(&format!("edited.ron:{line}:")),
+        "{needle}: {err}"
+    );
+    assert!(err.contains(&format!("{path}: {message}")), "{path}: {err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}

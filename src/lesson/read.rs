@@ -15,11 +15,19 @@ impl Lesson {
 
     /// Parses and checks lesson text; `file` names it in errors.
     pub fn parse(file: &str, text: &str) -> Result<Self, SceneError> {
+        Self::parse_on(file, text, None)
+    }
+
+    /// Parses lesson text and checks it against `scene` (the one a set-up code carries,
+    /// where the file the lesson names may not be at hand) or, with none, against the
+    /// scene it names.
+    pub fn parse_on(file: &str, text: &str, scene: Option<&Scene>) -> Result<Self, SceneError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut lesson: Lesson = locate::from_ron(file, text)?;
         lesson.origin = file.into();
+        lesson.text = text.into();
         lesson
-            .check()
+            .check(scene)
             .map_err(|problem| locate::error_at(file, text, problem))?;
         Ok(lesson)
     }
@@ -51,10 +59,15 @@ impl Lesson {
         }
     }
 
-    fn check(&self) -> Result<(), Invalid> {
-        let scene = self
-            .scene()
-            .map_err(|e| Invalid::new("scene", e.to_string()))?;
+    fn check(&self, on: Option<&Scene>) -> Result<(), Invalid> {
+        let loaded;
+        let scene = match on {
+            Some(scene) => scene,
+            None => {
+                loaded = (self.scene()).map_err(|e| Invalid::new("scene", e.to_string()))?;
+                &loaded
+            }
+        };
         if let Some(dt) = self.dt {
             check_step(dt).map_err(|e| Invalid::new("dt", e))?;
         }
@@ -77,23 +90,71 @@ impl Lesson {
         }
         let (mut until, mut dt) = (0.0, self.dt.unwrap_or(scene.dt));
         for (i, set) in self.set.iter().enumerate() {
-            setting_ok(set, &scene, &mut dt).map_err(|e| e.under(&format!("set[{i}]")))?;
+            setting_ok(set, scene, &mut dt).map_err(|e| e.under(&format!("set[{i}]")))?;
         }
         for (i, step) in self.steps.iter().enumerate() {
-            step_ok(step, &scene, (&mut dt, &mut until))
+            step_ok(step, scene, (&mut dt, &mut until))
                 .and_then(|()| self.lane_of(step))
                 .map_err(|e| e.under(&format!("steps[{i}]")))?;
+        }
+        self.says_something()
+    }
+
+    /// Every text shown to the student says something, and no question offers the same
+    /// choice twice.
+    fn says_something(&self) -> Result<(), Invalid> {
+        said("title", &self.title)?;
+        for (i, (_, why)) in self.locked.iter().enumerate() {
+            said(&format!("locked[{i}][1]"), why)?;
+        }
+        for (i, step) in self.steps.iter().enumerate() {
+            let at = |field: &str| format!("steps[{i}].{field}");
+            match step {
+                Step::Question { text, choices, .. } => {
+                    said(&at("text"), text)?;
+                    choices_ok(choices).map_err(|e| e.under(&at("choices")))?;
+                }
+                Step::Readout { theory, .. } => said(&at("theory"), theory)?,
+                Step::Explain { text } | Step::Try { text, .. } => said(&at("text"), text)?,
+                Step::Run { .. } => {}
+            }
         }
         Ok(())
     }
 }
 
+/// A question's choices: each says something, and none says what one before it says
+/// (blanks around it and case aside).
+fn choices_ok(choices: &[String]) -> Result<(), Invalid> {
+    let key = |c: &String| c.trim().to_lowercase();
+    for (k, choice) in choices.iter().enumerate() {
+        let at = format!("[{k}]");
+        said(&at, choice)?;
+        if let Some(first) = choices[..k].iter().position(|c| key(c) == key(choice)) {
+            return Err(Invalid::new(
+                at,
+                format!("choice {k} repeats choice {first}; each choice must differ"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Text shown to the student, which must not be empty or only blanks.
+fn said(path: &str, text: &str) -> Result<(), Invalid> {
+    if text.trim().is_empty() {
+        return Err(Invalid::new(path, "must not be empty (or only blanks)"));
+    }
+    Ok(())
+}
+
 /// Integrators run as lanes: at least one, each a name, none the exact solution (the
-/// ghost).
+/// ghost), none twice.
 fn integrators_ok(names: &[String]) -> Result<(), Invalid> {
     if names.is_empty() {
         return Err(Invalid::new("", "names no integrator"));
     }
+    let mut seen = Vec::new();
     for (i, name) in names.iter().enumerate() {
         let at = format!("[{i}]");
         match name.parse::<Integrator>() {
@@ -104,7 +165,18 @@ fn integrators_ok(names: &[String]) -> Result<(), Invalid> {
                     "the exact solution is the ghost, not a lane",
                 ));
             }
-            Ok(_) => {}
+            Ok(integrator) => {
+                if let Some(first) = seen.iter().position(|&s| s == integrator) {
+                    return Err(Invalid::new(
+                        at,
+                        format!(
+                            "integrator {i} repeats integrator {first} ('{}'); each runs once",
+                            integrator.name()
+                        ),
+                    ));
+                }
+                seen.push(integrator);
+            }
         }
     }
     Ok(())

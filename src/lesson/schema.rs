@@ -28,6 +28,10 @@ pub struct Lesson {
     /// Where the lesson came from: a built-in name or a path.
     #[serde(skip)]
     pub origin: String,
+    /// The text it was read from: a set-up code carries a lesson from a file whole, as
+    /// it was read (the file may have changed since, or be on another machine).
+    #[serde(skip)]
+    pub text: String,
 }
 
 /// The controls a lesson can lock.

@@ -6,8 +6,11 @@
 //! A code is `GL1-` and then, in URL-safe base64, a checksum of the set-up and the set-up
 //! itself (JSON, deflated). A built-in scene or lesson travels by name with a hash of its
 //! text, so a gyrolab whose built-in differs refuses the code instead of showing
-//! something else; a scene or lesson opened from a file travels whole. What a set-up
-//! holds is checked by the same setters that check the app's controls.
+//! something else; a scene or lesson opened from a file travels whole, as it was read,
+//! and on again in a code made where that code was opened. A lesson's set-up holds what
+//! differs from the lesson's own settings at its step (a "now try" is the lesson's), and
+//! opening it replays the runs before that step with the settings of their own steps.
+//! What a set-up holds is checked by the same setters that check the app's controls.
 
 use std::io::Read;
 
@@ -19,10 +22,10 @@ use twox_hash::XxHash3_64;
 
 use super::walk::Walk;
 use super::{Lesson, Step};
-use crate::contact::{JointKind, Motor, SolverSettings};
+use crate::contact::{Motor, SolverSettings};
 use crate::integrators::Integrator;
+use crate::lab::Lab;
 use crate::lab::presets::Start;
-use crate::lab::{DEFAULT_COMPARED, Lab};
 use crate::scene::Scene;
 
 /// The set-up format this gyrolab writes and reads; a code of another is refused.
@@ -81,23 +84,59 @@ struct LessonAt {
     answers: Vec<Option<usize>>,
 }
 
-/// A built-in's source, or a file's text read again from its path.
-fn source(origin: &str, builtin: bool, hash: u64) -> Result<Source, String> {
+/// A scene's source: a built-in by name (where it is this gyrolab's built-in), or the
+/// text it was read from.
+fn scene_source(scene: &Scene) -> Source {
+    let builtin = crate::scene::scene_names().contains(&scene.origin.as_str())
+        && Scene::load(&scene.origin).is_ok_and(|s| s.source_hash == scene.source_hash);
     if builtin {
-        return Ok(Source::Builtin {
-            name: origin.into(),
-            hash,
-        });
+        Source::Builtin {
+            name: scene.origin.clone(),
+            hash: scene.source_hash,
+        }
+    } else {
+        Source::File {
+            path: scene.origin.clone(),
+            text: scene.source_text.to_string(),
+        }
     }
-    let text = std::fs::read_to_string(origin)
-        .map_err(|e| format!("cannot read {origin} again to share it: {e}"))?;
-    Ok(Source::File {
-        path: origin.into(),
-        text,
-    })
 }
 
-/// `now`, where it is not what the scene gives.
+/// A lesson's source: a built-in by name (where it is this gyrolab's built-in), or the
+/// text it was read from, so that a lesson that came in a code travels on in the next.
+fn lesson_source(lesson: &Lesson) -> Source {
+    match super::builtin::text(&lesson.origin) {
+        Some(text) if text == lesson.text => Source::Builtin {
+            name: lesson.origin.clone(),
+            hash: hash(text),
+        },
+        _ => Source::File {
+            path: lesson.origin.clone(),
+            text: lesson.text.clone(),
+        },
+    }
+}
+
+/// The lab a lesson sets up by step `at`, none of its runs taken: its own settings, then
+/// each "now try" up to that step, in order, as [`Walk`] applies them. What a set-up
+/// code holds is what differs from this, so that opening it replays each run with the
+/// settings of its own step.
+fn lesson_base(scene: &Scene, lesson: &Lesson, at: usize) -> Result<Lab, String> {
+    let mut settings = lesson.clone();
+    let tries: Vec<_> = (lesson.steps.iter().take(at + 1))
+        .filter_map(|s| match s {
+            Step::Try { set, .. } => Some(set.clone()),
+            _ => None,
+        })
+        .collect();
+    settings.set.extend(tries);
+    settings.steps.clear();
+    let mut base = Lab::new(scene.clone());
+    Walk::start_on(settings, &mut base)?;
+    Ok(base)
+}
+
+/// `now`, where it is not what the code leaves out (the scene's own, or the lesson's).
 fn differs<T: PartialEq>(now: T, own: T) -> Option<T> {
     (now != own).then_some(now)
 }
@@ -107,7 +146,8 @@ fn hash(text: &str) -> u64 {
 }
 
 impl Setup {
-    /// The set-up a lab shows, with the lesson being walked, if any.
+    /// The set-up a lab shows, with the lesson being walked, if any: what differs from
+    /// the scene's own settings, or from the lesson's at its step.
     pub fn of(lab: &Lab, walk: Option<&Walk>) -> Result<Self, String> {
         let scene = lab.scene();
         // Start conditions refused while being edited are not the run's: a code of them
@@ -115,42 +155,39 @@ impl Setup {
         lab.start().apply(scene).map_err(|e| {
             format!("the start conditions being edited are refused ({e}): correct them first")
         })?;
-        let builtin = crate::scene::scene_names().contains(&scene.origin.as_str());
-        let own = scene.build();
-        let run = &lab.lanes()[0];
-        let lesson = match walk {
-            Some(w) => {
-                let origin = &w.lesson.origin;
-                let builtin = super::lesson_names().contains(&origin.as_str());
-                let text_hash = super::builtin::text(origin).map_or(0, hash);
-                let mut answers = w.answers.clone();
-                while answers.last() == Some(&None) {
-                    answers.pop();
-                }
-                Some(LessonAt {
-                    source: source(origin, builtin, text_hash)?,
-                    step: w.at,
-                    answers,
-                })
-            }
-            None => None,
+        let base = match walk {
+            Some(w) => lesson_base(scene, &w.lesson, w.at)?,
+            None => Lab::new(scene.clone()),
         };
+        let lesson = walk.map(|w| {
+            let mut answers = w.answers.clone();
+            while answers.last() == Some(&None) {
+                answers.pop();
+            }
+            LessonAt {
+                source: lesson_source(&w.lesson),
+                step: w.at,
+                answers,
+            }
+        });
+        let (run, own) = (&lab.lanes()[0], &base.lanes()[0]);
+        let own_motors = base.motors();
         Ok(Self {
-            scene: source(&scene.origin, builtin, scene.source_hash)?,
-            start: differs(lab.start().clone(), Start::of_scene(scene)),
-            compared: differs(lab.compared().to_vec(), DEFAULT_COMPARED.to_vec()),
-            dt: differs(lab.dt(), scene.dt),
-            steps_per_dt: differs(lab.steps_per_dt(), 1),
+            scene: scene_source(scene),
+            start: differs(lab.start().clone(), base.start().clone()),
+            compared: differs(lab.compared().to_vec(), base.compared().to_vec()),
+            dt: differs(lab.dt(), base.dt()),
+            steps_per_dt: differs(lab.steps_per_dt(), base.steps_per_dt()),
             integrator: (!lab.side_by_side())
-                .then(|| differs(run.integrator(), own.integrator))
+                .then(|| differs(run.integrator(), own.integrator()))
                 .flatten(),
             solver: (run.world.contacts.as_ref())
-                .zip(own.contacts.as_ref())
+                .zip(own.world.contacts.as_ref())
                 .and_then(|(now, own)| differs(now.settings, own.settings)),
-            friction: lab
-                .friction()
-                .and_then(|f| differs(Some(f), own_friction(&own)).flatten()),
-            motors: changed_motors(lab, &own),
+            friction: differs(lab.friction(), base.friction()).flatten(),
+            motors: (lab.motors().into_iter())
+                .filter(|m| !own_motors.contains(m))
+                .collect(),
             lesson,
         })
     }
@@ -198,31 +235,50 @@ impl Setup {
             .split_first_chunk::<8>()
             .ok_or_else(|| damaged("too short"))?;
         let mut json = String::new();
-        DeflateDecoder::new(deflated)
+        let mut inflate = DeflateDecoder::new(deflated);
+        (&mut inflate)
             .take(MAX_JSON + 1)
             .read_to_string(&mut json)
             .map_err(|_| damaged("does not inflate"))?;
         if json.len() as u64 > MAX_JSON || hash(&json) != u64::from_le_bytes(*sum) {
             return Err(damaged("checksum"));
         }
-        serde_json::from_str(&json).map_err(|e| damaged(&format!("unreadable set-up: {e}")))
+        // A code pasted twice reads on as base64 (`GL1-` is base64 too), past where the
+        // set-up's data ends: nothing may follow it.
+        let after = deflated.len() as u64 - inflate.total_in();
+        if after > 0 {
+            return Err(damaged(&format!(
+                "{after} bytes after its data, as when a code is pasted twice"
+            )));
+        }
+        // The checksum holds, so the set-up is as a gyrolab wrote it: one this gyrolab
+        // cannot read (a field it does not know) is of another version's format.
+        serde_json::from_str(&json)
+            .map_err(|e| format!("set-up code: made by another version of gyrolab ({e})"))
     }
 
-    /// Opens the set-up on `lab`: its scene (or its lesson at the step it was at), then
-    /// each setting, checked as the app's controls check it. A set-up that does not
-    /// open leaves `lab` as it was.
+    /// Opens the set-up on `lab`: its scene, or its lesson walked to the step it was at
+    /// (each run with the settings of its own step, as the lesson gives them), then each
+    /// setting the code holds, checked as the app's controls check it, where the code
+    /// was copied. A set-up that does not open leaves `lab` as it was.
     pub fn open(&self, lab: &mut Lab) -> Result<Option<Walk>, String> {
         let mut fresh = Lab::new(self.scene()?);
-        let mut walk = match &self.lesson {
-            Some(at) => Some(start_lesson(&mut fresh, at)?),
+        // The lanes compared when the lesson was opened, where it does not set its own:
+        // the one setting a lab keeps from before a lesson.
+        if let Some(compared) = &self.compared {
+            (fresh.set_compared_list(compared)).map_err(|e| format!("set-up code: {e}"))?;
+        }
+        let walk = match &self.lesson {
+            Some(at) => {
+                let mut walk = start_lesson(&mut fresh, at)?;
+                walk.go_to(&mut fresh, at.step, &at.answers)
+                    .map_err(|e| format!("set-up code: {e}"))?;
+                Some(walk)
+            }
             None => None,
         };
         self.apply(&mut fresh)
             .map_err(|e| format!("set-up code: {e}"))?;
-        if let (Some(w), Some(at)) = (&mut walk, &self.lesson) {
-            w.go_to(&mut fresh, at.step, &at.answers)
-                .map_err(|e| format!("set-up code: {e}"))?;
-        }
         lab.replace_with(fresh);
         Ok(walk)
     }
@@ -244,9 +300,13 @@ impl Setup {
         }
     }
 
-    /// The settings, restarting ones first, then those taken at time zero.
+    /// The settings, restarting ones first (a restart keeps the others), then those
+    /// taken at the moment the set-up is opened at.
     fn apply(&self, lab: &mut Lab) -> Result<(), String> {
-        if let Some(compared) = &self.compared {
+        // Compared again only where the lesson set others: each time restarts the run.
+        if let Some(compared) = &self.compared
+            && compared[..] != *lab.compared()
+        {
             lab.set_compared_list(compared)?;
         }
         if let Some(start) = &self.start {
@@ -304,31 +364,11 @@ impl Setup {
     }
 }
 
-/// The hinge motors the lab runs that the scene does not give.
-fn changed_motors(lab: &Lab, own: &crate::world::World) -> Vec<(usize, Motor)> {
-    let joints = own.contacts.as_ref().map_or(&[][..], |c| &c.joints[..]);
-    (lab.motors().into_iter())
-        .filter(|&(k, m)| {
-            !joints.get(k).is_some_and(
-                |j| matches!(j.kind, JointKind::Hinge { motor: Some(o), .. } if o == m),
-            )
-        })
-        .collect()
-}
-
-/// The friction the scene gives its first body with parts, as [`Lab::friction`] reads it.
-fn own_friction(world: &crate::world::World) -> Option<f64> {
-    world.contacts.as_ref()?;
-    (world.bodies.iter())
-        .find(|b| !b.parts.is_empty())
-        .map(|b| b.material.friction)
-}
-
 /// The lesson, started on `lab`, which holds the set-up's scene (the code carries it,
 /// where the lesson's own scene file may not be at hand); its step and answers are
 /// checked.
 fn start_lesson(lab: &mut Lab, at: &LessonAt) -> Result<Walk, String> {
-    let lesson = lesson_of(&at.source)?;
+    let lesson = lesson_of(&at.source, lab.scene())?;
     let n = lesson.steps.len();
     if at.step >= n || at.answers.len() > n {
         return Err(format!(
@@ -349,8 +389,10 @@ fn start_lesson(lab: &mut Lab, at: &LessonAt) -> Result<Walk, String> {
             ));
         }
     }
-    // A built-in scene named by the lesson must be the set-up's own.
-    if let Ok(own) = Scene::load(&lesson.scene)
+    // A built-in scene named by the lesson must be the set-up's own (a scene file it
+    // names is the one the code carries: the path may be another file here, or none).
+    if crate::scene::scene_names().contains(&lesson.scene.as_str())
+        && let Ok(own) = Scene::load(&lesson.scene)
         && own.source_hash != lab.scene().source_hash
     {
         return Err(format!(
@@ -362,7 +404,8 @@ fn start_lesson(lab: &mut Lab, at: &LessonAt) -> Result<Walk, String> {
     Walk::start_on(lesson, lab).map_err(|e| format!("set-up code: {e}"))
 }
 
-fn lesson_of(source: &Source) -> Result<Lesson, String> {
+/// The lesson a set-up names, checked against `scene`, the set-up's own.
+fn lesson_of(source: &Source, scene: &Scene) -> Result<Lesson, String> {
     match source {
         Source::Builtin { name, hash: h } => {
             let text = super::builtin::text(name)
@@ -375,9 +418,7 @@ fn lesson_of(source: &Source) -> Result<Lesson, String> {
             super::load(name).map_err(|e| format!("set-up code: {e}"))
         }
         Source::File { path, text } => {
-            let mut lesson = Lesson::parse(path, text).map_err(|e| format!("set-up code: {e}"))?;
-            lesson.origin = path.clone();
-            Ok(lesson)
+            (Lesson::parse_on(path, text, Some(scene))).map_err(|e| format!("set-up code: {e}"))
         }
     }
 }

@@ -30,6 +30,7 @@ impl Scene {
         let mut scene: Scene = locate::from_ron(file, text)?;
         scene.origin = file.into();
         scene.source_hash = twox_hash::XxHash3_64::oneshot(text.as_bytes());
+        scene.source_text = text.into();
         scene
             .validate()
             .map_err(|problem| locate::error_at(file, text, problem))?;

@@ -50,6 +50,10 @@ pub struct Scene {
     /// so a file saved from another version of the scene is refused.
     #[serde(skip)]
     pub source_hash: u64,
+    /// The source text itself: a set-up code carries a scene opened from a file whole,
+    /// as it was read (the file may have changed since, or be on another machine).
+    #[serde(skip)]
+    pub source_text: std::sync::Arc<str>,
 }
 
 /// A scene's own measurement, against its analytic answer.

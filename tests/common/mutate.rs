@@ -128,6 +128,26 @@ pub fn duplicates_a_name(text: &str, mutation: &Mutation) -> bool {
             .starts_with("name:")
 }
 
+/// Whether the mutant must be refused as a lesson: a string made empty or blank (each of
+/// a lesson's strings is shown to the student or names something), or an element of a
+/// question's choices or of the lesson's integrators written twice.
+pub fn silences_a_lesson(text: &str, mutation: &Mutation) -> bool {
+    let map = RonMap::of(text.as_bytes());
+    match mutation {
+        Mutation::Text {
+            value, long: false, ..
+        } => !map.strings.is_empty() && value.trim_matches('"').trim().is_empty(),
+        Mutation::Duplicate { at } if !map.elements.is_empty() => {
+            let element = at.get(&map.elements).start;
+            matches!(
+                map.field_at(text.as_bytes(), element),
+                "choices" | "integrators"
+            )
+        }
+        _ => false,
+    }
+}
+
 /// The mutant's bytes and a one-line description of the edit.
 pub fn apply(text: &str, mutation: &Mutation) -> (Vec<u8>, String) {
     let t = Source {
