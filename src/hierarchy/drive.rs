@@ -72,13 +72,18 @@ impl Drive {
                 *local = local.advanced(h);
                 None
             }
-            Self::Vehicle { .. } => {
+            Self::Vehicle { stop_at, .. } => {
                 let moving = self.moving(t);
                 self.set_vehicle_motion(local, moving);
+                // It drives up to `stop_at` and no further, wherever the step ends: a time
+                // summed step by step falls a hair short of it (400 steps of 1/200 s end at
+                // 1.99999999999998 s), and a whole step more carried a van 40 mm past
+                // where it stops.
+                let run = stop_at.map_or(h, |s| (s - t).clamp(0.0, h));
                 let w = local.angular_velocity.y;
-                local.transform.translation += arc(local.velocity, w, h);
+                local.transform.translation += arc(local.velocity, w, run);
                 local.transform.rotation =
-                    (glam::DQuat::from_rotation_y(w * h) * local.transform.rotation).normalize();
+                    (glam::DQuat::from_rotation_y(w * run) * local.transform.rotation).normalize();
                 self.set_vehicle_motion(local, moving);
                 if moving && !self.moving(t + h) {
                     let before = *local;
@@ -149,5 +154,36 @@ mod tests {
         // Heading after 4 s of turning at 0.5 rad/s.
         let heading = local.transform.rotation * DVec3::X;
         assert!(((-heading.z).atan2(heading.x) - yaw * stop).abs() < 1e-12);
+    }
+
+    /// Time summed step by step, as the world sums it, misses the stop by a hair (400
+    /// steps of 1/200 s sum to 1.99999999999998 s): the van still stops where it is at
+    /// `stop_at`, `speed · stop_at` from its start, not a step further, at every step size
+    /// from 1/400 to 1/50 s.
+    #[test]
+    fn a_vehicle_stops_where_it_is_at_stop_at_whatever_the_step() {
+        let (speed, stop) = (8.0, 2.0);
+        let drive = Drive::Vehicle {
+            speed,
+            yaw_rate: 0.0,
+            stop_at: Some(stop),
+        };
+        for h in [
+            1.0 / 400.0,
+            1.0 / 200.0,
+            1.0 / 100.0,
+            1.0 / 60.0,
+            1.0 / 50.0,
+        ] {
+            let mut local = DynamicTransform::at_rest(Transform::IDENTITY);
+            drive.prime(&mut local, 0.0);
+            let mut t = 0.0;
+            while t < 3.0 {
+                drive.advance(&mut local, t, h);
+                t += h;
+            }
+            let x = local.transform.translation.x;
+            assert!((x - speed * stop).abs() < 1e-9, "h {h}: stopped at {x}");
+        }
     }
 }
