@@ -139,8 +139,8 @@ fn crash_variant(friction: f64, walls: bool, loose: bool) -> World {
             "                (shape: Box(half_extents: (2.5, 0.25, 0.05)), offset: (0.0, 0.35, {z})),\n"
         )
     };
+    assert!(CRASH.contains("friction: 0.4,"), "crash.ron changed");
     let mut text = CRASH.replace("friction: 0.4,", &format!("friction: {friction},"));
-    assert_ne!(text, CRASH, "crash.ron changed");
     if loose {
         let moved = [
             ("(-1.8, 0.4, -0.5)", "(-17.8, 0.8, -0.5)"),
@@ -184,7 +184,7 @@ fn no_box_in_a_van_that_stops_dead_sleeps_inside_anything() {
         1.0 / 60.0,
         1.0 / 50.0,
     ] {
-        for friction in [0.1, 0.3, 0.5, 0.8] {
+        for friction in [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8] {
             for (walls, loose) in [(true, false), (false, false), (true, true), (false, true)] {
                 let mut world = crash_variant(friction, walls, loose);
                 let slop = world.contacts.as_ref().unwrap().settings.slop;
