@@ -1,5 +1,6 @@
 //! The 3D camera: it orbits, pans and zooms with the mouse, frames every lane when a scene
-//! loads (or what the scene's `camera` names, following a moving frame if it says so),
+//! loads ([`super::framing`], or what the scene's `camera` names, following a moving
+//! frame if it says so),
 //! and draws only in the part of the window the panels leave free. The panels are drawn
 //! by a second camera over the whole window.
 
@@ -11,10 +12,11 @@ use bevy::window::PrimaryWindow;
 use bevy_egui::input::egui_wants_any_pointer_input;
 use bevy_egui::{EguiGlobalSettings, PrimaryEguiContext};
 
-use super::layout::lane_spacing;
+use super::framing::{fit_distance, scene_box};
 use super::mouse_order::InputSet;
 use super::physics::Sim;
 use super::timing::Timed;
+use super::view::View;
 
 pub struct CameraPlugin;
 
@@ -95,42 +97,78 @@ fn setup(mut commands: Commands, mut egui: ResMut<EguiGlobalSettings>) {
     });
 }
 
-/// Frames the row of lanes when a scene loads or the number of lanes changes; a reset
-/// keeps the user's view.
+/// Frames the scene when it loads, the number of lanes changes, a lesson opens or
+/// closes, or the view first has its size; a reset keeps the user's view. A scene's own
+/// camera is kept, moved back only as far as the row of lanes needs; otherwise the
+/// camera looks at the middle of what the bodies span, from as near as shows it whole.
 fn frame_scene(
     sim: Res<Sim>,
-    mut orbit: Single<&mut Orbit>,
-    mut framed: Local<Option<(u64, usize)>>,
+    view: Res<View>,
+    free: Res<FreeRect>,
+    camera: Single<(&mut Orbit, &Projection)>,
+    mut framed: Local<Option<(u64, usize, bool, bool)>>,
 ) {
     let _timed = Timed::start();
-    let key = (sim.scene_generation(), sim.lanes().len());
+    let key = (
+        sim.scene_generation(),
+        sim.lanes().len(),
+        view.lesson.is_some(),
+        free.0.is_some(),
+    );
     if *framed == Some(key) {
         return;
     }
     *framed = Some(key);
-    let r = sim.radius() as f32;
-    let width = lane_spacing(&sim) * sim.lanes().len() as f32;
-    **orbit = match &sim.scene().camera {
-        Some(c) => Orbit {
-            focus: c.focus.as_vec3(),
-            yaw: 0.0,
-            pitch: -(c.pitch_deg as f32).to_radians(),
-            distance: c.distance as f32,
-            follow: c.follow.as_ref().and_then(|name| {
-                sim.lanes()[0]
-                    .world
-                    .frames
-                    .iter()
-                    .position(|f| &f.name == name)
-            }),
-        },
-        None => Orbit {
-            focus: Vec3::new(0.0, -0.1 * r, 0.0),
-            yaw: 0.0,
-            pitch: -0.42,
-            distance: (2.8 * r).max(0.75 * width),
-            follow: None,
-        },
+    let (mut orbit, projection) = camera.into_inner();
+    let fov = match projection {
+        Projection::Perspective(p) => p.fov,
+        _ => std::f32::consts::FRAC_PI_4,
+    };
+    let aspect = free
+        .0
+        .map_or(16.0 / 9.0, |r| r.width() / r.height().max(1.0));
+    let bounds = scene_box(&sim);
+    let fit = |focus: Vec3, pitch: f32, bounds| {
+        let rotation = Quat::from_euler(EulerRot::YXZ, 0.0, pitch, 0.0);
+        fit_distance(bounds, focus, rotation, fov, aspect)
+    };
+    *orbit = match &sim.scene().camera {
+        Some(c) => {
+            let (focus, pitch) = (c.focus.as_vec3(), -(c.pitch_deg as f32).to_radians());
+            // The row only: a followed frame's bodies move off from where they start.
+            let row = (
+                Vec3::new(bounds.0.x, focus.y, focus.z),
+                Vec3::new(bounds.1.x, focus.y, focus.z),
+            );
+            let row_needs = if sim.lanes().len() > 1 {
+                fit(focus, pitch, row)
+            } else {
+                0.0
+            };
+            Orbit {
+                focus,
+                yaw: 0.0,
+                pitch,
+                distance: (c.distance as f32).max(row_needs),
+                follow: c.follow.as_ref().and_then(|name| {
+                    sim.lanes()[0]
+                        .world
+                        .frames
+                        .iter()
+                        .position(|f| &f.name == name)
+                }),
+            }
+        }
+        None => {
+            let focus = 0.5 * (bounds.0 + bounds.1);
+            Orbit {
+                focus,
+                yaw: 0.0,
+                pitch: -0.42,
+                distance: fit(focus, -0.42, bounds),
+                follow: None,
+            }
+        }
     };
 }
 

@@ -272,7 +272,12 @@ fn advance(
                 if start.elapsed() > BUDGET {
                     return Ok(false);
                 }
-                sim.step();
+                if !sim.step() {
+                    return Err(format!(
+                        "clip: the lesson holds the run at t = {:.4} s, before the clip's end",
+                        sim.time()
+                    ));
+                }
             }
             job.stage = seek(sim, &job.request, 0, frame)?;
         }

@@ -44,8 +44,9 @@ fn draw(
     Ok(())
 }
 
-/// `text` in the window at the point `at` of the 3D view, moved by `offset` pixels;
-/// nothing when the point is not in view.
+/// `text` in the window at the point `at` of the 3D view, moved by `offset` pixels, kept
+/// above the view's bottom edge (a lane's name below a view framed down to the floor);
+/// nothing when the point is beside or above the view.
 pub fn label_at(
     ctx: &egui::Context,
     (camera, transform): (&Camera, &GlobalTransform),
@@ -57,7 +58,14 @@ pub fn label_at(
     let Ok(pos) = camera.world_to_viewport(transform, at) else {
         return;
     };
+    let Some(view) = camera.logical_viewport_rect() else {
+        return;
+    };
     let pos = pos + offset;
+    if pos.x < view.min.x || pos.x > view.max.x || pos.y < view.min.y {
+        return;
+    }
+    let pos = Vec2::new(pos.x, pos.y.min(view.max.y - 24.0));
     egui::Area::new(id)
         .fixed_pos([pos.x, pos.y])
         .interactable(false)

@@ -1,4 +1,4 @@
-//! The lesson panel: a window over the view that walks a lesson's steps (the question
+//! The lesson panel: a panel docked beside the view that walks a lesson's steps (the question
 //! and its choices, the run, the readout beside what the student predicted and what
 //! theory gives, the explanation), with next and back on Page Down and Page Up (the
 //! arrow keys step the physics). The walk itself
@@ -10,6 +10,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::physics::{PhysicsSet, Sim};
 use super::ui::Panels;
 use super::view::{Message, View};
+use crate::lab::Limit;
 use crate::lesson::{self, Event, Step, setup::Setup, walk::Walk};
 
 pub struct LessonPlugin {
@@ -34,7 +35,7 @@ impl Plugin for LessonPlugin {
             },
         )
         .add_systems(FixedUpdate, follow.after(PhysicsSet::End))
-        .add_systems(EguiPrimaryContextPass, window.after(Panels));
+        .add_systems(EguiPrimaryContextPass, keys_and_hold.after(Panels));
     }
 }
 
@@ -49,17 +50,25 @@ pub fn start(sim: &mut Sim, view: &mut View, name_or_path: &str) -> Result<Strin
     Ok(format!("lesson: {title}"))
 }
 
-/// After every physics step: a pause where the lesson holds the run (a question waiting
-/// for its prediction, a run at its end). Paused here, no further physics step of the
-/// frame is taken, so a readout is taken at the time the lesson says, as `gyrolab
+/// After every physics step: the lab's limit follows the walk (a run to an event ends
+/// when the event comes), and play pauses where the lesson holds the run (a question
+/// waiting for its prediction, a run at its end). The lab takes no step past its limit,
+/// however it is stepped, so a readout is taken at the time the lesson says, as `gyrolab
 /// lesson` takes it.
-fn follow(sim: Res<Sim>, view: Res<View>, mut time: ResMut<Time<Virtual>>) {
-    if view.lesson.as_ref().is_some_and(|w| w.holds(&sim)) {
-        time.pause();
+fn follow(mut sim: ResMut<Sim>, view: Res<View>, mut time: ResMut<Time<Virtual>>) {
+    if let Some(walk) = &view.lesson {
+        walk.hold(&mut sim);
+        if !sim.may_step() {
+            time.pause();
+        }
     }
 }
 
-fn window(
+/// Each frame, after the lesson panel: Page Down and Page Up walk the lesson; the lab's
+/// limit follows what the student did (an answer, a step on or back), and play pauses
+/// where the lesson holds the run. A lesson closed, or ended by another scene, frees the
+/// lab.
+fn keys_and_hold(
     mut contexts: EguiContexts,
     mut sim: ResMut<Sim>,
     mut view: ResMut<View>,
@@ -75,11 +84,9 @@ fn window(
         view.lesson = None;
     }
     let Some(walk) = &mut view.lesson else {
+        sim.set_limit(Limit::Free);
         return Ok(());
     };
-    if walk.holds(&sim) && !time.is_paused() {
-        time.pause();
-    }
     if !ctx.egui_wants_keyboard_input() {
         if ctx.input(|i| i.key_pressed(egui::Key::PageDown))
             && let Err(e) = walk.next(&mut sim.0)
@@ -90,24 +97,44 @@ fn window(
             walk.back();
         }
     }
+    walk.hold(&mut sim);
+    if !sim.may_step() && !time.is_paused() {
+        time.pause();
+    }
+    Ok(())
+}
+
+/// The lesson panel, docked at the right of the view so that it covers no lane, ghost or
+/// body (the camera frames what is left), under the scene's frame readouts (which would
+/// otherwise sit over the view): its width, none without a lesson.
+pub fn dock(
+    root: &mut egui::Ui,
+    sim: &mut Sim,
+    view: &mut View,
+    time: &mut Time<Virtual>,
+    message: &mut Message,
+) -> f32 {
+    let Some(walk) = &mut view.lesson else {
+        return 0.0;
+    };
     let mut close = false;
-    let frame_readout = sim.dock().pendulum.is_some() || sim.dock().circling.is_some();
-    egui::Window::new(format!("Lesson: {}", walk.lesson.title))
-        // Where it starts, below the moving-frame scenes' readout at the view's top right;
-        // the student can drag it off what it hides.
-        .default_pos(egui::pos2(
-            ctx.viewport_rect().right() - 400.0,
-            if frame_readout { 150.0 } else { 36.0 },
-        ))
-        .default_width(380.0)
-        .resizable(false)
-        .show(&ctx, |ui| {
-            close = lesson_ui(ui, walk, &mut sim, &mut time, &mut message);
-        });
+    let width = egui::Panel::right("lesson")
+        .default_size(330.0)
+        .resizable(true)
+        .show(root, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                super::frame_readouts::in_panel(ui, sim);
+                ui.heading(&walk.lesson.title);
+                close = lesson_ui(ui, walk, sim, time, message);
+            });
+        })
+        .response
+        .rect
+        .width();
     if close {
         view.lesson = None;
     }
-    Ok(())
+    width
 }
 
 /// One step and the buttons; whether the student closed the lesson.
@@ -182,6 +209,9 @@ fn export(walk: &Walk) -> Result<String, String> {
 fn question(ui: &mut egui::Ui, walk: &mut Walk, text: &str, choices: &[String]) {
     ui.label(egui::RichText::new(text).strong());
     ui.label("Predict before you run:");
+    if walk.answers[walk.at].is_none() {
+        ui.weak("Nothing runs until you choose.");
+    }
     let chosen = walk.answers[walk.at];
     for (k, choice) in choices.iter().enumerate() {
         if ui.radio(chosen == Some(k), choice).clicked() {
@@ -293,5 +323,91 @@ fn predictions(ui: &mut egui::Ui, walk: &Walk) {
                 format!("You predicted {given}; it is {}.", choices[*answer]),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use bevy::time::TimeUpdateStrategy;
+
+    use super::*;
+    use crate::app::physics::PhysicsPlugin;
+    use crate::app::timeline_strip::step_forward;
+    use crate::app::view::ViewPlugin;
+    use crate::scene::Scene;
+
+    /// The app's physics and lesson systems, without a window, on `lesson`, 50 ms a
+    /// frame.
+    fn app(lesson: &str) -> App {
+        let mut app = App::new();
+        app.add_plugins((
+            MinimalPlugins,
+            PhysicsPlugin::new(Scene::load("free-body").unwrap()),
+            ViewPlugin,
+            LessonPlugin {
+                open: Some(lesson.into()),
+                setup: None,
+            },
+        ))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+            50,
+        )));
+        app.update();
+        app
+    }
+
+    /// What Space does: play from here.
+    fn space(app: &mut App) {
+        app.world_mut().resource_mut::<Time<Virtual>>().unpause();
+        for _ in 0..10 {
+            app.update();
+        }
+    }
+
+    /// What N, the right arrow, the strip's and the panel's step buttons do.
+    fn n(app: &mut App) {
+        app.world_mut().resource_scope(|world, mut sim: Mut<Sim>| {
+            step_forward(&mut sim, world.resource::<Time<Virtual>>());
+        });
+        app.update();
+    }
+
+    /// On the restitution lesson's question, N pressed 30 times and Space 3 times step
+    /// nothing; answered, play runs to the run's 2 s exactly (the app's fixed steps,
+    /// 50 ms of them a frame) and pauses, and the readout is the headless one.
+    #[test]
+    fn the_running_app_waits_for_the_prediction_and_stops_at_until() {
+        let mut app = app("restitution");
+        for _ in 0..30 {
+            n(&mut app);
+        }
+        for _ in 0..3 {
+            space(&mut app);
+        }
+        let sim = app.world().resource::<Sim>();
+        assert_eq!((sim.step_index(), sim.time()), (0, 0.0));
+        let mut view = app.world_mut().resource_mut::<View>();
+        view.lesson.as_mut().unwrap().answer(1);
+        app.world_mut().resource_scope(|world, mut sim: Mut<Sim>| {
+            let mut view = world.resource_mut::<View>();
+            let walk = view.lesson.as_mut().unwrap();
+            walk.next(&mut sim).unwrap();
+        });
+        for _ in 0..6 {
+            space(&mut app);
+            n(&mut app);
+        }
+        assert!(app.world().resource::<Time<Virtual>>().is_paused());
+        let measured = app.world_mut().resource_scope(|world, mut sim: Mut<Sim>| {
+            assert!((sim.time() - 2.0).abs() < 1e-9, "stopped at {}", sim.time());
+            let mut view = world.resource_mut::<View>();
+            let walk = view.lesson.as_mut().unwrap();
+            walk.next(&mut sim).unwrap();
+            walk.measured[2].clone().unwrap()
+        });
+        let headless = lesson::run::run(&lesson::load("restitution").unwrap()).unwrap();
+        assert_eq!(measured, headless[0]);
     }
 }

@@ -20,6 +20,7 @@ mod dock_view;
 pub mod environment;
 mod frame_readouts;
 mod frame_view;
+mod framing;
 mod joint_gizmos;
 mod labels;
 mod lesson_panel;

@@ -1,6 +1,7 @@
 //! Lays out the window: the status line at the bottom, the control panel on the left, the
-//! dock of plots under the 3D view and the timeline strip under the dock; then tells the
-//! camera which rectangle is left for the scene.
+//! dock of plots under the 3D view and the timeline strip under the dock, an open
+//! lesson's panel at the right of the view; then tells the camera which rectangle is left
+//! for the scene.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -91,10 +92,11 @@ fn layout(
         .response
         .rect
         .height();
+    let lesson = super::lesson_panel::dock(&mut root, &mut sim, &mut view, &mut time, &mut message);
     free.0 = Some(Rect::new(
         screen.min.x + left,
         screen.min.y,
-        screen.max.x,
+        screen.max.x - lesson,
         screen.max.y - status_height - strip_height - plots_height,
     ));
     Ok(())

@@ -13,6 +13,7 @@ pub mod energy_map;
 pub mod fingerprint;
 pub mod history;
 pub mod input;
+mod limit;
 pub mod mechanism;
 pub mod metrics;
 pub mod moment;
@@ -36,6 +37,7 @@ use crate::world::Stage;
 use crate::world::grab::Grab;
 use dock::Dock;
 use input::{Input, Logged};
+pub use limit::Limit;
 use presets::Start;
 use recorders::Recorders;
 use run::Run;
@@ -96,6 +98,11 @@ pub struct Lab {
     last_fingerprint: u64,
     /// Plugin loads of the integrator step being taken.
     loads: PluginLoads,
+    /// How far the lab may step forward (a lesson's hold).
+    limit: Limit,
+    /// The live integrator step under way was refused by the limit: its stages and end
+    /// do nothing.
+    refused: bool,
 }
 
 /// Loads a plugin adds between the forces and frames stages. Live, they are added as the
@@ -173,6 +180,8 @@ impl Lab {
             mode: Mode::Live,
             last_fingerprint: 0,
             loads: PluginLoads::default(),
+            limit: Limit::Free,
+            refused: false,
             scene,
         };
         lab.restart()
@@ -392,10 +401,11 @@ impl Lab {
         self.dt / self.steps_per_dt as f64
     }
 
-    /// One physics step of every lane and the ghost. A lane whose step fails stops and
-    /// keeps its error for the panel; the others go on. Taken from a moment scrubbed back
-    /// to, it branches: the old future is discarded.
-    pub fn step(&mut self) {
+    /// One physics step of every lane and the ghost, where the limit allows it: whether
+    /// it was taken. A lane whose step fails stops and keeps its error for the panel; the
+    /// others go on. Taken from a moment scrubbed back to, it branches: the old future is
+    /// discarded.
+    pub fn step(&mut self) -> bool {
         for _ in 0..self.steps_per_dt {
             self.begin_integrator_step();
             for stage in Stage::ALL {
@@ -403,20 +413,28 @@ impl Lab {
             }
             self.end_integrator_step();
         }
+        !self.refused
     }
 
     /// Before one integrator step of every lane and the ghost: the mouse spring's pull.
-    /// The app's first physics system. From a moment scrubbed back to, it first branches
-    /// (see [`Lab::branch`]).
+    /// The app's first physics system. Where the limit refuses the step, the step's
+    /// stages and end do nothing. From a moment scrubbed back to, it first branches (see
+    /// [`Lab::branch`]).
     pub fn begin_integrator_step(&mut self) {
+        if !self.may_step() {
+            self.refused = true;
+            return;
+        }
         if self.in_past() {
             self.branch();
         }
         self.begin_tick();
     }
 
-    /// [`Lab::begin_integrator_step`] without the branch: simulating again calls it.
+    /// [`Lab::begin_integrator_step`] without the limit and the branch: simulating again
+    /// calls it.
     fn begin_tick(&mut self) {
+        self.refused = false;
         let h = self.h();
         if let Some((lane, grab)) = self.grab
             && let Some(run) = self.lanes.get_mut(lane)
@@ -432,6 +450,9 @@ impl Lab {
     /// and keeps its error for the panel, the others go on. The app runs each stage as a
     /// system of its own.
     pub fn run_stage(&mut self, stage: Stage) {
+        if self.refused {
+            return;
+        }
         let h = self.h();
         let runs = self.lanes.iter_mut().chain(self.ghost.as_mut());
         self.stage_times
@@ -447,6 +468,9 @@ impl Lab {
     /// After one integrator step: the lanes' measurements, and after the last of a
     /// physics step's `steps_per_dt`, the plots, trails and recording.
     pub fn end_integrator_step(&mut self) {
+        if self.refused {
+            return;
+        }
         for run in self.lanes.iter_mut().chain(self.ghost.as_mut()) {
             let _ = run.end_step();
         }

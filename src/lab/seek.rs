@@ -120,12 +120,13 @@ impl Lab {
     }
 
     /// Simulates the next recorded step again and checks it against the recording:
-    /// `None` at the recording's head, else whether it matched. Inputs made under the
+    /// `None` at the recording's head or where the limit refuses the step, else whether
+    /// it matched. Inputs made under the
     /// replay (edits) stay, and the run goes on from them; the first step that then
     /// differs trips [`Lab::diverged`].
     pub fn replay_step(&mut self) -> Option<bool> {
         let from = self.step_index;
-        if from >= self.timeline.head() {
+        if from >= self.timeline.head() || !self.may_step() {
             return None;
         }
         let timeline = std::mem::take(&mut self.timeline);

@@ -7,7 +7,7 @@ use super::read::MAX_STEPS;
 use super::run::{Measured, measure};
 use super::schema::{Event, Lesson, Setting, Step};
 use crate::integrators::Integrator;
-use crate::lab::Lab;
+use crate::lab::{Lab, Limit};
 
 #[derive(Clone, Debug)]
 pub struct Walk {
@@ -54,6 +54,7 @@ impl Walk {
             events: vec![None; n],
         };
         walk.arrive(lab)?;
+        walk.hold(lab);
         Ok(walk)
     }
 
@@ -73,14 +74,28 @@ impl Walk {
             .map(|(_, why)| why.as_str())
     }
 
-    /// Whether the lab should stand still: on a question (the student predicts before
-    /// running) and at a run's end (so its readout is taken where the lesson says).
-    pub fn holds(&self, lab: &Lab) -> bool {
-        match self.step() {
-            Some(Step::Question { .. }) => true,
-            Some(&Step::Run { until, event }) => self.ended(lab, until, event),
-            _ => false,
+    /// How far the lab may step at the step shown: not at all before a question ahead is
+    /// answered (the student predicts before the run is seen) or a readout ahead is
+    /// taken, else to the end of the run ahead, at its `until` or once its event came. A
+    /// "now try" ahead starts the run again, so nothing before it binds.
+    pub fn limit(&self, lab: &Lab) -> Limit {
+        for (k, step) in self.lesson.steps.iter().enumerate().skip(self.at) {
+            match step {
+                Step::Question { .. } if self.answers[k].is_none() => return Limit::Still,
+                Step::Readout { .. } if self.measured[k].is_none() => return Limit::Still,
+                Step::Run { event: Some(e), .. } if e.time(lab).is_some() => return Limit::Still,
+                &Step::Run { until, .. } => return Limit::Until(until),
+                Step::Try { .. } if k > self.at => return Limit::Free,
+                _ => {}
+            }
         }
+        Limit::Free
+    }
+
+    /// Sets the lab's limit to the step shown's: every way of stepping the lab obeys it.
+    /// Called after each change of the walk and each step of the lab.
+    pub fn hold(&self, lab: &mut Lab) {
+        lab.set_limit(self.limit(lab));
     }
 
     /// Whether the student may go on: a question must be answered first, and a run
@@ -94,9 +109,9 @@ impl Walk {
         }
     }
 
-    /// Whether the lab's run has reached `until` (within half a step).
+    /// Whether the lab's run has reached `until`: its next step would end after it.
     pub fn ran_to(&self, lab: &Lab, until: f64) -> bool {
-        lab.time() >= until - 0.5 * lab.dt()
+        !lab.allows(Limit::Until(until))
     }
 
     /// Whether a run to `until`, or to `event` if it comes sooner, is over.
@@ -112,6 +127,7 @@ impl Walk {
             self.at += 1;
             self.arrive(lab)?;
         }
+        self.hold(lab);
         Ok(())
     }
 
@@ -151,6 +167,7 @@ impl Walk {
             self.arrive(lab)?;
         }
         self.answer_from(answers);
+        self.hold(lab);
         Ok(())
     }
 
@@ -171,14 +188,19 @@ impl Walk {
         }
     }
 
-    /// Steps `lab` until it has run to `until`, or to `event` if it comes sooner; the
-    /// error of a first lane whose step failed, which would never get there.
+    /// Steps `lab` until it has run to `until`, or to `event` if it comes sooner, as far
+    /// as the step shown's limit lets it; the error of a first lane whose step failed,
+    /// which would never get there.
     pub fn run_out(&self, lab: &mut Lab, until: f64, event: Option<Event>) -> Result<(), String> {
+        self.hold(lab);
         while !self.ended(lab, until, event) {
             if let Some(e) = &lab.lanes()[0].error {
                 return Err(format!("the run stopped at t = {:.4} s: {e}", lab.time()));
             }
-            lab.step();
+            if !lab.step() {
+                break;
+            }
+            self.hold(lab);
         }
         Ok(())
     }
