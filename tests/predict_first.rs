@@ -44,6 +44,21 @@ fn nothing_steps_before_the_question_is_answered() {
         assert_eq!((lab.step_index(), lab.time()), (0, 0.0), "{name}");
         walk.answer(answer);
         walk.hold(&mut lab);
+        // A second question before the run (energy-drift, space-pole) holds it still too.
+        loop {
+            walk.next(&mut lab).unwrap();
+            let Some(&Step::Question { answer, .. }) = walk.step() else {
+                break;
+            };
+            press_everything(&mut lab);
+            assert_eq!(
+                (lab.step_index(), lab.time()),
+                (0, 0.0),
+                "{name}, a later question"
+            );
+            walk.answer(answer);
+            walk.hold(&mut lab);
+        }
         assert!(lab.step(), "{name}: answered, the lab steps");
     }
     assert!(asked >= 8, "{asked} lessons open on a question");
