@@ -1,27 +1,36 @@
 //! Small dense matrices for the direct joint solve: a body's block is 6×6 and a joint's
-//! at most 6×6, so a row-major vector and Gauss-Jordan elimination are all it needs.
+//! at most 6×6, so a row-major array on the stack (the factor makes thousands a step,
+//! none on the heap) and Gauss-Jordan elimination are all it needs.
 
 use std::ops::{Mul, SubAssign};
 
+/// The most entries a matrix has: 6×6.
+const MOST: usize = 36;
+
+/// A matrix of at most [`MOST`] entries; those past `rows × cols` stay zero.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Dense {
     rows: usize,
     cols: usize,
-    v: Vec<f64>,
+    v: [f64; MOST],
 }
 
 impl Dense {
     pub fn zeros(rows: usize, cols: usize) -> Self {
+        assert!(rows * cols <= MOST, "a {rows}×{cols} block is past 6×6");
         Self {
             rows,
             cols,
-            v: vec![0.0; rows * cols],
+            v: [0.0; MOST],
         }
     }
 
     pub fn from_fn(rows: usize, cols: usize, f: impl Fn(usize, usize) -> f64) -> Self {
-        let v = (0..rows * cols).map(|i| f(i / cols, i % cols)).collect();
-        Self { rows, cols, v }
+        let mut m = Self::zeros(rows, cols);
+        for (i, x) in m.v[..rows * cols].iter_mut().enumerate() {
+            *x = f(i / cols, i % cols);
+        }
+        m
     }
 
     pub fn at(&self, r: usize, c: usize) -> f64 {
@@ -51,7 +60,7 @@ impl Dense {
     pub fn inverse(&self) -> Option<Self> {
         let n = self.rows;
         let (mut a, mut inv) = (self.clone(), Self::from_fn(n, n, |r, c| f64::from(r == c)));
-        let scale = self.v.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        let scale = (self.v.iter()).fold(0.0f64, |m, x| m.max(x.abs()));
         if !scale.is_finite() {
             return None;
         }
