@@ -106,7 +106,7 @@ fn joints(ui: &mut egui::Ui, sim: &mut Sim) {
     if c.joints.is_empty() {
         return;
     }
-    let loops = c.state.direct.loops.len();
+    let (loops, singular) = (c.state.direct.loops.len(), c.state.direct.singular.len());
     let mut s = c.settings;
     egui::ComboBox::from_label("joint solver")
         .selected_text(s.joint_solver.name())
@@ -125,6 +125,11 @@ fn joints(ui: &mut egui::Ui, sim: &mut Sim) {
     if s.joint_solver == JointSolver::Direct && loops > 0 {
         ui.label(format!(
             "{loops} joint(s) close a loop and are solved iteratively"
+        ));
+    }
+    if s.joint_solver == JointSolver::Direct && singular > 0 {
+        ui.label(format!(
+            "{singular} joint(s) have rows that depend on each other and are solved iteratively"
         ));
     }
     if s != c.settings {

@@ -83,10 +83,12 @@ pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
 }
 
 /// What a run has said on stderr about its joints: each break once, as it happens, and
-/// once that the direct solve left joints that close a loop to the iterative one.
+/// once each that the direct solve left joints that close a loop, or whose block was
+/// singular, to the iterative one.
 struct Told {
     broken: Vec<bool>,
     loops: bool,
+    singular: bool,
 }
 
 impl Told {
@@ -97,6 +99,7 @@ impl Told {
         Self {
             broken: joints.iter().map(|j| !j.holds()).collect(),
             loops: false,
+            singular: false,
         }
     }
 
@@ -122,6 +125,13 @@ impl Told {
         if loops > 0 && !std::mem::replace(&mut self.loops, true) {
             progress.say(&format!(
                 "{loops} joint(s) close a loop: the direct joint solve leaves them to the iterative one"
+            ));
+        }
+        let singular = c.state.direct.singular.len();
+        if singular > 0 && !std::mem::replace(&mut self.singular, true) {
+            progress.say(&format!(
+                "{singular} joint(s) have rows that depend on each other (a singular block): \
+                 the direct joint solve leaves them to the iterative one"
             ));
         }
     }

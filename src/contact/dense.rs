@@ -1,27 +1,36 @@
-//! Small dense matrices for the direct joint solve: a joint's block is at most 6×6, so a
-//! row-major vector and Gauss-Jordan elimination are all it needs.
+//! Small dense matrices for the direct joint solve: a body's block is 6×6 and a joint's
+//! at most 6×6, so a row-major array on the stack (the factor makes thousands a step,
+//! none on the heap) and Gauss-Jordan elimination are all it needs.
 
-use std::ops::{Add, Mul, SubAssign};
+use std::ops::{Mul, SubAssign};
 
+/// The most entries a matrix has: 6×6.
+const MOST: usize = 36;
+
+/// A matrix of at most [`MOST`] entries; those past `rows × cols` stay zero.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Dense {
     rows: usize,
     cols: usize,
-    v: Vec<f64>,
+    v: [f64; MOST],
 }
 
 impl Dense {
     pub fn zeros(rows: usize, cols: usize) -> Self {
+        assert!(rows * cols <= MOST, "a {rows}×{cols} block is past 6×6");
         Self {
             rows,
             cols,
-            v: vec![0.0; rows * cols],
+            v: [0.0; MOST],
         }
     }
 
     pub fn from_fn(rows: usize, cols: usize, f: impl Fn(usize, usize) -> f64) -> Self {
-        let v = (0..rows * cols).map(|i| f(i / cols, i % cols)).collect();
-        Self { rows, cols, v }
+        let mut m = Self::zeros(rows, cols);
+        for (i, x) in m.v[..rows * cols].iter_mut().enumerate() {
+            *x = f(i / cols, i % cols);
+        }
+        m
     }
 
     pub fn at(&self, r: usize, c: usize) -> f64 {
@@ -39,18 +48,29 @@ impl Dense {
             .collect()
     }
 
-    /// The inverse of a square matrix by Gauss-Jordan elimination with partial pivoting;
-    /// a singular one (a joint whose rows no body can move) gives zero: no impulse.
-    pub fn inverse(&self) -> Self {
+    /// The transpose's product with a vector.
+    pub fn transpose_times(&self, x: &[f64]) -> Vec<f64> {
+        (0..self.cols)
+            .map(|c| (0..self.rows).map(|r| self.at(r, c) * x[r]).sum())
+            .collect()
+    }
+
+    /// The inverse of a square matrix by Gauss-Jordan elimination with partial pivoting,
+    /// or none if it is singular (a pivot below 1e-14 of its largest entry) or not finite.
+    pub fn inverse(&self) -> Option<Self> {
         let n = self.rows;
         let (mut a, mut inv) = (self.clone(), Self::from_fn(n, n, |r, c| f64::from(r == c)));
-        let scale = self.v.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        let scale = (self.v.iter()).fold(0.0f64, |m, x| m.max(x.abs()));
+        if !scale.is_finite() {
+            return None;
+        }
         for col in 0..n {
             let pivot = (col..n)
                 .max_by(|&i, &j| a.at(i, col).abs().total_cmp(&a.at(j, col).abs()))
                 .unwrap_or(col);
-            if a.at(pivot, col).abs() <= 1e-14 * scale {
-                return Self::zeros(n, n);
+            let size = a.at(pivot, col).abs();
+            if size.is_nan() || size <= 1e-14 * scale {
+                return None;
             }
             for m in [&mut a, &mut inv] {
                 for c in 0..n {
@@ -70,15 +90,7 @@ impl Dense {
                 }
             }
         }
-        inv
-    }
-}
-
-impl Add for Dense {
-    type Output = Dense;
-    fn add(mut self, o: Dense) -> Dense {
-        self.v.iter_mut().zip(o.v).for_each(|(a, b)| *a += b);
-        self
+        Some(inv)
     }
 }
 
@@ -110,12 +122,30 @@ mod tests {
                 1.0 / (1 + r + c) as f64
             }
         });
-        let id = &a * &a.inverse();
+        let id = &a * &a.inverse().unwrap();
         for r in 0..5 {
             for c in 0..5 {
                 assert!((id.at(r, c) - f64::from(r == c)).abs() < 1e-14, "{id:?}");
             }
         }
-        assert_eq!(Dense::zeros(3, 3).inverse(), Dense::zeros(3, 3));
+        let x = [1.0, -2.0, 0.5, 3.0, 0.25];
+        assert_eq!(a.transpose_times(&x), a.transpose().times(&x));
+    }
+
+    /// A matrix with two equal rows, a zero one and one that is not finite have no
+    /// inverse: the caller is told, not handed zeros.
+    #[test]
+    fn a_singular_matrix_has_no_inverse() {
+        let twice = Dense::from_fn(3, 3, |r, c| {
+            if r == 2 {
+                1.0 + c as f64
+            } else {
+                (1 + r + c) as f64
+            }
+        });
+        assert_eq!(twice.inverse(), None);
+        assert_eq!(Dense::zeros(3, 3).inverse(), None);
+        let nan = Dense::from_fn(2, 2, |r, c| if r == c { f64::NAN } else { 0.0 });
+        assert_eq!(nan.inverse(), None);
     }
 }

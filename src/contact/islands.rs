@@ -45,10 +45,12 @@ pub fn sleep_speed(
 
 /// Puts to sleep every island whose bodies have all been slow for the sleep time, and
 /// wakes the others; returns how many islands there are and the bodies that fell asleep
-/// in this call (their velocities must be zeroed).
+/// in this call (their velocities must be zeroed). `links` are the pairs of bodies the
+/// user rows join: a row links an island as a joint does, so it never holds an awake
+/// body against a sleeping one, which the solver takes as immovable.
 pub fn update<V>(
     graph: &ContactGraph<V>,
-    joints: &[Joint],
+    (joints, links): (&[Joint], &[(usize, usize)]),
     sleep: &mut [Sleep],
     settings: &SolverSettings,
 ) -> (usize, Vec<usize>) {
@@ -57,7 +59,8 @@ pub fn update<V>(
         joints
             .iter()
             .filter(|j| j.holds())
-            .filter_map(|j| j.b.map(|b| (j.a as u32, b as u32))),
+            .filter_map(|j| j.b.map(|b| (j.a as u32, b as u32)))
+            .chain(links.iter().map(|&(a, b)| (a as u32, b as u32))),
     );
     let roots = components(n, edges);
     let mut calm = vec![f64::INFINITY; n];

@@ -286,7 +286,7 @@ impl JointRows {
     }
 
     /// Adds the rows of `users[k]` for each `k` in `active`, after the joints' (softened
-    /// like theirs).
+    /// like theirs, over the solver step `h` their bounds are for).
     /// The solver body and pose at index `world` stand for the world (kinematic
     /// colliders' come after it).
     pub fn add_users(
@@ -294,21 +294,33 @@ impl JointRows {
         (users, active): (&UserRows, &[usize]),
         (bodies, poses): (&[SolverBody], &[Pose]),
         world: usize,
-        softness: Softness,
+        (softness, h): (Softness, f64),
     ) {
         for &k in active {
             let u = &*users.0[k];
             let (a, b) = u.bodies();
             let ib = b.unwrap_or(world);
-            let mut row = Row::of_user(u, bodies, (a, ib), (&poses[a], &poses[ib]));
+            let poses = (&poses[a], &poses[ib]);
+            let mut row = Row::of_user(u, bodies, (a, ib), poses, h);
             row.softness = softness;
             self.users.push((k, row));
         }
     }
 
-    pub fn warm_start(&self, bodies: &mut [SolverBody]) {
-        self.points.iter().for_each(|p| p.warm_start(bodies));
-        self.rows.iter().for_each(|(_, _, r)| r.warm_start(bodies));
+    /// Applies the accumulated impulses of the point blocks and rows but those `skip`
+    /// marks (a direct solve's, which it warm-starts itself), and the users'.
+    pub fn warm_start(&self, bodies: &mut [SolverBody], skip: (&[bool], &[bool])) {
+        let skipped = |mask: &[bool], i: usize| mask.get(i).copied().unwrap_or(false);
+        for (i, p) in self.points.iter().enumerate() {
+            if !skipped(skip.0, i) {
+                p.warm_start(bodies);
+            }
+        }
+        for (i, (_, _, r)) in self.rows.iter().enumerate() {
+            if !skipped(skip.1, i) {
+                r.warm_start(bodies);
+            }
+        }
         self.users.iter().for_each(|(_, r)| r.warm_start(bodies));
     }
 

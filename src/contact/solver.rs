@@ -543,13 +543,6 @@ impl Row {
         out
     }
 
-    /// Adds `delta` to the accumulated impulse and applies it to both bodies.
-    pub(super) fn push(&mut self, bodies: &mut [SolverBody], delta: f64) {
-        let d = self.linear;
-        self.on_bodies(bodies, |axis, a, b| axis.apply(a, b, &d, delta));
-        self.impulse += delta;
-    }
-
     /// Whether the row is an equality held rigidly by the joints' softness: no bounds,
     /// no target, no spring or limit feedback (the rows a direct solve can take).
     pub fn is_equality(&self) -> bool {

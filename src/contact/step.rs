@@ -146,7 +146,7 @@ impl Contacts {
                 state.integrate_velocities(gravity, loads, h);
                 state.prepare_joints((joints, user_rows), settings, h);
                 if settings.warm_start {
-                    state.warm_start();
+                    state.warm_start(settings);
                 }
                 for _ in 0..settings.iterations {
                     state.solve(settings, h);
@@ -160,7 +160,7 @@ impl Contacts {
                 for _ in 0..settings.substeps {
                     state.integrate_velocities(gravity, loads, h_sub);
                     state.prepare_joints((joints, user_rows), settings, h_sub);
-                    state.warm_start();
+                    state.warm_start(settings);
                     for _ in 0..settings.substep_iterations {
                         state.solve(settings, h_sub);
                     }
@@ -214,8 +214,10 @@ impl Contacts {
         for b in self.woken.drain(..) {
             self.sleep[b] = Sleep::default();
         }
+        let links = self.user_rows.links(bodies.len());
+        let edges = (&self.joints[..], &links[..]);
         let (islands, fell_asleep) =
-            islands::update(&self.graph, &self.joints, &mut self.sleep, &self.settings);
+            islands::update(&self.graph, edges, &mut self.sleep, &self.settings);
         for b in fell_asleep {
             bodies[b].state.velocity = DVec3::ZERO;
             bodies[b].state.angular_momentum = DVec3::ZERO;
@@ -462,18 +464,22 @@ impl StepState {
                 awake(a) || b.is_some_and(awake)
             })
             .collect();
-        let softness = settings.joint_softness(h);
+        let softness = (settings.joint_softness(h), h);
         let solver = (&self.bodies[..], &self.poses[..]);
         (self.joint_rows).add_users((users, &active), solver, self.awake.len(), softness);
         if settings.joint_solver == JointSolver::Direct {
-            self.direct = Direct::new(&self.joint_rows, &self.bodies);
+            self.direct = Direct::new(&self.joint_rows, &self.bodies, h);
         }
     }
 
     /// Warm start: applies the impulses accumulated before again, so that the solve
     /// starts next to its answer [Catto 2005].
-    pub fn warm_start(&mut self) {
-        self.joint_rows.warm_start(&mut self.bodies);
+    pub fn warm_start(&mut self, settings: &SolverSettings) {
+        let (rows, bodies) = (&self.joint_rows, &mut self.bodies);
+        match settings.joint_solver {
+            JointSolver::Iterative => rows.warm_start(bodies, (&[], &[])),
+            JointSolver::Direct => self.direct.warm_start(rows, bodies),
+        }
         self.run_contacts(RowPass::WarmStart);
     }
 

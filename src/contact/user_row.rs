@@ -19,7 +19,8 @@ pub struct Jacobian {
 /// One constraint row of a user's own. The solver drives `J v` towards `target` while
 /// feeding `error` back with the joints' softness, keeps the accumulated impulse within
 /// `bounds`, and hands it back to [`UserRow::keep`] after every solve for the next
-/// step's warm start.
+/// step's warm start. A row joins its bodies' islands as a joint does: they sleep and
+/// wake together.
 pub trait UserRow: std::fmt::Debug + Send + Sync {
     /// The bodies the row acts on: the first, and the second or none for the world.
     fn bodies(&self) -> (usize, Option<usize>);
@@ -33,8 +34,10 @@ pub trait UserRow: std::fmt::Debug + Send + Sync {
     fn target(&self) -> f64 {
         0.0
     }
-    /// The least and most accumulated impulse (N·s or N·m·s).
-    fn bounds(&self) -> (f64, f64) {
+    /// The least and most accumulated impulse (N·s or N·m·s) over one solver step of
+    /// `h` (a soft step's sub-step): a force limit F is `(−F h, F h)`, the same force
+    /// whatever the number of sub-steps.
+    fn bounds(&self, _h: f64) -> (f64, f64) {
         (f64::NEG_INFINITY, f64::INFINITY)
     }
     /// The impulse the row accumulated, where it is kept between steps.
@@ -55,19 +58,34 @@ impl Clone for UserRows {
     }
 }
 
+impl UserRows {
+    /// The pairs of bodies (of `n`) the rows join, which link islands; a row to the
+    /// world, or to a body that is not there, joins none.
+    pub fn links(&self, n: usize) -> Vec<(usize, usize)> {
+        (self.0.iter())
+            .filter_map(|r| match r.bodies() {
+                (a, Some(b)) if a < n && b < n => Some((a, b)),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
 impl Row {
-    /// The solver's row of a user's row between solver bodies `(ia, ib)`.
+    /// The solver's row of a user's row between solver bodies `(ia, ib)`, for a solver
+    /// step of `h`.
     pub fn of_user(
         user: &dyn UserRow,
         bodies: &[SolverBody],
         (ia, ib): (usize, usize),
         poses: (&Pose, &Pose),
+        h: f64,
     ) -> Self {
         let j = user.jacobian(poses.0, poses.1);
         let mut row = Row::general(bodies, (ia, ib), j.linear, (j.angular_a, j.angular_b));
         row.error = user.error(poses.0, poses.1);
         row.target = user.target();
-        (row.lo, row.hi) = user.bounds();
+        (row.lo, row.hi) = user.bounds(h);
         row.impulse = user.impulse();
         row
     }
