@@ -129,16 +129,22 @@ fn help_overlay(
     help: Res<ShowHelp>,
     time: Res<Time<Virtual>>,
     free: Res<super::camera::FreeRect>,
+    sim: Res<Sim>,
 ) -> Result {
     let _timed = Timed::start();
     let ctx = contexts.ctx_mut()?;
     let Some(rect) = free.0 else { return Ok(()) };
     if time.is_paused() {
+        // Held by a lesson, space and the step keys move nothing: the banner says so
+        // instead of offering them.
+        let banner = if sim.may_step() {
+            "PAUSED  (space plays from here, Left/Right step, P replays)"
+        } else {
+            "PAUSED  (the lesson holds the run: answer its question, or Page Down)"
+        };
         egui::Area::new(egui::Id::new("paused"))
             .fixed_pos([rect.center().x - 190.0, rect.min.y + 10.0])
-            .show(ctx, |ui| {
-                ui.strong("PAUSED  (space plays from here, Left/Right step, P replays)")
-            });
+            .show(ctx, |ui| ui.strong(banner));
     }
     if help.0 {
         egui::Window::new("Keyboard and mouse")

@@ -24,10 +24,6 @@ impl Lab {
         self.limit = limit;
     }
 
-    pub fn limit(&self) -> Limit {
-        self.limit
-    }
-
     /// Whether `limit` lets the lab take its next step forward.
     pub fn allows(&self, limit: Limit) -> bool {
         match limit {

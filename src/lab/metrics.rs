@@ -105,8 +105,8 @@ impl TurnRate {
 }
 
 /// Counts the flips of one signal (the spin axis's component of ω) and times them by
-/// linear interpolation. A flip is a sign change after the signal has swung out to at
-/// least half the largest size it has had since the last one: a body that has stopped
+/// linear interpolation. A flip is a sign change after the signal has swung out, since
+/// the last flip, to at least half the largest size it has had so far: a body that has stopped
 /// turning over, whose wobble about the axis decays to nothing, keeps changing that
 /// wobble's sign, and those sign changes are not flips.
 #[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
