@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use crate::integrators::Integrator;
+use crate::integrators::{Integrator, NAME_WIDTH};
 use crate::lab::diagnosis;
 use crate::lab::run::Run;
 use crate::world::World;
@@ -155,7 +155,7 @@ pub fn run(args: &CompareArgs) -> Result<(), CliError> {
         TableFormat::Table => {
             let _ = writeln!(
                 out,
-                "{:<18} {:>12} {:>12} {:>12} {:>6} {:>10} {:>10} {:>9}",
+                "{:<w$} {:>12} {:>12} {:>12} {:>6} {:>10} {:>10} {:>9}",
                 "integrator",
                 "max|dE/E|",
                 "final dE/E",
@@ -163,12 +163,13 @@ pub fn run(args: &CompareArgs) -> Result<(), CliError> {
                 "flips",
                 "T_flip",
                 "analytic",
-                "ns/step"
+                "ns/step",
+                w = NAME_WIDTH
             );
             for r in &rows {
                 let _ = writeln!(
                     out,
-                    "{:<18} {:>12} {:>12} {:>12.3e} {:>6} {:>10} {:>10} {:>9.1}{}",
+                    "{:<w$} {:>12} {:>12} {:>12.3e} {:>6} {:>10} {:>10} {:>9.1}{}",
                     r.integrator.name(),
                     opt_e(r.max_energy_error),
                     opt_e(r.final_energy_error),
@@ -179,7 +180,8 @@ pub fn run(args: &CompareArgs) -> Result<(), CliError> {
                     r.ns_per_body_step,
                     r.failure
                         .as_ref()
-                        .map_or(String::new(), |f| format!("  {f}"))
+                        .map_or(String::new(), |f| format!("  {f}")),
+                    w = NAME_WIDTH
                 );
             }
         }

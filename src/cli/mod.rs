@@ -16,7 +16,7 @@ use glam::{DQuat, DVec3};
 
 use crate::body::BodyState;
 use crate::body::inertia::Inertia;
-use crate::integrators::Integrator;
+use crate::integrators::{Integrator, NAME_WIDTH};
 use crate::scene::{self, DEFAULT_SCENE, Scene, ranges};
 use crate::world::World;
 
@@ -403,18 +403,22 @@ fn integrators() -> Result<(), CliError> {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{:<18} {:<6} {:<58} conserves",
-        "name", "order", "summary"
+        "{:<w$} {:<6} {:<58} conserves",
+        "name",
+        "order",
+        "summary",
+        w = NAME_WIDTH
     );
     for i in Integrator::ALL {
         let info = i.info();
         let _ = writeln!(
             out,
-            "{:<18} {:<6} {:<58} {}",
+            "{:<w$} {:<6} {:<58} {}",
             info.name,
             listed_order(i),
             info.summary,
-            info.conserves
+            info.conserves,
+            w = NAME_WIDTH
         );
     }
     emit(&out)

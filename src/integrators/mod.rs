@@ -279,6 +279,18 @@ const INFO: [Info; 16] = [
     },
 ];
 
+/// The longest integrator name, in bytes: the width of the name column in tables.
+pub const NAME_WIDTH: usize = {
+    let (mut width, mut k) = (0, 0);
+    while k < INFO.len() {
+        if INFO[k].name.len() > width {
+            width = INFO[k].name.len();
+        }
+        k += 1;
+    }
+    width
+};
+
 impl Integrator {
     pub const ALL: [Self; 16] = [
         Self::ExplicitEulerBody,
