@@ -328,32 +328,17 @@ fn predictions(ui: &mut egui::Ui, walk: &Walk) {
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
-    use bevy::time::TimeUpdateStrategy;
-
     use super::*;
-    use crate::app::physics::PhysicsPlugin;
     use crate::app::timeline_strip::step_forward;
-    use crate::app::view::ViewPlugin;
-    use crate::scene::Scene;
 
     /// The app's physics and lesson systems, without a window, on `lesson`, 50 ms a
     /// frame.
     fn app(lesson: &str) -> App {
-        let mut app = App::new();
-        app.add_plugins((
-            MinimalPlugins,
-            PhysicsPlugin::new(Scene::load("free-body").unwrap()),
-            ViewPlugin,
-            LessonPlugin {
-                open: Some(lesson.into()),
-                setup: None,
-            },
-        ))
-        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
-            50,
-        )));
+        let mut app = crate::app::headless_app("free-body");
+        app.add_plugins(LessonPlugin {
+            open: Some(lesson.into()),
+            setup: None,
+        });
         app.update();
         app
     }

@@ -52,6 +52,22 @@ use crate::scene::Scene;
 
 pub use mouse_order::InputSet;
 
+/// The app's physics and view systems without a window, on `scene`, advanced 50 ms a
+/// frame: what the systems' tests run (each adds the plugins it tests, then updates).
+#[cfg(test)]
+fn headless_app(scene: &str) -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        physics::PhysicsPlugin::new(Scene::load(scene).unwrap()),
+        view::ViewPlugin,
+    ))
+    .insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+        std::time::Duration::from_millis(50),
+    ));
+    app
+}
+
 /// What the panels' tests read back: the text an egui frame drew, one shape a line.
 #[cfg(test)]
 fn drawn_text(output: &bevy_egui::egui::FullOutput) -> String {

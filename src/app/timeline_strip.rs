@@ -299,28 +299,13 @@ fn recording_status(ui: &mut egui::Ui, sim: &Sim, replaying: bool) {
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
-    use bevy::time::TimeUpdateStrategy;
-
     use super::*;
-    use crate::app::physics::PhysicsPlugin;
-    use crate::app::view::ViewPlugin;
     use crate::body::BodyState;
     use crate::lab::Lab;
-    use crate::scene::Scene;
 
     /// A headless app on `scene`, advanced 50 ms per frame.
     fn app(scene: &str) -> App {
-        let mut app = App::new();
-        app.add_plugins((
-            MinimalPlugins,
-            PhysicsPlugin::new(Scene::load(scene).unwrap()),
-            ViewPlugin,
-        ))
-        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
-            50,
-        )));
+        let mut app = crate::app::headless_app(scene);
         app.update();
         app
     }

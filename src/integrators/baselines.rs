@@ -5,7 +5,7 @@
 use crate::body::{BodyState, MassProps};
 use crate::math::so3::skew;
 
-use super::{Loads, StepInfo, integrate_orientation, linear_symplectic};
+use super::{Loads, StepInfo, integrate_orientation, linear_explicit, linear_symplectic};
 use glam::{DMat3, DVec3};
 
 /// Body-frame angular acceleration `I⁻¹(τ_b − ω_b × Iω_b)`.
@@ -26,9 +26,7 @@ pub fn explicit_euler_body(props: &MassProps, s: &mut BodyState, loads: Loads, h
     let wb_new = wb + h * body_acceleration(props, s, loads.torque);
     s.orientation = integrate_orientation(s.orientation, s.orientation * wb, h);
     s.angular_momentum = s.orientation * (props.inertia.principal() * wb_new);
-    let v = s.velocity;
-    s.velocity += h * loads.force / props.mass;
-    s.position += h * v;
+    linear_explicit(props, s, loads.force, h);
     StepInfo::default()
 }
 
@@ -45,9 +43,7 @@ pub fn explicit_euler_world(
     let w_new = w + h * (s.orientation * body_acceleration(props, s, loads.torque));
     s.orientation = integrate_orientation(s.orientation, w, h);
     s.set_world_omega(props, w_new);
-    let v = s.velocity;
-    s.velocity += h * loads.force / props.mass;
-    s.position += h * v;
+    linear_explicit(props, s, loads.force, h);
     StepInfo::default()
 }
 

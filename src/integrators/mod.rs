@@ -418,6 +418,13 @@ pub(crate) fn linear_exact(props: &MassProps, state: &mut BodyState, force: DVec
     state.velocity += h * a;
 }
 
+/// Linear motion by explicit Euler: position with the old velocity, then the velocity.
+#[inline]
+pub(crate) fn linear_explicit(props: &MassProps, state: &mut BodyState, force: DVec3, h: f64) {
+    state.position += h * state.velocity;
+    state.velocity += h * force / props.mass;
+}
+
 /// Linear motion the way game engines do it: velocity first, then position.
 #[inline]
 pub(crate) fn linear_symplectic(props: &MassProps, state: &mut BodyState, force: DVec3, h: f64) {
