@@ -34,6 +34,10 @@ use super::joint_rows::JointRows;
 use super::settings::Softness;
 use super::solver::SolverBody;
 
+/// The most equality rows one joint has (a fixed joint's six): a joint's impulses fit
+/// on the stack in the solve's inner loop.
+const MOST_ROWS: usize = 6;
+
 /// One equality row of a joint: axis `k` of point block `p`, or row `i` of the joint rows.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Part {
@@ -193,9 +197,10 @@ impl Direct {
         for pivot in &self.tree {
             if let Vertex::Joint(j) = pivot.vertex {
                 let node = &self.nodes[j];
-                let accumulated: Vec<f64> = (node.parts.iter())
-                    .map(|&p| part_state(rows, p).2)
-                    .collect();
+                let mut accumulated = [0.0; MOST_ROWS];
+                for (a, &p) in accumulated.iter_mut().zip(&node.parts) {
+                    *a = part_state(rows, p).2;
+                }
                 apply(rows, (bodies, &self.turn), node, &accumulated);
             }
         }
@@ -239,14 +244,13 @@ impl Direct {
             if let Vertex::Joint(j) = pivot.vertex {
                 let node = &self.nodes[j];
                 // H [x; y] = [0; r] gives λ = −y.
-                let delta: Vec<f64> = (node.parts.iter().zip(&self.y[u]))
-                    .map(|(&part, &y)| {
-                        let (_, softness, accumulated) = part_state(rows, part);
-                        let s = soft(softness);
-                        -y * s.mass_scale - accumulated * s.impulse_scale
-                    })
-                    .collect();
-                push(rows, (bodies, &self.turn), node, &delta);
+                let mut delta = [0.0; MOST_ROWS];
+                for ((d, &part), &y) in delta.iter_mut().zip(&node.parts).zip(&self.y[u]) {
+                    let (_, softness, accumulated) = part_state(rows, part);
+                    let s = soft(softness);
+                    *d = -y * s.mass_scale - accumulated * s.impulse_scale;
+                }
+                push(rows, (bodies, &self.turn), node, &delta[..node.parts.len()]);
             }
         }
     }
