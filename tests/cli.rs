@@ -732,26 +732,67 @@ fn set_up_codes_on_the_command_line() {
     assert_bad_input(&["--setup", "GL9-abc"], "set-up format 9");
 }
 
-/// `gyrolab lesson NAME --out FILE` writes the readouts as CSV, one record per readout.
+/// `gyrolab lesson NAME --out FILE` writes what a student takes home as CSV: a row for
+/// each question answered and each readout taken, with the lesson's title, the step
+/// (from 1, as `gyrolab lesson` prints it), the readout's time, the answer and the
+/// theory's text; numbers to six significant figures, not a float's last digits.
 #[test]
 fn a_lesson_s_readouts_export_to_csv() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("readouts.csv");
     let o = gyrolab(&["lesson", "restitution", "--out", path.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let text = std::fs::read_to_string(&path).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
+    let mut csv = csv::Reader::from_path(&path).unwrap();
+    let header: Vec<String> = csv.headers().unwrap().iter().map(String::from).collect();
+    assert_eq!(header, gyrolab::lesson::run::CSV_COLUMNS);
+    let rows: Vec<csv::StringRecord> = csv.records().map(Result::unwrap).collect();
+    let field = |row: &csv::StringRecord, name: &str| {
+        row[header.iter().position(|h| h == name).unwrap()].to_string()
+    };
+    let title = "Restitution: how high does a ball bounce back?";
+    assert_eq!(rows.len(), 2, "one question and one readout");
+    let (question, readout) = (&rows[0], &rows[1]);
     assert_eq!(
-        lines[0],
-        "step,quantity,unit,measured,stated,tolerance,tolerance_is,stated_is,theory,agrees"
+        ["lesson", "step", "kind", "answer", "right", "measured"].map(|n| field(question, n)),
+        [title, "1", "question", "0.64", "true", ""]
     );
-    let readouts = stdout(&o)
-        .lines()
-        .filter(|l| l.starts_with("steps["))
-        .count();
-    assert!(readouts > 0);
-    assert_eq!(lines.len(), 1 + readouts, "{text}");
-    assert!(lines[1..].iter().all(|l| l.ends_with(",true")), "{text}");
+    assert!(field(question, "text").starts_with("This ball leaves the ground"));
+    assert_eq!(
+        [
+            "lesson", "step", "kind", "time", "quantity", "stated", "theory", "agrees"
+        ]
+        .map(|n| field(readout, n)),
+        [
+            title,
+            "3",
+            "readout",
+            "2",
+            "ball's first bounce over its drop",
+            "0.64",
+            "height goes with the square of speed: e² = 0.64",
+            "true"
+        ]
+    );
+    let measured = field(readout, "measured");
+    let digits = measured
+        .trim_start_matches(['-', '0', '.'])
+        .replace('.', "");
+    assert!(digits.len() <= 6, "{measured}");
+    let printed = stdout(&o);
+    let shown = printed.lines().find(|l| l.starts_with("step 3, ")).unwrap();
+    let value: f64 = measured.parse().unwrap();
+    assert!(shown.contains(&format!("measured {value:.4}")), "{shown}");
+    // `lesson --help` names every column, so that the help cannot drift from the file.
+    let help = stdout(&gyrolab(&["lesson", "--help"]))
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    for column in gyrolab::lesson::run::CSV_COLUMNS {
+        assert!(
+            help.contains(&format!(" {column},")) || help.contains(&format!(" {column} ")),
+            "{column}: {help}"
+        );
+    }
     // A directory that is not there: refused before the lesson runs, nothing written.
     let nowhere = dir.path().join("no/such/dir/r.csv");
     assert_bad_input(

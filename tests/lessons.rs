@@ -56,7 +56,7 @@ const MISTAKES: [(&str, &str, &str, &str, &str); 9] = [
         "Run(until: 2.0)",
         "Try(text: \"x\", set: Friction(-1.0))",
         "-1.0",
-        "steps[1].set.Friction",
+        "step 2, set.Friction",
         "-1 is outside the accepted friction range",
     ),
     ("title:", "titel:", "titel", "", "titel"),
@@ -78,28 +78,28 @@ const MISTAKES: [(&str, &str, &str, &str, &str); 9] = [
         "answer: 1,",
         "answer: 4,",
         "4,",
-        "steps[0].answer",
+        "step 1, answer",
         "4 is not among the 4 choices",
     ),
     (
         "ApexRatio(body: \"ball\")",
         "ApexRatio(body: \"puck\")",
         "\"puck\"",
-        "steps[2].quantity.body",
+        "step 3, quantity.body",
         "no body 'puck'",
     ),
     (
         "ApexRatio(body: \"ball\")",
         "SwingPlanePeriod",
         "SwingPlanePeriod",
-        "steps[2].quantity",
+        "step 3, quantity",
         "needs a scene with a Foucault readout",
     ),
     (
         "ApexRatio(body: \"ball\")",
         "EnergyChange(integrator: \"eulr\")",
         "\"eulr\"",
-        "steps[2].quantity.integrator",
+        "step 3, quantity.integrator",
         "eulr",
     ),
 ];
@@ -140,7 +140,7 @@ fn a_lesson_that_cannot_be_taken_is_refused() {
         (
             "integrators: Some([\"midpoint\"]), steps: [Run(until: 1.0), Readout(quantity: \
              EnergyChange(integrator: \"rk4\"), stated: 0.0, tolerance: 0.1, theory: \"\")]",
-            "steps[1].quantity.integrator: 'rk4' is not among the lesson's integrators",
+            "step 2, quantity.integrator: 'rk4' is not among the lesson's integrators",
         ),
     ];
     for (rest, message) in cases {
@@ -151,6 +151,26 @@ fn a_lesson_that_cannot_be_taken_is_refused() {
             "{rest}: {err}"
         );
     }
+}
+
+/// A step that lacks a required field is named, counted from 1 as everywhere else, and
+/// the missing field said: RON reports it at the step's closing bracket, which is also
+/// where the field written last ends, and the error used to name that field
+/// (`steps[1].tolerance` for a missing `theory`).
+#[test]
+fn a_missing_field_names_its_step_and_the_field() {
+    let original = include_str!("../assets/lessons/restitution.ron");
+    let theory = "tolerance: 0.03,\n            theory: \"height goes with the square of speed: e² = 0.64\",\n        )";
+    assert!(original.contains(theory));
+    let text = original.replace(theory, "tolerance: 0.03)");
+    let err = Lesson::parse("l.ron", &text).unwrap_err().to_string();
+    let line = text[..text.find("0.03)").unwrap()].matches('\n').count() + 1;
+    assert_eq!(
+        err,
+        format!(
+            "l.ron:{line}:28: step 3: the required field `theory` is missing from this Readout"
+        )
+    );
 }
 
 /// The bounce readout is read from the run as it now stands: a run restarted with
@@ -413,22 +433,22 @@ fn a_lesson_that_says_nothing_is_refused_at_its_field() {
         (
             emptied(original, "Question(\n            text: \"", "\t"),
             "text: \"\t\"",
-            "steps[0].text",
+            "step 1, text",
         ),
         (
             original.replace("\"all of it\"", "\" \""),
             "\" \"]",
-            "steps[0].choices[3]",
+            "step 1, choices[3]",
         ),
         (
             emptied(original, "theory: \"", ""),
             "theory: \"\"",
-            "steps[2].theory",
+            "step 3, theory",
         ),
         (
             emptied(original, "Explain(\n            text: \"", " \n "),
             "text: \" \n \"",
-            "steps[3].text",
+            "step 4, text",
         ),
     ];
     for (text, needle, path) in cases {
@@ -437,13 +457,13 @@ fn a_lesson_that_says_nothing_is_refused_at_its_field() {
     refused_at(
         &original.replace("\"0.4\"", "\" 0.8 \""),
         "\" 0.8 \"",
-        "steps[0].choices[2]",
+        "step 1, choices[2]",
         "choice 2 repeats choice 0",
     );
     refused_at(
         &original.replace("\"all of it\"", "\"0.64\""),
         "\"0.64\"]",
-        "steps[0].choices[3]",
+        "step 1, choices[3]",
         "choice 3 repeats choice 1",
     );
     refused_at(
@@ -460,13 +480,13 @@ fn a_lesson_that_says_nothing_is_refused_at_its_field() {
     refused_at(
         &tried("Try(text: \" \", set: Dt(0.005))"),
         "Try(",
-        "steps[3].text",
+        "step 4, text",
         "must not be empty",
     );
     refused_at(
         &tried("Try(text: \"t\", set: Integrators([\"rk4\", \"rk4\"]))"),
         "Try(",
-        "steps[3].set.Integrators[1]",
+        "step 4, set.Integrators[1]",
         "integrator 1 repeats integrator 0",
     );
 }

@@ -195,10 +195,9 @@ fn export(walk: &Walk) -> Result<String, String> {
     let origin = walk.lesson.origin.rsplit('/').next().unwrap_or("lesson");
     let name = super::files::safe(origin.trim_end_matches(".ron"));
     let path = super::files::unused(&format!("gyrolab-lesson-{name}"), ".csv");
-    let measured: Vec<_> = walk.measured.iter().flatten().cloned().collect();
     let fail = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", path.display());
     let mut file = crate::atomic_file::AtomicFile::create(&path).map_err(|e| fail(&e))?;
-    (lesson::run::write_csv(&measured, &mut file))
+    (lesson::run::write_csv(walk, &mut file))
         .and_then(|()| file.flush())
         .and_then(|()| file.commit())
         .map_err(|e| fail(&e))?;

@@ -29,9 +29,10 @@ pub fn list() -> Result<(), CliError> {
 pub fn take(name_or_path: &str, out: Option<&Path>) -> Result<bool, CliError> {
     let lesson = lesson::load(name_or_path)?;
     let file = out.map(|p| Output::open(Some(p))).transpose()?;
-    let measured = lesson::run::run(&lesson).map_err(CliError)?;
+    let walk = lesson::run::walk_through(&lesson).map_err(CliError)?;
+    let measured: Vec<&Measured> = walk.measured.iter().flatten().collect();
     if let Some(mut file) = file {
-        if let Err(e) = lesson::run::write_csv(&measured, &mut file) {
+        if let Err(e) = lesson::run::write_csv(&walk, &mut file) {
             return file.failed(e).map(|()| false);
         }
         file.commit()?;
@@ -41,7 +42,7 @@ pub fn take(name_or_path: &str, out: Option<&Path>) -> Result<bool, CliError> {
         let _ = writeln!(text, "{m}");
     }
     emit(&text)?;
-    Ok(measured.iter().all(Measured::agrees))
+    Ok(measured.iter().all(|m| m.agrees()))
 }
 
 /// `gyrolab setup CODE`: reads the code, opens it on a lab without a window (as the app

@@ -88,8 +88,10 @@ pub enum Command {
     Lesson {
         /// A built-in lesson's name or a lesson file's path.
         lesson: String,
-        /// Also write the readouts to this CSV file (step, quantity, unit, measured,
-        /// stated, tolerance, theory, agrees), only when the lesson ran.
+        /// Also write a row per question answered and per readout taken to this CSV file,
+        /// only when the lesson ran. Columns: lesson, step, kind, time, text, answer,
+        /// right, quantity, unit, measured, stated, tolerance, tolerance_is, stated_is,
+        /// theory_value, theory, agrees (docs/command-line.md says what each holds).
         #[arg(long, value_name = "FILE.csv")]
         out: Option<std::path::PathBuf>,
     },

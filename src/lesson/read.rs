@@ -23,12 +23,12 @@ impl Lesson {
     /// scene it names.
     pub fn parse_on(file: &str, text: &str, scene: Option<&Scene>) -> Result<Self, SceneError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let mut lesson: Lesson = locate::from_ron(file, text)?;
+        let mut lesson: Lesson = locate::from_ron(file, text).map_err(counted_from_one)?;
         lesson.origin = file.into();
         lesson.text = text.into();
         lesson
             .check(scene)
-            .map_err(|problem| locate::error_at(file, text, problem))?;
+            .map_err(|problem| counted_from_one(locate::error_at(file, text, problem)))?;
         Ok(lesson)
     }
 
@@ -120,6 +120,43 @@ impl Lesson {
             }
         }
         Ok(())
+    }
+}
+
+/// An error whose path starts at a step names the step counted from 1, as the CSV,
+/// `share --step`, `gyrolab lesson` and the app count them: `steps[2].text` (the file's
+/// third step) is shown as `step 3, text`.
+fn counted_from_one(error: SceneError) -> SceneError {
+    match error {
+        SceneError::At {
+            file,
+            line,
+            column,
+            mut problem,
+        } => {
+            problem.path = step_named(&problem.path);
+            SceneError::At {
+                file,
+                line,
+                column,
+                problem,
+            }
+        }
+        other => other,
+    }
+}
+
+/// `steps[i]…` as `step i+1, …`; any other path as it is.
+fn step_named(path: &str) -> String {
+    let Some((index, rest)) = path.strip_prefix("steps[").and_then(|p| p.split_once(']')) else {
+        return path.into();
+    };
+    let Ok(index) = index.parse::<usize>() else {
+        return path.into();
+    };
+    match rest.strip_prefix('.').unwrap_or(rest) {
+        "" => format!("step {}", index + 1),
+        field => format!("step {}, {field}", index + 1),
     }
 }
 

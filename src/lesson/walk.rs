@@ -244,6 +244,7 @@ impl Walk {
             let (measured, theory) = measure(quantity, lab);
             self.measured[self.at] = Some(Measured {
                 step: self.at,
+                time: lab.time(),
                 quantity: quantity.clone(),
                 measured,
                 theory,

@@ -301,11 +301,23 @@ pub fn locate(text: &str, path: &str) -> (usize, usize) {
 
 /// The path of the deepest value that holds the place at `line`:`column`.
 pub fn path_at(text: &str, line: usize, column: usize) -> String {
+    deepest(text, line, column, false)
+}
+
+/// The path of the deepest value that holds the place strictly inside it: RON reports a
+/// missing field at its struct's closing bracket, where the last field's value ends too.
+pub fn holder_at(text: &str, line: usize, column: usize) -> String {
+    deepest(text, line, column, true)
+}
+
+fn deepest(text: &str, line: usize, column: usize, strictly: bool) -> String {
     // RON reports some errors at the blank before the value they are about.
     let at = offset_of(text, line, column);
     let offset = at + text[at..].len() - text[at..].trim_start().len();
     let root = read(text);
-    let holds = |n: &Node| n.start <= offset && offset <= n.end && n.end > n.start;
+    let holds = |n: &Node| {
+        n.start <= offset && (offset < n.end || !strictly && offset == n.end) && n.end > n.start
+    };
     let mut path = String::new();
     let mut node = &root;
     loop {
@@ -342,17 +354,27 @@ pub fn from_ron<T: serde::de::DeserializeOwned>(
 ) -> Result<T, super::SceneError> {
     ron::from_str(text).map_err(|e| {
         let (line, column) = (e.span.start.line, e.span.start.col);
-        let message = e
-            .code
-            .to_string()
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ");
+        let (path, message) = match &e.code {
+            ron::Error::MissingStructField { field, outer } => (
+                holder_at(text, line, column),
+                format!(
+                    "the required field `{field}` is missing from this {}",
+                    outer.as_deref().unwrap_or("value")
+                ),
+            ),
+            code => (
+                path_at(text, line, column),
+                code.to_string()
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ),
+        };
         super::SceneError::At {
             file: file.into(),
             line,
             column,
-            problem: super::Invalid::new(path_at(text, line, column), message),
+            problem: super::Invalid::new(path, message),
         }
     })
 }
@@ -423,6 +445,16 @@ mod tests {
         );
         let (line, column) = find("name: r#");
         assert_eq!(path_at(TEXT, line, column), "bodies[1]");
+    }
+
+    /// RON points at the closing bracket of a struct that lacks a field: the struct is
+    /// named, not the field written last before the bracket.
+    #[test]
+    fn a_missing_field_is_reported_at_its_struct_not_the_field_before_it() {
+        let text = "(a: [(b: 1.0,\n c: 2.0)])";
+        let (line, column) = line_column(text, text.find(")]").unwrap());
+        assert_eq!(path_at(text, line, column), "a[0].c");
+        assert_eq!(holder_at(text, line, column), "a[0]");
     }
 
     #[test]
