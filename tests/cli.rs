@@ -48,12 +48,12 @@ fn csv_has_the_required_header_and_full_rows() {
     let mut lines = text.lines();
     assert_eq!(
         lines.next().unwrap(),
-        "t,body,integrator,px,py,pz,qw,qx,qy,qz,wx,wy,wz,wbx,wby,wbz,lx,ly,lz,energy"
+        "t,body,integrator,px,py,pz,qw,qx,qy,qz,wx,wy,wz,wbx,wby,wbz,lx,ly,lz,energy,vx,vy,vz"
     );
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     assert_eq!(rows.len(), 11, "initial state plus 10 steps");
     for r in &rows {
-        assert_eq!(r.len(), 20);
+        assert_eq!(r.len(), 23);
         assert_eq!(r[1], "t-handle");
         assert_eq!(r[2], "rk4");
         for v in &r[3..] {
@@ -94,7 +94,7 @@ fn every_and_jsonl_and_out_file() {
         .lines()
         .map(|l| {
             let row: serde_json::Value = serde_json::from_str(l).expect("each line is JSON");
-            for key in ["t", "body", "integrator", "qw", "wbz", "lx", "energy"] {
+            for key in ["t", "body", "integrator", "qw", "wbz", "lx", "energy", "vx", "vy", "vz"] {
                 assert!(row.get(key).is_some(), "{key} missing in {l}");
             }
             assert_eq!(row["body"], "box");

@@ -10,7 +10,7 @@ use crate::body::Body;
 use crate::world::World;
 
 pub const CSV_HEADER: &str =
-    "t,body,integrator,px,py,pz,qw,qx,qy,qz,wx,wy,wz,wbx,wby,wbz,lx,ly,lz,energy";
+    "t,body,integrator,px,py,pz,qw,qx,qy,qz,wx,wy,wz,wbx,wby,wbz,lx,ly,lz,energy,vx,vy,vz";
 
 /// The columns of one record; every float is printed at full (round-trip) precision.
 #[derive(Clone, Debug, PartialEq)]
@@ -18,12 +18,14 @@ pub struct Record<'a> {
     pub t: f64,
     pub body: &'a str,
     pub integrator: Integrator,
-    pub values: [f64; 17],
+    pub values: [f64; 20],
 }
 
-const VALUE_KEYS: [&str; 17] = [
+/// In the order of [`CSV_HEADER`]: columns added later go at its end, since scripts read
+/// the columns by position.
+const VALUE_KEYS: [&str; 20] = [
     "px", "py", "pz", "qw", "qx", "qy", "qz", "wx", "wy", "wz", "wbx", "wby", "wbz", "lx", "ly",
-    "lz", "energy",
+    "lz", "energy", "vx", "vy", "vz",
 ];
 
 impl<'a> Record<'a> {
@@ -37,7 +39,7 @@ impl<'a> Record<'a> {
     /// One body at time `t`; the app's export builds records from recorded states with it.
     pub fn of_body(t: f64, integrator: Integrator, gravity: DVec3, b: &'a Body) -> Self {
         let s = &b.state;
-        let (p, q) = (s.position, s.orientation);
+        let (p, q, v) = (s.position, s.orientation, s.velocity);
         let (w, wb, l) = (
             s.world_omega(&b.props),
             s.body_omega(&b.props),
@@ -65,6 +67,9 @@ impl<'a> Record<'a> {
                 l.y,
                 l.z,
                 b.energy(gravity),
+                v.x,
+                v.y,
+                v.z,
             ],
         }
     }
