@@ -94,7 +94,18 @@ fn every_and_jsonl_and_out_file() {
         .lines()
         .map(|l| {
             let row: serde_json::Value = serde_json::from_str(l).expect("each line is JSON");
-            for key in ["t", "body", "integrator", "qw", "wbz", "lx", "energy", "vx", "vy", "vz"] {
+            for key in [
+                "t",
+                "body",
+                "integrator",
+                "qw",
+                "wbz",
+                "lx",
+                "energy",
+                "vx",
+                "vy",
+                "vz",
+            ] {
                 assert!(row.get(key).is_some(), "{key} missing in {l}");
             }
             assert_eq!(row["body"], "box");
@@ -458,7 +469,7 @@ fn bad_frame_fields_name_the_file_line_and_field() {
         (
             "joint.ron",
             tank.replacen("            frame: Some(\"hull\"),\n            anchor", "            frame: Some(\"hul\"),\n            anchor", 1),
-            "joints[0].frame: unknown frame 'hul'",
+            "joints[0].frame: unknown frame 'hul' (its frames: hull, turret)",
             "frame: Some(\"hul\")",
         ),
         (

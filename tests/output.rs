@@ -7,7 +7,8 @@ use std::process::{Command, Output, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_gyrolab");
 
-const HEADER: &str = "t,body,integrator,px,py,pz,qw,qx,qy,qz,wx,wy,wz,wbx,wby,wbz,lx,ly,lz,energy,vx,vy,vz";
+const HEADER: &str =
+    "t,body,integrator,px,py,pz,qw,qx,qy,qz,wx,wy,wz,wbx,wby,wbz,lx,ly,lz,energy,vx,vy,vz";
 
 fn gyrolab(args: &[&str]) -> Output {
     Command::new(BIN).args(args).output().expect("binary runs")

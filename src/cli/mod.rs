@@ -75,6 +75,12 @@ pub struct Cli {
 pub enum Command {
     /// List scenes: name and a one-line description.
     Scenes,
+    /// Describe one scene: its bodies (shapes, sizes, masses, where they start), joints,
+    /// moving frames, contacts (each body's friction against each plane) and readout.
+    Scene {
+        /// A built-in scene's name or a scene file's path.
+        scene: String,
+    },
     /// List integrators: name, order and what each conserves.
     Integrators,
     /// Run a scene headless and write its trajectory.
@@ -366,6 +372,7 @@ pub fn emit(text: &str) -> Result<(), CliError> {
 pub fn run(command: Command) -> Result<Verdict, CliError> {
     match command {
         Command::Scenes => scenes()?,
+        Command::Scene { scene } => emit(&Scene::load(&scene)?.describe())?,
         Command::Integrators => integrators()?,
         Command::Simulate(args) => simulate::run(&args)?,
         Command::Compare(args) if args.sweep => sweep::run(&args)?,
