@@ -94,7 +94,12 @@ pub fn share(
 
 /// Lesson `name` opened on `lab` and walked to `step` (from 1), `answers` given to its
 /// questions in order.
-fn walk_to(lab: &mut Lab, name: &str, step: usize, answers: &[usize]) -> Result<Walk, CliError> {
+pub(super) fn walk_to(
+    lab: &mut Lab,
+    name: &str,
+    step: usize,
+    answers: &[usize],
+) -> Result<Walk, CliError> {
     let lesson = lesson::load(name)?;
     let n = lesson.steps.len();
     if step > n {

@@ -1,6 +1,7 @@
 //! The headless command line. Scripts depend on it: names, flags and columns are stable.
 
 mod args;
+mod at_step;
 pub mod compare;
 mod lessons;
 mod output;
@@ -188,10 +189,35 @@ pub struct SimulateArgs {
     /// scene comes from the file.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["inertia", "omega", "rows", "solver"])]
     pub state: Option<std::path::PathBuf>,
+    /// Run a lesson as the student has it at --step: its scene set up as the lesson is
+    /// there (dt, integrators, friction, spin, solver), from t = 0, for the run of the
+    /// step's part; every lane is written (the integrator column tells them apart).
+    #[arg(long, value_name = "NAME|FILE", conflicts_with_all = LAB_CONFLICTS)]
+    pub lesson: Option<String>,
+    /// The lesson's step, from 1 (as `share --step` counts).
+    #[arg(long, value_name = "K", default_value_t = 1, requires = "lesson", value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub step: u32,
+    /// Run what a set-up code (the app's "Copy set-up") opens, from t = 0, as --lesson
+    /// does: its scene and settings, or its lesson at its step.
+    #[arg(long, value_name = "CODE", allow_hyphen_values = true, conflicts_with_all = LAB_CONFLICTS, conflicts_with = "lesson")]
+    pub setup: Option<String>,
     /// Write the full state at the end of the run to FILE, if the run succeeds.
     #[arg(long, value_name = "FILE")]
     pub save_state: Option<std::path::PathBuf>,
 }
+
+/// What a lesson or a set-up code sets itself, so `simulate` refuses it beside them.
+const LAB_CONFLICTS: [&str; 9] = [
+    "scene",
+    "state",
+    "dt",
+    "inertia",
+    "omega",
+    "rows",
+    "solver",
+    "integrator",
+    "save_state",
+];
 
 #[derive(Debug, Args)]
 pub struct CompareArgs {
