@@ -1,6 +1,7 @@
 //! The headless command line. Scripts depend on it: names, flags and columns are stable.
 
 mod args;
+mod ask;
 mod at_step;
 pub mod compare;
 mod lessons;
@@ -95,10 +96,15 @@ pub enum Command {
     Lesson {
         /// A built-in lesson's name or a lesson file's path.
         lesson: String,
-        /// Also write the readouts to this CSV file (step, quantity, unit, measured,
-        /// stated, tolerance, theory, agrees), only when the lesson ran.
+        /// Also write the readouts to this CSV file, one row per readout, only when the
+        /// lesson ran; its columns are listed in docs/command-line.md ("lesson --out").
         #[arg(long, value_name = "FILE.csv")]
         out: Option<std::path::PathBuf>,
+        /// Take the lesson in the terminal: each question asked, its answer (a letter)
+        /// read from standard input before the run after it, then the readouts and
+        /// explanations, and at the end your answers and the lesson's set-up code.
+        #[arg(long)]
+        ask: bool,
     },
     /// Read a set-up code (the app's "Copy set-up") and say what it opens, without a
     /// window.
@@ -404,8 +410,12 @@ pub fn run(command: Command) -> Result<Verdict, CliError> {
         Command::Compare(args) if args.sweep => sweep::run(&args)?,
         Command::Compare(args) => compare::run(&args)?,
         Command::Lessons => lessons::list()?,
-        Command::Lesson { lesson, out } => {
-            if !lessons::take(&lesson, out.as_deref())? {
+        Command::Lesson { lesson, out, ask } => {
+            let agrees = match ask {
+                true => ask::ask(&lesson, out.as_deref())?,
+                false => lessons::take(&lesson, out.as_deref())?,
+            };
+            if !agrees {
                 return Ok(Verdict::Disagrees);
             }
         }
