@@ -469,7 +469,7 @@ fn bad_frame_fields_name_the_file_line_and_field() {
         (
             "joint.ron",
             tank.replacen("            frame: Some(\"hull\"),\n            anchor", "            frame: Some(\"hul\"),\n            anchor", 1),
-            "joints[0].frame: unknown frame 'hul' (its frames: hull, turret)",
+            "joints[0].frame: unknown frame 'hul' (its frames: hull)",
             "frame: Some(\"hul\")",
         ),
         (
@@ -790,6 +790,41 @@ fn share_makes_a_code_of_a_lesson_part_way() {
     let out = stdout(&o);
     assert!(out.contains("lesson restitution at step 3"), "{out}");
     assert!(out.contains("at t = 2.0000 s"), "{out}");
+    assert!(
+        out.ends_with("it asks 1 question; the code carries 1 answer:\n  step 1: b) 0.64: right\n"),
+        "{out}"
+    );
+    assert_bad_input(
+        &[
+            "share",
+            "--lesson",
+            "restitution",
+            "--step",
+            "3",
+            "--answers",
+            "1,2",
+        ],
+        "--answers: 2 given, lesson 'restitution' asks 1 question up to step 3",
+    );
+    // Two answers, one wrong, of the three questions energy-drift asks.
+    let code = gyrolab(&[
+        "share",
+        "--lesson",
+        "energy-drift",
+        "--step",
+        "4",
+        "--answers",
+        "1,0",
+    ]);
+    let out = stdout(&gyrolab(&["setup", stdout(&code).trim()]));
+    assert!(
+        out.ends_with(
+            "it asks 3 questions; the code carries 2 answers:\n  \
+             step 1: b) adds energy: the spin speeds up: right\n  \
+             step 2: a) keeps it, like the true motion: wrong\n"
+        ),
+        "{out}"
+    );
     assert_bad_input(
         &["share", "--lesson", "restitution", "--step", "9"],
         "--step 9: lesson 'restitution' has 4 steps",

@@ -177,3 +177,29 @@ fn out_still_writes_the_readouts() {
     assert_eq!(asked.lines().count(), 2, "{asked}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `lesson --help` offers `--ask` and sends the reader to the document that lists the
+/// readouts CSV's columns, which that document does list.
+#[test]
+fn lesson_help_names_ask_and_where_the_columns_are_listed() {
+    let o = Command::new(BIN)
+        .args(["lesson", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8(o.stdout).unwrap();
+    assert!(o.status.success());
+    assert!(help.contains("--ask"), "{help}");
+    let pointer = "docs/command-line.md lists its columns and what each holds";
+    assert!(
+        help.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .contains(pointer),
+        "{help}"
+    );
+    let doc = include_str!("../docs/command-line.md");
+    assert!(
+        doc.contains("tolerance_is"),
+        "the document lists every column"
+    );
+}

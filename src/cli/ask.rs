@@ -94,7 +94,8 @@ fn take_step(
     Ok(out)
 }
 
-fn letter(choice: usize) -> char {
+/// The letter of choice `choice` (from 0), as `--ask` and `setup` show it.
+pub(super) fn letter(choice: usize) -> char {
     LETTERS.as_bytes()[choice] as char
 }
 

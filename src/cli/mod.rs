@@ -97,7 +97,7 @@ pub enum Command {
         /// A built-in lesson's name or a lesson file's path.
         lesson: String,
         /// Also write the readouts to this CSV file, one row per readout, only when the
-        /// lesson ran; its columns are listed in docs/command-line.md ("lesson --out").
+        /// lesson ran; docs/command-line.md lists its columns and what each holds.
         #[arg(long, value_name = "FILE.csv")]
         out: Option<std::path::PathBuf>,
         /// Take the lesson in the terminal: each question asked, its answer (a letter)
