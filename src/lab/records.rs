@@ -228,3 +228,38 @@ impl<W: Write> RecordWriter<W> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::Scene;
+
+    /// A velocity that is not finite is refused like any other value: nothing of the
+    /// record is written (its energy, computed from it, is the first column to show it).
+    #[test]
+    fn a_velocity_that_is_not_finite_writes_nothing() {
+        let mut world = Scene::load("bounce").unwrap().build();
+        let mut out = RecordWriter::csv(Vec::new());
+        out.write(&Record::of_world(&world).next().unwrap())
+            .unwrap();
+        out.flush().unwrap();
+        let written = out.get_ref().len();
+        assert!(written > CSV_HEADER.len());
+        let finite = Record::of_world(&world).next().unwrap();
+        assert_eq!(
+            &finite.values[17..],
+            &world.bodies[0].state.velocity.to_array()
+        );
+        world.bodies[0].state.velocity.z = f64::NAN;
+        let record = Record::of_world(&world).next().unwrap();
+        assert!(matches!(
+            out.write(&record),
+            Err(RecordError::NonFinite { column: "energy" })
+        ));
+        out.flush().unwrap();
+        assert_eq!(out.get_ref().len(), written);
+        let mut without_energy = record.clone();
+        without_energy.values[16] = 0.0;
+        assert_eq!(without_energy.non_finite(), Some("vz"));
+    }
+}
