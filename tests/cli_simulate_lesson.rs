@@ -203,3 +203,35 @@ fn a_bad_step_or_code_writes_nothing() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A code whose friction was changed runs with that friction from t = 0: its rows are
+/// those of the scene's world with every surface set to it, stepped alike.
+#[test]
+fn a_setup_code_keeps_its_friction_from_the_start() {
+    use gyrolab::lab::Lab;
+    use gyrolab::lesson::setup::Setup;
+    use gyrolab::scene::Scene;
+    let scene = Scene::load("incline").unwrap();
+    let mut lab = Lab::new(scene.clone());
+    lab.set_friction(0.2).unwrap();
+    let code = Setup::of(&lab, None).unwrap().to_code();
+    let o = gyrolab(&["simulate", "--setup", &code, "--duration", "0.5"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let mut world = scene.build();
+    world.set_friction(0.2);
+    for _ in 0..100 {
+        world.step(scene.dt).unwrap();
+    }
+    let &(t, p, v) = rows_of(&text, "slippery").last().unwrap();
+    let body = world.bodies.iter().find(|b| b.name == "slippery").unwrap();
+    assert_eq!(t, world.time);
+    assert_eq!(p, body.state.position.to_array());
+    assert_eq!(v, body.state.velocity.to_array());
+    // μ = 0.2 is not the box's own 0.3: the speeds differ.
+    let own = gyrolab(&["simulate", "incline", "--duration", "0.5"]);
+    let (_, _, v_own) = *rows_of(&String::from_utf8(own.stdout).unwrap(), "slippery")
+        .last()
+        .unwrap();
+    assert!(speed(v) > speed(v_own) + 0.1, "{v:?} against {v_own:?}");
+}
