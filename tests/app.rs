@@ -173,6 +173,10 @@ fn assert_refused(out: &std::process::Output, needle: &str) {
         err.contains("xvfb-run") && err.contains("gyrolab simulate"),
         "{err}"
     );
+    assert!(
+        err.ends_with("or take a lesson in the terminal with `gyrolab lesson NAME --ask`\n"),
+        "{err}"
+    );
     assert!(!err.contains("panicked"), "{err}");
 }
 

@@ -48,12 +48,12 @@ fn csv_has_the_required_header_and_full_rows() {
     let mut lines = text.lines();
     assert_eq!(
         lines.next().unwrap(),
-        "t,body,integrator,px,py,pz,qw,qx,qy,qz,wx,wy,wz,wbx,wby,wbz,lx,ly,lz,energy"
+        "t,body,integrator,px,py,pz,qw,qx,qy,qz,wx,wy,wz,wbx,wby,wbz,lx,ly,lz,energy,vx,vy,vz"
     );
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     assert_eq!(rows.len(), 11, "initial state plus 10 steps");
     for r in &rows {
-        assert_eq!(r.len(), 20);
+        assert_eq!(r.len(), 23);
         assert_eq!(r[1], "t-handle");
         assert_eq!(r[2], "rk4");
         for v in &r[3..] {
@@ -94,7 +94,18 @@ fn every_and_jsonl_and_out_file() {
         .lines()
         .map(|l| {
             let row: serde_json::Value = serde_json::from_str(l).expect("each line is JSON");
-            for key in ["t", "body", "integrator", "qw", "wbz", "lx", "energy"] {
+            for key in [
+                "t",
+                "body",
+                "integrator",
+                "qw",
+                "wbz",
+                "lx",
+                "energy",
+                "vx",
+                "vy",
+                "vz",
+            ] {
                 assert!(row.get(key).is_some(), "{key} missing in {l}");
             }
             assert_eq!(row["body"], "box");
@@ -458,7 +469,7 @@ fn bad_frame_fields_name_the_file_line_and_field() {
         (
             "joint.ron",
             tank.replacen("            frame: Some(\"hull\"),\n            anchor", "            frame: Some(\"hul\"),\n            anchor", 1),
-            "joints[0].frame: unknown frame 'hul'",
+            "joints[0].frame: unknown frame 'hul' (its frames: hull)",
             "frame: Some(\"hul\")",
         ),
         (
@@ -820,6 +831,41 @@ fn share_makes_a_code_of_a_lesson_part_way() {
     let out = stdout(&o);
     assert!(out.contains("lesson restitution at step 3"), "{out}");
     assert!(out.contains("at t = 2.0000 s"), "{out}");
+    assert!(
+        out.ends_with("it asks 1 question; the code carries 1 answer:\n  step 1: b) 0.64: right\n"),
+        "{out}"
+    );
+    assert_bad_input(
+        &[
+            "share",
+            "--lesson",
+            "restitution",
+            "--step",
+            "3",
+            "--answers",
+            "1,2",
+        ],
+        "--answers: 2 given, lesson 'restitution' asks 1 question up to step 3",
+    );
+    // Two answers, one wrong, of the three questions energy-drift asks.
+    let code = gyrolab(&[
+        "share",
+        "--lesson",
+        "energy-drift",
+        "--step",
+        "4",
+        "--answers",
+        "1,0",
+    ]);
+    let out = stdout(&gyrolab(&["setup", stdout(&code).trim()]));
+    assert!(
+        out.ends_with(
+            "it asks 3 questions; the code carries 2 answers:\n  \
+             step 1: b) adds energy: the spin speeds up: right\n  \
+             step 2: a) keeps it, like the true motion: wrong\n"
+        ),
+        "{out}"
+    );
     assert_bad_input(
         &["share", "--lesson", "restitution", "--step", "9"],
         "--step 9: lesson 'restitution' has 4 steps",

@@ -69,8 +69,15 @@ fn config(cases: u32) -> Config {
 
 #[derive(Clone, Debug)]
 enum FileCommand {
-    Simulate { steps: u8, jsonl: bool },
-    Compare { csv: bool },
+    Simulate {
+        steps: u8,
+        jsonl: bool,
+    },
+    Compare {
+        csv: bool,
+    },
+    /// `gyrolab scene FILE`.
+    Describe,
 }
 
 #[derive(Clone, Debug)]
@@ -96,6 +103,7 @@ fn file_case() -> impl Strategy<Value = Case> {
         3 => (prop_oneof![3 => 1u8..=4, 1 => Just(100u8)], any::<bool>())
             .prop_map(|(steps, jsonl)| FileCommand::Simulate { steps, jsonl }),
         1 => any::<bool>().prop_map(|csv| FileCommand::Compare { csv }),
+        1 => Just(FileCommand::Describe),
     ];
     (0..scenes().len(), mutate::mutation(), command).prop_map(|(scene, mutation, command)| {
         Case::File {
@@ -181,6 +189,7 @@ fn file_command(
             }
             a
         }
+        FileCommand::Describe => vec!["scene".into(), path],
     };
     let kind = format!("{mutation:?}");
     let kind = kind.split([' ', '{', '(']).next().unwrap_or("?").to_owned();
@@ -617,4 +626,124 @@ fn census() {
         "{broken} runs broke the promise; see {}",
         keep.display()
     );
+}
+
+/// The values `--step` is tried with: in range, past a lesson's end, and malformed.
+const STEPS: &[&str] = &["1", "2", "3", "5", "12", "0", "-1", "10001", "1e3", "", "x"];
+
+/// `simulate --lesson NAME --step K` (a lesson's name, one misspelt, or none) or
+/// `simulate --setup CODE` (a valid code, or one with a character changed), with up to
+/// two hostile flags beside it: written whole and finite, or refused with one line and
+/// `--out` untouched.
+fn lesson_run_case() -> impl Strategy<Value = (Vec<String>, bool)> {
+    let names: Vec<String> = (lessons().iter().map(|(n, _)| n.clone()))
+        .chain(["restitutio".into(), String::new(), "/no/such.ron".into()])
+        .collect();
+    let by_lesson = (select(names), select(STEPS))
+        .prop_map(|(n, k)| vec!["--lesson".into(), n, "--step".into(), k.into()]);
+    let by_code =
+        (0..setup_codes().len(), any::<usize>(), any::<bool>()).prop_map(|(code, at, change)| {
+            let mut chars: Vec<char> = setup_codes()[code].chars().collect();
+            if change {
+                let at = at % chars.len();
+                chars[at] = if chars[at] == 'A' { 'B' } else { 'A' };
+            }
+            vec!["--setup".into(), chars.into_iter().collect()]
+        });
+    (
+        prop_oneof![by_lesson, by_code],
+        prop::collection::vec(mutate::flag(), 0..=2),
+        any::<bool>(),
+    )
+        .prop_map(|(mut args, flags, jsonl)| {
+            args.extend(flags.into_iter().flatten());
+            if jsonl {
+                args.extend(["--format".into(), "jsonl".into()]);
+            }
+            (args, jsonl)
+        })
+}
+
+proptest! {
+    #![proptest_config(config(48))]
+    #[test]
+    fn lesson_and_code_runs_keep_the_promise((flags, jsonl) in lesson_run_case()) {
+        let sandbox = Sandbox::new();
+        let out = sandbox.out("out");
+        let mut args = vec!["simulate".to_string()];
+        args.extend(flags.iter().cloned());
+        let has = |f: &str| flags.iter().any(|w| w.starts_with(f));
+        if !has("--steps") && !has("--duration") {
+            args.extend(["--steps".into(), "3".into()]);
+        }
+        args.extend(["--out".into(), out.clone()]);
+        let format = flags.iter().filter(|w| w.starts_with("--format")).count();
+        let expect = Expect {
+            out: Some(out),
+            jsonl: jsonl && format == 1,
+            csv: format == 0,
+            ..Expect::default()
+        };
+        let (class, why) = verdict::classify(&sandbox.run(&args), &expect);
+        prop_assert!(class.kept(), "{class:?}: {why}\n  gyrolab '{}'", args.join("' '"));
+    }
+}
+
+/// Lines a student might type at `--ask`: letters in and out of range, capitals, words,
+/// blanks, binary.
+const TYPED: &[&str] = &[
+    "a",
+    "b",
+    "c",
+    "d",
+    "B",
+    "z",
+    "",
+    " a ",
+    "ab",
+    "é",
+    "\u{0}",
+    "1",
+    "\u{feff}a",
+];
+
+/// `gyrolab lesson NAME --ask` with hostile lines on standard input (perhaps ending
+/// without a line break): the lesson walked to its end (exit 0, or 1 where a readout
+/// disagrees) with the answers summed up, or, where the input ran out before an answer,
+/// exit 2 with the one line that says so and no run taken after it.
+#[test]
+fn asked_lessons_keep_the_promise() {
+    let strategy = (
+        0..lessons().len(),
+        prop::collection::vec(select(TYPED), 0..8),
+        any::<bool>(),
+    );
+    let mut runner = TestRunner::new(config(24));
+    let result = runner.run(&strategy, |(lesson, lines, last_break)| {
+        let mut input = lines.join("\n");
+        if last_break {
+            input.push('\n');
+        }
+        let name = lessons()[lesson].0.clone();
+        let o = Sandbox::new().run_fed(&["lesson".into(), name.clone(), "--ask".into()], Some(input.as_bytes()));
+        let (err, text) = (o.stderr.trim_end(), String::from_utf8_lossy(&o.stdout));
+        let fine = match o.code {
+            Some(0 | 1) => err.is_empty() && text.contains("\nyour answers:\n"),
+            Some(2) => {
+                err.lines().count() == 1
+                    && err.ends_with("no answer: the lesson does not run before its question is answered")
+                    && !text.contains("your answers:")
+            }
+            _ => false,
+        };
+        prop_assert!(
+            fine,
+            "exit {:?}, signal {:?}, timed out {}: {err}\n  gyrolab lesson {name} --ask < {input:?}",
+            o.code, o.signal, o.timed_out
+        );
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{e}");
+    }
 }

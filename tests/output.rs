@@ -7,7 +7,8 @@ use std::process::{Command, Output, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_gyrolab");
 
-const HEADER: &str = "t,body,integrator,px,py,pz,qw,qx,qy,qz,wx,wy,wz,wbx,wby,wbz,lx,ly,lz,energy";
+const HEADER: &str =
+    "t,body,integrator,px,py,pz,qw,qx,qy,qz,wx,wy,wz,wbx,wby,wbz,lx,ly,lz,energy,vx,vy,vz";
 
 fn gyrolab(args: &[&str]) -> Output {
     Command::new(BIN).args(args).output().expect("binary runs")
@@ -73,7 +74,7 @@ fn assert_finite_csv(csv_text: &str) -> Vec<csv::StringRecord> {
     );
     let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     for r in &records {
-        assert_eq!(r.len(), 20, "{r:?}");
+        assert_eq!(r.len(), 23, "{r:?}");
         for (i, field) in r.iter().enumerate().filter(|(i, _)| *i != 1 && *i != 2) {
             let v: f64 = field
                 .parse()

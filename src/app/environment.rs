@@ -6,7 +6,8 @@ use bevy::render::settings::WgpuSettings;
 
 const REMEDY: &str = "run the app under xvfb-run -a -s \"-screen 0 1600x900x24\" with Mesa's \
      Vulkan driver (apt-get install -y xvfb mesa-vulkan-drivers libvulkan1), or use the \
-     headless `gyrolab simulate` and `gyrolab compare`";
+     headless `gyrolab simulate` and `gyrolab compare`, or take a lesson in the terminal \
+     with `gyrolab lesson NAME --ask`";
 
 /// The display, then the adapter; the error is one line.
 pub fn check() -> Result<(), String> {

@@ -11,6 +11,7 @@ use crate::lab::Lab;
 use crate::lesson::{self, Step, run::Measured, setup::Setup, walk::Walk};
 use crate::scene::Scene;
 
+use super::ask::letter;
 use super::output::Output;
 use super::{CliError, emit};
 
@@ -72,8 +73,62 @@ pub fn setup(code: &str) -> Result<(), CliError> {
             w.at + 1,
             w.lesson.steps.len()
         );
+        text += &answers_carried(&w);
     }
     emit(&text)
+}
+
+/// "1 question", "2 questions".
+fn counted_questions(n: usize) -> String {
+    match n {
+        1 => "1 question".into(),
+        n => format!("{n} questions"),
+    }
+}
+
+/// How many questions the lesson asks, and each answer a walk holds: the question's
+/// step, the choice's text, right or wrong.
+fn answers_carried(w: &Walk) -> String {
+    let asked = (w.lesson.steps.iter())
+        .filter(|s| matches!(s, Step::Question { .. }))
+        .count();
+    let given = w.answers.iter().flatten().count();
+    let mut text = match given {
+        0 => format!(
+            "it asks {}; the code carries no answers
+",
+            counted_questions(asked)
+        ),
+        1 => format!(
+            "it asks {}; the code carries 1 answer:
+",
+            counted_questions(asked)
+        ),
+        n => format!(
+            "it asks {}; the code carries {n} answers:
+",
+            counted_questions(asked)
+        ),
+    };
+    for (k, step) in w.lesson.steps.iter().enumerate() {
+        if let (
+            Step::Question {
+                choices, answer, ..
+            },
+            Some(given),
+        ) = (step, w.answers[k])
+        {
+            let verdict = if given == *answer { "right" } else { "wrong" };
+            let _ = writeln!(
+                text,
+                "  step {}: {}) {}: {verdict}",
+                k + 1,
+                letter(given),
+                choices[given]
+            );
+        }
+    }
+    text
 }
 
 /// `gyrolab share`: the set-up code of a scene as it ships, or of a lesson opened at step
@@ -95,7 +150,12 @@ pub fn share(
 
 /// Lesson `name` opened on `lab` and walked to `step` (from 1), `answers` given to its
 /// questions in order.
-fn walk_to(lab: &mut Lab, name: &str, step: usize, answers: &[usize]) -> Result<Walk, CliError> {
+pub(super) fn walk_to(
+    lab: &mut Lab,
+    name: &str,
+    step: usize,
+    answers: &[usize],
+) -> Result<Walk, CliError> {
     let lesson = lesson::load(name)?;
     let n = lesson.steps.len();
     if step > n {
@@ -113,8 +173,9 @@ fn walk_to(lab: &mut Lab, name: &str, step: usize, answers: &[usize]) -> Result<
     let asked = questions.iter().filter(|&&(k, _)| k < step).count();
     if answers.len() > asked {
         return Err(CliError(format!(
-            "--answers: {} given, lesson '{name}' asks {asked} questions up to step {step}",
-            answers.len()
+            "--answers: {} given, lesson '{name}' asks {} up to step {step}",
+            answers.len(),
+            counted_questions(asked)
         )));
     }
     let mut by_step = vec![None; n];

@@ -1,6 +1,8 @@
 //! The headless command line. Scripts depend on it: names, flags and columns are stable.
 
 mod args;
+mod ask;
+mod at_step;
 pub mod compare;
 mod lessons;
 mod output;
@@ -75,6 +77,12 @@ pub struct Cli {
 pub enum Command {
     /// List scenes: name and a one-line description.
     Scenes,
+    /// Describe one scene: its bodies (shapes, sizes, masses, where they start), joints,
+    /// moving frames, contacts (each body's friction against each plane) and readout.
+    Scene {
+        /// A built-in scene's name or a scene file's path.
+        scene: String,
+    },
     /// List integrators: name, order and what each conserves.
     Integrators,
     /// Run a scene headless and write its trajectory.
@@ -94,6 +102,11 @@ pub enum Command {
         /// theory_value, theory, agrees (docs/command-line.md says what each holds).
         #[arg(long, value_name = "FILE.csv")]
         out: Option<std::path::PathBuf>,
+        /// Take the lesson in the terminal: each question asked, its answer (a letter)
+        /// read from standard input before the run after it, then the readouts and
+        /// explanations, and at the end your answers and the lesson's set-up code.
+        #[arg(long)]
+        ask: bool,
     },
     /// Read a set-up code (the app's "Copy set-up") and say what it opens, without a
     /// window.
@@ -184,10 +197,35 @@ pub struct SimulateArgs {
     /// scene comes from the file.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["inertia", "omega", "rows", "solver"])]
     pub state: Option<std::path::PathBuf>,
+    /// Run a lesson as the student has it at --step: its scene set up as the lesson is
+    /// there (dt, integrators, friction, spin, solver), from t = 0, for the run of the
+    /// step's part; every lane is written (the integrator column tells them apart).
+    #[arg(long, value_name = "NAME|FILE", conflicts_with_all = LAB_CONFLICTS)]
+    pub lesson: Option<String>,
+    /// The lesson's step, from 1 (as `share --step` counts).
+    #[arg(long, value_name = "K", default_value_t = 1, requires = "lesson", value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub step: u32,
+    /// Run what a set-up code (the app's "Copy set-up") opens, from t = 0, as --lesson
+    /// does: its scene and settings, or its lesson at its step.
+    #[arg(long, value_name = "CODE", allow_hyphen_values = true, conflicts_with_all = LAB_CONFLICTS, conflicts_with = "lesson")]
+    pub setup: Option<String>,
     /// Write the full state at the end of the run to FILE, if the run succeeds.
     #[arg(long, value_name = "FILE")]
     pub save_state: Option<std::path::PathBuf>,
 }
+
+/// What a lesson or a set-up code sets itself, so `simulate` refuses it beside them.
+const LAB_CONFLICTS: [&str; 9] = [
+    "scene",
+    "state",
+    "dt",
+    "inertia",
+    "omega",
+    "rows",
+    "solver",
+    "integrator",
+    "save_state",
+];
 
 #[derive(Debug, Args)]
 pub struct CompareArgs {
@@ -368,13 +406,18 @@ pub fn emit(text: &str) -> Result<(), CliError> {
 pub fn run(command: Command) -> Result<Verdict, CliError> {
     match command {
         Command::Scenes => scenes()?,
+        Command::Scene { scene } => emit(&Scene::load(&scene)?.describe())?,
         Command::Integrators => integrators()?,
         Command::Simulate(args) => simulate::run(&args)?,
         Command::Compare(args) if args.sweep => sweep::run(&args)?,
         Command::Compare(args) => compare::run(&args)?,
         Command::Lessons => lessons::list()?,
-        Command::Lesson { lesson, out } => {
-            if !lessons::take(&lesson, out.as_deref())? {
+        Command::Lesson { lesson, out, ask } => {
+            let agrees = match ask {
+                true => ask::ask(&lesson, out.as_deref())?,
+                false => lessons::take(&lesson, out.as_deref())?,
+            };
+            if !agrees {
                 return Ok(Verdict::Disagrees);
             }
         }

@@ -6,6 +6,7 @@ use crate::lab::records::{RecordError, RecordWriter};
 use crate::scene::Scene;
 use crate::world::World;
 
+use super::at_step;
 use super::output::Output;
 use super::{CliError, Format, Record, SimulateArgs, parse_integrator, prepare, step_count};
 use crate::progress::Progress;
@@ -13,51 +14,71 @@ use crate::progress::Progress;
 /// Steps between progress updates: rare enough to cost nothing.
 const PROGRESS_EVERY: u64 = 1024;
 
+/// What a run starts from: the scene, one world per lane (one, but for a lesson's or a
+/// set-up code's lanes), the step, the first step's number and the default duration.
+struct Start {
+    scene: Scene,
+    worlds: Vec<World>,
+    dt: f64,
+    first_step: u64,
+    duration: f64,
+}
+
 pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
     check_paths(args)?;
-    let (scene, mut world, dt, first_step) = starting_world(args)?;
+    let Start {
+        scene,
+        mut worlds,
+        dt,
+        first_step,
+        duration,
+    } = starting(args)?;
     let steps = match args.steps {
         Some(n) => n,
-        None => step_count(args.duration.unwrap_or(scene.duration), dt)?,
+        None => step_count(args.duration.unwrap_or(duration), dt)?,
     };
     let output = Output::open(args.out.as_deref())?;
     let mut records = match args.format {
         Format::Csv => RecordWriter::csv(output),
         Format::Jsonl => RecordWriter::jsonl(output),
     };
-    let start = world.clone();
+    let starts = worlds.clone();
     // Checks every value of step `i`'s records before writing it; a value that is not finite
     // stops the run with the body, the step and the cause.
-    let write = |world: &World, i: u64, records: &mut RecordWriter<Output>| -> Result<(), Stop> {
-        for record in Record::of_world(world) {
-            match records.write(&record) {
-                Ok(()) => {}
-                Err(RecordError::Io(e)) => return Err(Stop::Io(e)),
-                Err(RecordError::NonFinite { .. }) => {
-                    let why = diagnose(world, &start, dt, None);
-                    let step = first_step + i;
-                    return Err(Stop::Failed(CliError(why.message(step, world.time))));
+    let write = |worlds: &[World], i: u64, records: &mut RecordWriter<Output>| {
+        for (world, start) in worlds.iter().zip(&starts) {
+            for record in Record::of_world(world) {
+                match records.write(&record) {
+                    Ok(()) => {}
+                    Err(RecordError::Io(e)) => return Err(Stop::Io(e)),
+                    Err(RecordError::NonFinite { .. }) => {
+                        let why = diagnose(world, start, dt, None);
+                        let step = first_step + i;
+                        return Err(Stop::Failed(CliError(why.message(step, world.time))));
+                    }
                 }
             }
         }
         Ok(())
     };
     let mut stepping = || -> Result<(), Stop> {
-        write(&world, 0, &mut records)?;
+        write(&worlds, 0, &mut records)?;
         let mut progress = Progress::new(steps, "simulate");
-        let mut told = Told::of(&world);
+        let mut told: Vec<Told> = worlds.iter().map(Told::of).collect();
         for i in 1..=steps {
             if i % PROGRESS_EVERY == 0 {
                 progress.set(i);
             }
-            if let Err(e) = world.step(dt) {
-                let why = diagnose(&world, &start, dt, Some(&e));
-                let step = first_step + i;
-                return Err(Stop::Failed(CliError(why.message(step, world.time))));
+            for ((world, start), told) in worlds.iter_mut().zip(&starts).zip(&mut told) {
+                if let Err(e) = world.step(dt) {
+                    let why = diagnose(world, start, dt, Some(&e));
+                    let step = first_step + i;
+                    return Err(Stop::Failed(CliError(why.message(step, world.time))));
+                }
+                told.tell(world, &progress);
             }
-            told.tell(&world, &progress);
             if i % args.every == 0 || i == steps {
-                write(&world, i, &mut records)?;
+                write(&worlds, i, &mut records)?;
             }
         }
         Ok(())
@@ -74,8 +95,9 @@ pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
                 Ok(output) => output.commit()?,
                 Err(e) => return Err(CliError(format!("cannot write the output: {e}"))),
             }
+            // --save-state is refused beside the several lanes of a lesson or a code.
             match &args.save_state {
-                Some(path) => super::state::save(path, &scene, &world, dt, first_step + steps),
+                Some(path) => super::state::save(path, &scene, &worlds[0], dt, first_step + steps),
                 None => Ok(()),
             }
         }
@@ -135,6 +157,32 @@ impl Told {
             ));
         }
     }
+}
+
+/// What the run starts from: a lesson's or a set-up code's lanes, or one world.
+fn starting(args: &SimulateArgs) -> Result<Start, CliError> {
+    let lanes = match (&args.lesson, &args.setup) {
+        (Some(name), _) => at_step::lesson(name, args.step as usize)?,
+        (None, Some(code)) => at_step::setup(code)?,
+        (None, None) => {
+            let (scene, world, dt, first_step) = starting_world(args)?;
+            let duration = scene.duration;
+            return Ok(Start {
+                scene,
+                worlds: vec![world],
+                dt,
+                first_step,
+                duration,
+            });
+        }
+    };
+    Ok(Start {
+        scene: lanes.scene,
+        worlds: lanes.worlds,
+        dt: lanes.h,
+        first_step: 0,
+        duration: lanes.duration,
+    })
 }
 
 /// The scene, the world at the start (the state file's, or the scene's), the step and

@@ -129,7 +129,7 @@ mod tests {
         let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
         assert_eq!(records.len(), 2);
         for r in &records {
-            assert_eq!(r.len(), 20);
+            assert_eq!(r.len(), 23);
             assert_eq!(&r[1], "a,b \"c\"\nd");
             assert!(r[19].parse::<f64>().unwrap() > 0.0, "the energy column");
         }

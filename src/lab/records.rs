@@ -10,7 +10,7 @@ use crate::body::Body;
 use crate::world::World;
 
 pub const CSV_HEADER: &str =
-    "t,body,integrator,px,py,pz,qw,qx,qy,qz,wx,wy,wz,wbx,wby,wbz,lx,ly,lz,energy";
+    "t,body,integrator,px,py,pz,qw,qx,qy,qz,wx,wy,wz,wbx,wby,wbz,lx,ly,lz,energy,vx,vy,vz";
 
 /// The columns of one record; every float is printed at full (round-trip) precision.
 #[derive(Clone, Debug, PartialEq)]
@@ -18,12 +18,14 @@ pub struct Record<'a> {
     pub t: f64,
     pub body: &'a str,
     pub integrator: Integrator,
-    pub values: [f64; 17],
+    pub values: [f64; 20],
 }
 
-const VALUE_KEYS: [&str; 17] = [
+/// In the order of [`CSV_HEADER`]: columns added later go at its end, since scripts read
+/// the columns by position.
+const VALUE_KEYS: [&str; 20] = [
     "px", "py", "pz", "qw", "qx", "qy", "qz", "wx", "wy", "wz", "wbx", "wby", "wbz", "lx", "ly",
-    "lz", "energy",
+    "lz", "energy", "vx", "vy", "vz",
 ];
 
 impl<'a> Record<'a> {
@@ -37,7 +39,7 @@ impl<'a> Record<'a> {
     /// One body at time `t`; the app's export builds records from recorded states with it.
     pub fn of_body(t: f64, integrator: Integrator, gravity: DVec3, b: &'a Body) -> Self {
         let s = &b.state;
-        let (p, q) = (s.position, s.orientation);
+        let (p, q, v) = (s.position, s.orientation, s.velocity);
         let (w, wb, l) = (
             s.world_omega(&b.props),
             s.body_omega(&b.props),
@@ -65,6 +67,9 @@ impl<'a> Record<'a> {
                 l.y,
                 l.z,
                 b.energy(gravity),
+                v.x,
+                v.y,
+                v.z,
             ],
         }
     }
@@ -221,5 +226,40 @@ impl<W: Write> RecordWriter<W> {
             Sink::Csv(w) => w.into_inner().map_err(|e| e.into_error()),
             Sink::Jsonl(w) => w.into_inner().map_err(|e| e.into_error()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::Scene;
+
+    /// A velocity that is not finite is refused like any other value: nothing of the
+    /// record is written (its energy, computed from it, is the first column to show it).
+    #[test]
+    fn a_velocity_that_is_not_finite_writes_nothing() {
+        let mut world = Scene::load("bounce").unwrap().build();
+        let mut out = RecordWriter::csv(Vec::new());
+        out.write(&Record::of_world(&world).next().unwrap())
+            .unwrap();
+        out.flush().unwrap();
+        let written = out.get_ref().len();
+        assert!(written > CSV_HEADER.len());
+        let finite = Record::of_world(&world).next().unwrap();
+        assert_eq!(
+            &finite.values[17..],
+            &world.bodies[0].state.velocity.to_array()
+        );
+        world.bodies[0].state.velocity.z = f64::NAN;
+        let record = Record::of_world(&world).next().unwrap();
+        assert!(matches!(
+            out.write(&record),
+            Err(RecordError::NonFinite { column: "energy" })
+        ));
+        out.flush().unwrap();
+        assert_eq!(out.get_ref().len(), written);
+        let mut without_energy = record.clone();
+        without_energy.values[16] = 0.0;
+        assert_eq!(without_energy.non_finite(), Some("vz"));
     }
 }

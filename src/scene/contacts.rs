@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use glam::DVec3;
 use serde::Deserialize;
 
-use super::error::Invalid;
+use super::error::{Invalid, unknown};
 use super::ranges::{
     ANGLE, BODIES, DAMPING_RATIO, DIRECTION, DURATION, ERP, FORCE, HINGE_LIMIT, JOINT_LENGTH, MASS,
     POSITION, Range, SIZE, SOLVER_DISTANCE, SOLVER_ITERATIONS, SOLVER_SPEED, SOLVER_SUBSTEPS, SOR,
@@ -327,7 +327,7 @@ pub(super) fn validate(
 fn joint(j: &JointDesc, names: &[&str], frames: &[&str]) -> Result<(), Invalid> {
     for (field, name) in std::iter::once(("a", &j.a)).chain(j.b.as_ref().map(|b| ("b", b))) {
         if !names.contains(&name.as_str()) {
-            return Err(Invalid::new(field, format!("unknown body '{name}'")));
+            return Err(Invalid::new(field, unknown("body", name, names)));
         }
     }
     if j.b.as_ref() == Some(&j.a) {
@@ -341,7 +341,7 @@ fn joint(j: &JointDesc, names: &[&str], frames: &[&str]) -> Result<(), Invalid> 
             ));
         }
         if !frames.contains(&f.as_str()) {
-            return Err(Invalid::new("frame", format!("unknown frame '{f}'")));
+            return Err(Invalid::new("frame", unknown("frame", f, frames)));
         }
     }
     POSITION.check_each("anchor", j.anchor)?;

@@ -90,3 +90,26 @@ impl fmt::Display for SceneError {
 }
 
 impl std::error::Error for SceneError {}
+
+/// The most names an unknown-name error lists; a pyramid has hundreds of bricks.
+const NAMES_LISTED: usize = 12;
+
+/// "unknown body 'slipery' (its bodies: sticky, slippery)": a name that is not there, with
+/// the names there are, so a typo can be put right without opening the scene. `kind` is
+/// "body" or "frame".
+pub fn unknown(kind: &str, name: &str, known: &[&str]) -> String {
+    let plural = if kind == "body" { "bodies" } else { "frames" };
+    if known.is_empty() {
+        return format!("unknown {kind} '{name}' (the scene has no {plural})");
+    }
+    format!("unknown {kind} '{name}' (its {plural}: {})", listed(known))
+}
+
+/// Names joined by commas, the first [`NAMES_LISTED`] of them and how many more.
+pub(super) fn listed(names: &[&str]) -> String {
+    let mut out = names[..names.len().min(NAMES_LISTED)].join(", ");
+    if names.len() > NAMES_LISTED {
+        out += &format!(" and {} more", names.len() - NAMES_LISTED);
+    }
+    out
+}

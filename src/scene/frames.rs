@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use glam::DVec3;
 use serde::Deserialize;
 
-use super::error::Invalid;
+use super::error::{Invalid, unknown};
 use super::ranges::{
     ACCELERATION, ANGLE, ANGULAR_ACCELERATION, DIRECTION, DURATION, POSITION, SPIN, STOP_TIME,
     VELOCITY,
@@ -144,10 +144,11 @@ fn frame(f: &FrameDesc, earlier: &[FrameDesc]) -> Result<(), Invalid> {
 fn shooter(g: &GunDesc, frames: &[FrameDesc], bodies: &[&str]) -> Result<(), Invalid> {
     match (&g.frame, &g.body) {
         (Some(f), None) if !frames.iter().any(|x| &x.name == f) => {
-            return Err(Invalid::new("frame", format!("unknown frame '{f}'")));
+            let names: Vec<&str> = frames.iter().map(|x| x.name.as_str()).collect();
+            return Err(Invalid::new("frame", unknown("frame", f, &names)));
         }
         (None, Some(b)) if !bodies.contains(&b.as_str()) => {
-            return Err(Invalid::new("body", format!("unknown body '{b}'")));
+            return Err(Invalid::new("body", unknown("body", b, bodies)));
         }
         (Some(_), None) | (None, Some(_)) => {}
         _ => return Err(Invalid::new("", "give either frame or body")),

@@ -8,6 +8,7 @@
 mod build;
 mod builtin;
 mod contacts;
+mod describe;
 mod error;
 mod frames;
 pub mod locate;
@@ -19,7 +20,7 @@ mod validate;
 
 pub use builtin::{DEFAULT_SCENE, builtin_scenes, scene_names};
 pub use contacts::validate_solver;
-pub use error::{Invalid, SceneError};
+pub use error::{Invalid, SceneError, unknown};
 pub use schema::{BodyDesc, CameraDesc, PartDesc, Readout, Scene};
 pub use validate::check_step;
 

@@ -72,7 +72,7 @@ fn a_camera_must_follow_a_frame_of_the_scene() {
     .unwrap_err()
     .to_string();
     assert!(
-        err.contains("camera.follow: unknown frame 'bus' to follow"),
+        err.contains("camera.follow: unknown frame 'bus' (its frames: van) to follow"),
         "{err}"
     );
     let line = base

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use super::error::{Invalid, join};
+use super::error::{Invalid, join, unknown};
 use super::ranges::{
     ACCELERATION, ANGLE, BODIES, DISTANCE, DURATION, FRICTION, INERTIA, LENGTH, MASS, OFFSET,
     PITCH, POSITION, RESTITUTION, SIZE, SPIN, TIME_STEP, VELOCITY,
@@ -100,7 +100,7 @@ impl Scene {
         let bodies = self.all_bodies();
         let names: Vec<&str> = bodies.iter().map(|b| b.name.as_str()).collect();
         self.unique_names(&names)?;
-        let frame_names: Vec<&str> = self.frames.iter().map(|f| f.name.as_str()).collect();
+        let frame_names = self.frame_names();
         contacts::validate(
             self.contacts.as_ref(),
             &self.joints,
@@ -155,7 +155,10 @@ impl Scene {
         if let Some(f) = &b.frame
             && !self.frames.iter().any(|g| &g.name == f)
         {
-            return Err(Invalid::new("frame", format!("unknown frame '{f}'")));
+            return Err(Invalid::new(
+                "frame",
+                unknown("frame", f, &self.frame_names()),
+            ));
         }
         if b.frame.is_none() && b.frame_gravity != glam::DVec3::ZERO {
             return Err(Invalid::new("frame_gravity", "needs a frame"));
@@ -194,7 +197,7 @@ impl Scene {
             }) => {
                 for (field, name) in [("readout.crank", crank), ("readout.piston", piston)] {
                     if !names.contains(&name.as_str()) {
-                        return Err(Invalid::new(field, format!("unknown body '{name}'")));
+                        return Err(Invalid::new(field, unknown("body", name, names)));
                     }
                 }
                 POSITION.check_each("readout.pivot", *pivot)?;
@@ -221,15 +224,12 @@ impl Scene {
             &self.readout
         {
             if !names.contains(&body.as_str()) {
-                return Err(Invalid::new(
-                    "readout.body",
-                    format!("unknown body '{body}'"),
-                ));
+                return Err(Invalid::new("readout.body", unknown("body", body, names)));
             }
             if !self.frames.iter().any(|f| &f.name == frame) {
                 return Err(Invalid::new(
                     "readout.frame",
-                    format!("unknown frame '{frame}'"),
+                    unknown("frame", frame, &self.frame_names()),
                 ));
             }
         }
@@ -246,11 +246,15 @@ impl Scene {
             {
                 return Err(Invalid::new(
                     "camera.follow",
-                    format!("unknown frame '{f}' to follow"),
+                    format!("{} to follow", unknown("frame", f, &self.frame_names())),
                 ));
             }
         }
         Ok(())
+    }
+
+    fn frame_names(&self) -> Vec<&str> {
+        self.frames.iter().map(|f| f.name.as_str()).collect()
     }
 
     /// A joint, a readout or a gun finds its body by name: two bodies of one name would

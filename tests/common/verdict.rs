@@ -79,8 +79,14 @@ impl Sandbox {
         path.to_str().expect("UTF-8 temp path").to_owned()
     }
 
-    /// Runs the binary with `args` under the limits.
+    /// Runs the binary with `args` under the limits, its standard input empty.
     pub fn run(&self, args: &[String]) -> Outcome {
+        self.run_fed(args, None)
+    }
+
+    /// Runs the binary with `args` under the limits, `input` (a few lines, less than a
+    /// pipe holds) on its standard input, or none.
+    pub fn run_fed(&self, args: &[String], input: Option<&[u8]>) -> Outcome {
         let stdout_path = self.root.join("stdout");
         let stderr_path = self.root.join("stderr");
         let file = |p: &Path| std::fs::File::create(p).expect("capture file");
@@ -95,11 +101,19 @@ impl Sandbox {
             ))
             .arg(BIN)
             .args(args)
-            .stdin(Stdio::null())
+            .stdin(match input {
+                Some(_) => Stdio::piped(),
+                None => Stdio::null(),
+            })
             .stdout(file(&stdout_path))
             .stderr(file(&stderr_path))
             .spawn()
             .expect("binary starts");
+        if let (Some(bytes), Some(mut stdin)) = (input, child.stdin.take()) {
+            use std::io::Write;
+            // A run that stops before reading it all closes the pipe: not a failure.
+            let _ = stdin.write_all(bytes);
+        }
         let start = Instant::now();
         let limit = self.limits.time;
         let (status, timed_out) = loop {
