@@ -49,10 +49,17 @@ fn scenes() -> &'static [(String, String)] {
     SCENES.get_or_init(|| ron_files("scenes"))
 }
 
-/// The shipped lessons as files, from `assets/lessons/`.
+/// The shipped lessons as files, from `assets/lessons/`, and the tests' lesson that
+/// takes every readout of a body (position, height, distance, speed, a bounce's time)
+/// with a tolerance in each unit form.
 fn lessons() -> &'static [(String, String)] {
     static LESSONS: OnceLock<Vec<(String, String)>> = OnceLock::new();
-    LESSONS.get_or_init(|| ron_files("lessons"))
+    LESSONS.get_or_init(|| {
+        let mut all = ron_files("lessons");
+        let readouts = include_str!("lessons/readouts.ron");
+        all.push(("tests/lessons/readouts".into(), readouts.into()));
+        all
+    })
 }
 
 /// Cases per property in `cargo test` unless `PROPTEST_CASES` says otherwise; few
