@@ -653,3 +653,13 @@ fn a_bounce_of_no_body_lists_the_bodies() {
         "the scene has no body 'bal' (its bodies: ball)",
     );
 }
+
+/// The bottom of a swing, where the rod turns the bob's fall to a rise smoothly, is no
+/// bounce: a pendulum's bob never bounces.
+#[test]
+fn the_bottom_of_a_swing_is_no_bounce() {
+    let text = "(title: \"t\", scene: \"pendulum\", steps: [Run(until: 3.0), Readout(quantity: \
+                Time(event: Bounce(body: \"large\")), stated: 1.0, tolerance: \"1 s\", theory: \"x\")])";
+    let m = &measured(text)[0];
+    assert_eq!(m.measured, None, "{m}");
+}

@@ -94,7 +94,7 @@ pub enum Setting {
 #[serde(deny_unknown_fields)]
 pub enum Event {
     /// The body's first bounce: where its upward velocity first turns from falling to
-    /// rising, midway between the two recorded steps (to half a step).
+    /// rising at a blow, midway between the two recorded steps it came between.
     Bounce { body: String },
     /// The body turns over: the first flip the lab counts.
     Flip,

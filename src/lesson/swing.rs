@@ -32,20 +32,25 @@ pub fn distance(lab: &Lab, lane: usize, body: &str) -> Option<f64> {
     )
 }
 
-/// When the body first bounced in the first lane: its vertical velocity turned from
-/// falling to rising between two recorded steps, and the bounce is put midway between
-/// them (to half a step).
+/// When the body first bounced in the first lane: between two recorded steps its upward
+/// velocity turned from falling to rising by more than ten times what gravity gives in
+/// that time (an impulse: the bottom of a swing, where the rod turns the velocity
+/// smoothly, at most 4g, is no bounce), and the bounce is put midway between them.
 pub fn first_bounce(lab: &Lab, body: &str) -> Option<f64> {
     let index = (lab.lanes()[0].world.bodies.iter()).position(|b| b.name == body)?;
+    let up = up(lab);
+    let g = lab.lanes()[0].world.gravity.length();
     let mut last = None::<(f64, f64)>;
     for (t, s) in lab.recorders().recording().states_of(0, index, lab.time()) {
-        if let Some((t0, vy0)) = last
-            && vy0 < 0.0
-            && s.velocity.y > 0.0
+        let v = s.velocity.dot(up);
+        if let Some((t0, v0)) = last
+            && v0 < 0.0
+            && v > 0.0
+            && v - v0 > 10.0 * g * (t - t0)
         {
             return Some(0.5 * (t0 + t));
         }
-        last = Some((t, s.velocity.y));
+        last = Some((t, v));
     }
     None
 }
