@@ -663,3 +663,18 @@ fn the_bottom_of_a_swing_is_no_bounce() {
     let m = &measured(text)[0];
     assert_eq!(m.measured, None, "{m}");
 }
+
+/// A run to rest runs until the bouncing ball has come to rest (it used to end at once,
+/// before the first step had found anything awake), and the time readout says when.
+#[test]
+fn a_run_to_rest_waits_for_the_ball_to_settle() {
+    let text = "(title: \"t\", scene: \"bounce\", integrators: Some([\"midpoint\"]), steps: [\
+                Run(until: 6.0, event: Some(Rest)), Readout(quantity: Time(event: Rest), \
+                stated: 1.0, tolerance: \"1 s\", theory: \"x\")])";
+    let m = &measured(text)[0];
+    // The bounces alone take 0.61 s · (1 + 2·0.8 + 2·0.8² + ...) until they are slower
+    // than the restitution threshold: past 2 s.
+    let t = m.measured.expect("it came to rest");
+    assert!((2.0..6.0).contains(&t), "{m}");
+    assert_eq!(m.quantity.to_string(), "time when every body is asleep");
+}

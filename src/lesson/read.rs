@@ -278,7 +278,8 @@ fn event_ok(event: &Event, scene: &Scene) -> Result<(), Invalid> {
         Err(Invalid::new(
             "event",
             format!(
-                "{event:?} needs a scene with {needs}; '{}' has none",
+                "{} needs a scene with {needs}; '{}' has none",
+                event.name(),
                 scene.name
             ),
         ))

@@ -113,7 +113,23 @@ impl Event {
             Self::Bounce { body } => super::swing::first_bounce(lab, body),
             Self::Flip => run.flips.first(),
             Self::Break => contacts?.breaks().map(|(_, b)| b.time).reduce(f64::min),
-            Self::Rest => contacts.is_some_and(|c| c.at_rest()).then(|| lab.time()),
+            // Before the first step nothing has been found asleep, nor awake: a run to
+            // rest ended at once.
+            Self::Rest => {
+                (lab.time() > 0.0 && contacts.is_some_and(|c| c.at_rest())).then(|| lab.time())
+            }
+        }
+    }
+}
+
+impl Event {
+    /// Its name in a lesson file.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Bounce { .. } => "Bounce",
+            Self::Flip => "Flip",
+            Self::Break => "Break",
+            Self::Rest => "Rest",
         }
     }
 }
@@ -292,7 +308,10 @@ impl std::fmt::Display for Quantity {
             Self::Position { axis, .. } => write!(f, "{body}'s {}", axis.name())?,
             Self::Distance { .. } => write!(f, "{body}'s distance travelled")?,
             Self::SwingPeriod { .. } => write!(f, "{body}'s swing period")?,
-            Self::Time { event } => write!(f, "time of {event}")?,
+            Self::Time {
+                event: event @ (Event::Flip | Event::Bounce { .. }),
+            } => write!(f, "time of {event}")?,
+            Self::Time { event } => write!(f, "time when {event}")?,
             Self::SeparatrixRatio { .. } => f.write_str("E/(L²/2I₂)")?,
         }
         match self.integrator() {
