@@ -304,7 +304,9 @@ fn walked(name: &str, to: usize) -> (Lab, Walk) {
     while walk.at < to {
         match walk.step() {
             Some(Step::Question { answer, .. }) => walk.answer(*answer),
-            Some(&Step::Run { until, event }) => walk.run_out(&mut lab, until, event).unwrap(),
+            Some(Step::Run { until, event }) => {
+                walk.run_out(&mut lab, *until, event.as_ref()).unwrap()
+            }
             _ => {}
         }
         let at = walk.at;

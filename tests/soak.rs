@@ -274,6 +274,7 @@ soaks! {
     soak_elastic_pendulum: "elastic-pendulum",
     soak_truck: "truck",
     soak_space_pole: "space-pole",
+    soak_pendulum: "pendulum",
 }
 
 /// A new built-in scene must join the soak.

@@ -227,8 +227,8 @@ fn run(
     time: &mut Time<Virtual>,
     (until, event): (f64, Option<Event>),
 ) {
-    if walk.ended(sim, until, event) {
-        ui.label(match event.map(|e| (e, e.time(sim))) {
+    if walk.ended(sim, until, event.as_ref()) {
+        ui.label(match event.as_ref().map(|e| (e, e.time(sim))) {
             Some((e, Some(t))) => {
                 format!("{e}: at t = {t:.3} s, marked on the timeline. Go on.")
             }

@@ -95,7 +95,7 @@ pub fn strip(
         divergence_flag(ui, sim);
         let marks: Vec<(f64, String)> = (view.lesson.iter())
             .flat_map(|w| w.events.iter().flatten())
-            .map(|&(t, e)| (t, e.to_string()))
+            .map(|(t, e)| (*t, e.to_string()))
             .collect();
         scrubber(
             ui,

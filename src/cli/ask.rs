@@ -71,7 +71,7 @@ fn take_step(
         Some(Step::Run { until, event }) => {
             // The walk holds the lab by its limit: still while a question before the
             // run is unanswered (the walk goes past a question only once answered).
-            walk.run_out(lab, until, event).map_err(CliError)?;
+            walk.run_out(lab, until, event.as_ref()).map_err(CliError)?;
             let _ = match event.and_then(|e| e.time(lab).map(|t| (e, t))) {
                 Some((e, t)) => writeln!(out, "step {k}: run: stopped at t = {t:.4} s: {e}"),
                 None => writeln!(out, "step {k}: run: ran to t = {:.4} s", lab.time()),

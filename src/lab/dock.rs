@@ -460,6 +460,7 @@ mod tests {
             ("slider-crank", DockKind::Joints),
             ("chain", DockKind::Joints),
             ("wrecking-ball", DockKind::Joints),
+            ("pendulum", DockKind::Contacts),
         ];
         assert_eq!(kinds.len(), crate::scene::scene_names().len());
         for (name, kind) in kinds {

@@ -3,7 +3,7 @@
 use super::schema::Lesson;
 use crate::scene::SceneError;
 
-const BUILTIN: [(&str, &str); 11] = [
+const BUILTIN: [(&str, &str); 12] = [
     (
         "intermediate-axis",
         include_str!("../../assets/lessons/intermediate-axis.ron"),
@@ -38,6 +38,10 @@ const BUILTIN: [(&str, &str); 11] = [
     (
         "space-pole",
         include_str!("../../assets/lessons/space-pole.ron"),
+    ),
+    (
+        "pendulum",
+        include_str!("../../assets/lessons/pendulum.ron"),
     ),
 ];
 

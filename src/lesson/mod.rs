@@ -10,7 +10,9 @@ mod read;
 pub mod run;
 mod schema;
 pub mod setup;
+mod swing;
+pub mod tolerance;
 pub mod walk;
 
 pub use builtin::{lesson_names, load};
-pub use schema::{Event, Lesson, Quantity, Setting, Step};
+pub use schema::{Axis, Event, Lesson, Quantity, Setting, Step};

@@ -2,6 +2,7 @@
 //! column, field).
 
 use super::schema::{CONTROLS, Event, Lesson, Quantity, Setting, Step};
+use super::tolerance::Tolerance;
 use crate::integrators::Integrator;
 use crate::scene::ranges::DURATION;
 use crate::scene::{Invalid, Readout, Scene, SceneError, check_step, locate, read};
@@ -39,27 +40,47 @@ impl Lesson {
 
     /// A readout of one integrator's lane names one of the lesson's integrators.
     fn lane_of(&self, step: &Step) -> Result<(), Invalid> {
-        let Step::Readout {
-            quantity:
-                Quantity::EnergyChange { integrator }
-                | Quantity::SeparatrixRatio { integrator }
-                | Quantity::Height { integrator },
-            ..
-        } = step
-        else {
+        let Step::Readout { quantity, .. } = step else {
             return Ok(());
         };
-        if self.integrators.iter().flatten().any(|i| i == integrator) {
-            Ok(())
-        } else {
-            Err(Invalid::new(
+        let Some(integrator) = quantity.integrator() else {
+            return Ok(());
+        };
+        let not_among = format!("'{integrator}' is not among the lesson's integrators");
+        match &self.integrators {
+            Some(names) if names.iter().any(|i| i == integrator) => Ok(()),
+            Some(names) => Err(Invalid::new(
                 "quantity.integrator",
-                format!("'{integrator}' is not among the lesson's integrators"),
-            ))
+                format!("{not_among} ({})", names.join(", ")),
+            )),
+            None => Err(Invalid::new(
+                "quantity.integrator",
+                format!(
+                    "{not_among}: it names none; a lesson names its lanes with \
+                     integrators: Some([\"{integrator}\", ...])"
+                ),
+            )),
         }
     }
 
-    fn check(&self, on: Option<&Scene>) -> Result<(), Invalid> {
+    /// A height that names no body is the first body's, named so in its label.
+    fn name_first_bodies(&mut self, scene: &Scene) {
+        let first = scene.bodies.first().map(|b| b.name.clone());
+        for step in &mut self.steps {
+            if let Step::Readout {
+                quantity:
+                    Quantity::Height {
+                        body: body @ None, ..
+                    },
+                ..
+            } = step
+            {
+                body.clone_from(&first);
+            }
+        }
+    }
+
+    fn check(&mut self, on: Option<&Scene>) -> Result<(), Invalid> {
         let loaded;
         let scene = match on {
             Some(scene) => scene,
@@ -97,7 +118,9 @@ impl Lesson {
                 .and_then(|()| self.lane_of(step))
                 .map_err(|e| e.under(&format!("steps[{i}]")))?;
         }
-        self.says_something()
+        self.says_something()?;
+        self.name_first_bodies(scene);
+        Ok(())
     }
 
     /// Every text shown to the student says something, and no question offers the same
@@ -246,12 +269,31 @@ fn setting_ok(set: &Setting, scene: &Scene, dt: &mut f64) -> Result<(), Invalid>
     Ok(())
 }
 
-/// Whether the scene can show `event`: a flip needs a single free body, a break a joint
-/// that can break, rest contacts that let bodies sleep.
-fn event_ok(event: Event, scene: &Scene) -> Result<(), Invalid> {
+/// The scene's body `body`, or an error at `field` listing the bodies it has.
+fn body_ok(field: &str, body: &str, scene: &Scene) -> Result<(), Invalid> {
+    if scene.bodies.iter().any(|b| b.name == body) {
+        return Ok(());
+    }
+    let names: Vec<&str> = scene.bodies.iter().map(|b| b.name.as_str()).collect();
+    Err(Invalid::new(
+        field,
+        format!(
+            "the scene has no body '{body}' (its bodies: {})",
+            names.join(", ")
+        ),
+    ))
+}
+
+/// Whether the scene can show `event`: a bounce needs the body and contacts, a flip a
+/// single free body, a break a joint that can break, rest contacts that let bodies sleep.
+fn event_ok(event: &Event, scene: &Scene) -> Result<(), Invalid> {
+    if let Event::Bounce { body } = event {
+        body_ok("event.body", body, scene)?;
+    }
     let world = scene.build();
     let contacts = world.contacts.as_ref();
     let (can, needs) = match event {
+        Event::Bounce { .. } => (contacts.is_some(), "contacts"),
         Event::Flip => (
             world.bodies.len() == 1 && world.frames.is_empty(),
             "a single free body",
@@ -273,7 +315,8 @@ fn event_ok(event: Event, scene: &Scene) -> Result<(), Invalid> {
         Err(Invalid::new(
             "event",
             format!(
-                "{event:?} needs a scene with {needs}; '{}' has none",
+                "{} needs a scene with {needs}; '{}' has none",
+                event.name(),
                 scene.name
             ),
         ))
@@ -304,7 +347,7 @@ fn step_ok(step: &Step, scene: &Scene, (dt, until): (&mut f64, &mut f64)) -> Res
         Step::Run { until: to, event } => {
             DURATION.check("until", *to)?;
             if let Some(event) = event {
-                event_ok(*event, scene)?;
+                event_ok(event, scene)?;
             }
             if *to <= *until {
                 return Err(Invalid::new(
@@ -331,12 +374,9 @@ fn step_ok(step: &Step, scene: &Scene, (dt, until): (&mut f64, &mut f64)) -> Res
             if !stated.is_finite() {
                 return Err(Invalid::new("stated", format!("{stated} is not a number")));
             }
-            if !(*tolerance > 0.0 && *tolerance <= 1.0) {
-                return Err(Invalid::new(
-                    "tolerance",
-                    format!("{tolerance} is not a tolerance, above 0 to 1"),
-                ));
-            }
+            let (name, unit) = (quantity.name(), quantity.unit().trim());
+            Tolerance::read(tolerance, *stated, name, unit)
+                .map_err(|e| Invalid::new("tolerance", e))?;
             measurable(quantity, scene).map_err(|e| e.under("quantity"))?;
         }
         Step::Explain { .. } => {}
@@ -362,19 +402,15 @@ fn measurable(quantity: &Quantity, scene: &Scene) -> Result<(), Invalid> {
         Quantity::SwingPlanePeriod if !matches!(readout, Some(Readout::Foucault { .. })) => {
             needs("SwingPlanePeriod needs a scene with a Foucault readout")
         }
-        Quantity::ApexRatio { body } | Quantity::Speed { body }
-            if !scene.bodies.iter().any(|b| &b.name == body) =>
-        {
-            Err(Invalid::new(
-                "body",
-                format!("the scene has no body '{body}'"),
-            ))
+        Quantity::Time { event } => event_ok(event, scene),
+        _ => {
+            if let Some(body) = quantity.body() {
+                body_ok("body", body, scene)?;
+            }
+            match quantity.integrator().map(str::parse::<Integrator>) {
+                Some(Err(e)) => Err(Invalid::new("integrator", e.to_string())),
+                _ => Ok(()),
+            }
         }
-        Quantity::EnergyChange { integrator }
-        | Quantity::SeparatrixRatio { integrator }
-        | Quantity::Height { integrator } => (integrator.parse::<Integrator>())
-            .map(|_| ())
-            .map_err(|e| Invalid::new("integrator", e.to_string())),
-        _ => Ok(()),
     }
 }

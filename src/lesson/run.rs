@@ -3,7 +3,9 @@
 
 use std::fmt;
 
-use super::schema::{Lesson, Quantity, Step};
+use super::schema::{Axis, Lesson, Quantity, Step};
+use super::swing;
+use super::tolerance::Tolerance;
 use super::walk::Walk;
 use crate::lab::Lab;
 use crate::lab::metrics::separatrix_ratio;
@@ -21,31 +23,20 @@ pub struct Measured {
     pub measured: Option<f64>,
     pub theory: Option<f64>,
     pub stated: f64,
-    pub tolerance: f64,
+    pub tolerance: Tolerance,
     /// The stated value is this build's measurement, not theory's.
     pub stated_measured: bool,
 }
 
 impl Measured {
-    /// Whether the measurement is the stated value within the stated tolerance:
-    /// relative, or absolute where the stated value is 0.
+    /// Whether the measurement is the stated value within the stated tolerance.
     pub fn agrees(&self) -> bool {
-        let off = |m: f64| match self.stated {
-            0.0 => m.abs(),
-            s => ((m - s) / s).abs(),
-        };
-        self.measured.is_some_and(|m| off(m) <= self.tolerance)
+        (self.measured).is_some_and(|m| self.tolerance.agrees(m, self.stated))
     }
-}
 
-impl Measured {
-    /// The tolerance as written: a per cent, or the absolute amount beside 0.
+    /// The tolerance as written: "2%", "1.5 mm".
     pub fn within(&self) -> String {
-        if self.stated == 0.0 {
-            format!("{}{}", self.tolerance, self.quantity.unit())
-        } else {
-            format!("{}%", 100.0 * self.tolerance)
-        }
+        self.tolerance.to_string()
     }
 }
 
@@ -149,7 +140,7 @@ fn question_row(title: &str, step: usize, [text, answer, right]: [&str; 3]) -> V
 /// A readout's row.
 fn readout_row(title: &str, m: &Measured, theory: &str) -> Vec<String> {
     let number = |x: Option<f64>| x.map_or(String::new(), |x| significant(x, SIGNIFICANT));
-    let tolerance_is = if m.stated == 0.0 {
+    let tolerance_is = if m.tolerance.is_absolute() {
         "absolute"
     } else {
         "relative"
@@ -171,7 +162,7 @@ fn readout_row(title: &str, m: &Measured, theory: &str) -> Vec<String> {
         m.quantity.unit().trim().into(),
         number(m.measured),
         m.stated.to_string(),
-        m.tolerance.to_string(),
+        m.within(),
         tolerance_is.into(),
         stated_is.into(),
         number(m.theory),
@@ -229,8 +220,8 @@ pub fn walk_through(lesson: &Lesson) -> Result<Walk, String> {
     while walk.step().is_some() {
         match walk.step() {
             Some(Step::Question { answer, .. }) => walk.answer(*answer),
-            Some(&Step::Run { until, event }) => walk
-                .run_out(&mut lab, until, event)
+            Some(Step::Run { until, event }) => walk
+                .run_out(&mut lab, *until, event.as_ref())
                 .map_err(|e| format!("{}: {e}", lesson.origin))?,
             _ => {}
         }
@@ -243,9 +234,12 @@ pub fn walk_through(lesson: &Lesson) -> Result<Walk, String> {
     Ok(walk)
 }
 
-/// The lane that runs `integrator`.
-fn lane<'a>(lab: &'a Lab, integrator: &str) -> Option<&'a crate::lab::run::Run> {
-    (lab.lanes().iter()).find(|r| r.integrator().name() == integrator)
+/// The lane that runs `integrator`, or the first (the leftmost) where none is named.
+fn lane_index(lab: &Lab, integrator: Option<&str>) -> Option<usize> {
+    match integrator {
+        None => Some(0),
+        Some(name) => (lab.lanes().iter()).position(|r| r.integrator().name() == name),
+    }
 }
 
 /// The measurement and, where the lab computes it, the theory.
@@ -259,22 +253,16 @@ pub(super) fn measure(quantity: &Quantity, lab: &Lab) -> (Option<f64>, Option<f6
             (last.map(|s| s.measured), last.map(|s| s.expected))
         }
         Quantity::EnergyChange { integrator } => {
-            (lane(lab, integrator).map(|r| r.drift.final_energy), None)
+            let lane = lane_index(lab, Some(integrator));
+            (lane.map(|i| lab.lanes()[i].drift.final_energy), None)
         }
         Quantity::SeparatrixRatio { integrator } => {
-            let body = lane(lab, integrator).and_then(|r| r.world.bodies.first());
+            let lane = lane_index(lab, Some(integrator));
+            let body = lane.and_then(|i| lab.lanes()[i].world.bodies.first());
             (
                 body.and_then(|b| separatrix_ratio(&b.props, &b.state)),
                 None,
             )
-        }
-        Quantity::Height { integrator } => {
-            let body = lane(lab, integrator).and_then(|r| r.world.bodies.first());
-            (body.map(|b| b.state.position.y), None)
-        }
-        Quantity::Speed { body } => {
-            let b = run.world.bodies.iter().find(|b| &b.name == body);
-            (b.map(|b| b.state.velocity.length()), None)
         }
         Quantity::SwingPlanePeriod => {
             let Some(p) = &lab.dock().pendulum else {
@@ -287,6 +275,42 @@ pub(super) fn measure(quantity: &Quantity, lab: &Lab) -> (Option<f64>, Option<f6
                 Some(period(p.expected_rate(world))),
             )
         }
+        Quantity::Time { event } => (event.time(lab), None),
+        _ => measure_body(quantity, lab),
+    }
+}
+
+/// A quantity of one body, on its lane.
+fn measure_body(quantity: &Quantity, lab: &Lab) -> (Option<f64>, Option<f64>) {
+    let Some(lane) = lane_index(lab, quantity.integrator()) else {
+        return (None, None);
+    };
+    let bodies = &lab.lanes()[lane].world.bodies;
+    let named = match quantity.body() {
+        Some(name) => bodies.iter().find(|b| b.name == name),
+        None => bodies.first(),
+    };
+    let Some(body) = named else {
+        return (None, None);
+    };
+    let (name, state) = (body.name.as_str(), &body.state);
+    match quantity {
+        Quantity::Speed { .. } => (Some(state.velocity.length()), None),
+        Quantity::Height { .. } => (Some(state.position.y), None),
+        Quantity::Position { axis, .. } => (
+            Some(match axis {
+                Axis::X => state.position.x,
+                Axis::Y => state.position.y,
+                Axis::Z => state.position.z,
+            }),
+            None,
+        ),
+        Quantity::Distance { .. } => (swing::distance(lab, lane, name), None),
+        Quantity::SwingPeriod { .. } => (
+            swing::swing_period(lab, lane, name),
+            swing::pendulum_theory(lab, name),
+        ),
+        _ => (None, None),
     }
 }
 

@@ -55,12 +55,12 @@ pub enum Step {
         event: Option<Event>,
     },
     /// A quantity measured now, against the value the lesson states for it, within the
-    /// relative `tolerance` the lesson gives (absolute, in the quantity's unit, where the
-    /// stated value is 0); `theory` says where the value comes from.
+    /// `tolerance` the lesson gives ([`super::tolerance`]: "2%", "1.5 mm", or a bare
+    /// fraction); `theory` says where the value comes from.
     Readout {
         quantity: Quantity,
         stated: f64,
-        tolerance: f64,
+        tolerance: super::tolerance::Written,
         theory: String,
         /// The stated value is this build's own measurement, not a value theory gives:
         /// the student is told so beside it.
@@ -74,7 +74,6 @@ pub enum Step {
     Try { text: String, set: Setting },
 }
 
-/// What a readout measures.
 /// The one setting a "now try" step changes.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 pub enum Setting {
@@ -91,8 +90,12 @@ pub enum Setting {
 }
 
 /// What a run can run to, in its first lane.
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
 pub enum Event {
+    /// The body's first bounce: where its upward velocity first turns from falling to
+    /// rising at a blow, midway between the two recorded steps it came between.
+    Bounce { body: String },
     /// The body turns over: the first flip the lab counts.
     Flip,
     /// A joint breaks.
@@ -103,13 +106,30 @@ pub enum Event {
 
 impl Event {
     /// When it happened in the first lane, if it has; for rest, now.
-    pub fn time(self, lab: &crate::lab::Lab) -> Option<f64> {
+    pub fn time(&self, lab: &crate::lab::Lab) -> Option<f64> {
         let run = &lab.lanes()[0];
         let contacts = run.world.contacts.as_ref();
         match self {
+            Self::Bounce { body } => super::swing::first_bounce(lab, body),
             Self::Flip => run.flips.first(),
             Self::Break => contacts?.breaks().map(|(_, b)| b.time).reduce(f64::min),
-            Self::Rest => contacts.is_some_and(|c| c.at_rest()).then(|| lab.time()),
+            // Before the first step nothing has been found asleep, nor awake: a run to
+            // rest ended at once.
+            Self::Rest => {
+                (lab.time() > 0.0 && contacts.is_some_and(|c| c.at_rest())).then(|| lab.time())
+            }
+        }
+    }
+}
+
+impl Event {
+    /// Its name in a lesson file.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Bounce { .. } => "Bounce",
+            Self::Flip => "Flip",
+            Self::Break => "Break",
+            Self::Rest => "Rest",
         }
     }
 }
@@ -117,6 +137,7 @@ impl Event {
 impl std::fmt::Display for Event {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         f.write_str(match self {
+            Self::Bounce { body } => return write!(f, "{body}'s first bounce"),
             Self::Flip => "the first flip",
             Self::Break => "the first joint breaks",
             Self::Rest => "every body is asleep",
@@ -124,6 +145,34 @@ impl std::fmt::Display for Event {
     }
 }
 
+/// A world axis.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+pub enum Axis {
+    #[serde(alias = "x")]
+    X,
+    #[serde(alias = "y")]
+    Y,
+    #[serde(alias = "z")]
+    Z,
+}
+
+impl Axis {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::X => "x",
+            Self::Y => "y",
+            Self::Z => "z",
+        }
+    }
+}
+
+/// A body's name written as plain text where the field is optional, as `anchor` is.
+fn plain_name<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    String::deserialize(d).map(Some)
+}
+
+/// What a readout measures. A quantity of a body is measured on the first lane (the
+/// leftmost) unless it names an `integrator`, one of the lesson's.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub enum Quantity {
@@ -140,11 +189,42 @@ pub enum Quantity {
     /// The time a pendulum's swing plane takes to turn once against its turning ground
     /// (s), from the rate its turning points give.
     SwingPlanePeriod,
-    /// A body's speed in the world (m/s), on the first lane (the leftmost).
-    Speed { body: String },
-    /// The height of the first body's centre (m) on the lane of `integrator`: whether a
-    /// pole stands or has fallen.
-    Height { integrator: String },
+    /// A body's speed in the world (m/s).
+    Speed {
+        body: String,
+        #[serde(default, deserialize_with = "plain_name")]
+        integrator: Option<String>,
+    },
+    /// The height of a body's centre (m), its world y: the first body's where none is
+    /// named (as lesson files wrote it before bodies were named).
+    Height {
+        #[serde(default, deserialize_with = "plain_name")]
+        body: Option<String>,
+        #[serde(default, deserialize_with = "plain_name")]
+        integrator: Option<String>,
+    },
+    /// One world coordinate of a body's centre (m).
+    Position {
+        body: String,
+        axis: Axis,
+        #[serde(default, deserialize_with = "plain_name")]
+        integrator: Option<String>,
+    },
+    /// The length of the path a body's centre has travelled since the run began (m).
+    Distance {
+        body: String,
+        #[serde(default, deserialize_with = "plain_name")]
+        integrator: Option<String>,
+    },
+    /// The period of a body's swing (s): the mean time between its successive turning
+    /// points on the same side.
+    SwingPeriod {
+        body: String,
+        #[serde(default, deserialize_with = "plain_name")]
+        integrator: Option<String>,
+    },
+    /// When an event came in the first lane (s).
+    Time { event: Event },
     /// E/(L²/2I₂) of the first body on the lane of `integrator`: below 1 it wobbles about
     /// its largest axis, above 1 about its smallest, and at 1 it tumbles.
     SeparatrixRatio { integrator: String },
@@ -154,29 +234,89 @@ impl Quantity {
     /// The unit, with the space before it (none for a ratio).
     pub fn unit(&self) -> &'static str {
         match self {
-            Self::FlipPeriod => " s",
-            Self::ApexRatio { .. } => "",
-            Self::CirclingRate => " rad/s",
-            Self::EnergyChange { .. } => "",
-            Self::SwingPlanePeriod => " s",
-            Self::Speed { .. } => " m/s",
-            Self::Height { .. } => " m",
+            Self::FlipPeriod | Self::SwingPlanePeriod | Self::SwingPeriod { .. } => " s",
+            Self::Time { .. } => " s",
+            Self::ApexRatio { .. } | Self::EnergyChange { .. } => "",
             Self::SeparatrixRatio { .. } => "",
+            Self::CirclingRate => " rad/s",
+            Self::Speed { .. } => " m/s",
+            Self::Height { .. } | Self::Position { .. } | Self::Distance { .. } => " m",
+        }
+    }
+
+    /// Its name in a lesson file.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::FlipPeriod => "FlipPeriod",
+            Self::ApexRatio { .. } => "ApexRatio",
+            Self::CirclingRate => "CirclingRate",
+            Self::EnergyChange { .. } => "EnergyChange",
+            Self::SwingPlanePeriod => "SwingPlanePeriod",
+            Self::Speed { .. } => "Speed",
+            Self::Height { .. } => "Height",
+            Self::Position { .. } => "Position",
+            Self::Distance { .. } => "Distance",
+            Self::SwingPeriod { .. } => "SwingPeriod",
+            Self::Time { .. } => "Time",
+            Self::SeparatrixRatio { .. } => "SeparatrixRatio",
+        }
+    }
+
+    /// The body it measures, where it names one.
+    pub fn body(&self) -> Option<&str> {
+        match self {
+            Self::ApexRatio { body }
+            | Self::Speed { body, .. }
+            | Self::Position { body, .. }
+            | Self::Distance { body, .. }
+            | Self::SwingPeriod { body, .. }
+            | Self::Time {
+                event: Event::Bounce { body },
+            } => Some(body),
+            Self::Height { body, .. } => body.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The lane it measures, where it names one.
+    pub fn integrator(&self) -> Option<&str> {
+        match self {
+            Self::EnergyChange { integrator } | Self::SeparatrixRatio { integrator } => {
+                Some(integrator)
+            }
+            Self::Speed { integrator, .. }
+            | Self::Height { integrator, .. }
+            | Self::Position { integrator, .. }
+            | Self::Distance { integrator, .. }
+            | Self::SwingPeriod { integrator, .. } => integrator.as_deref(),
+            _ => None,
         }
     }
 }
 
 impl std::fmt::Display for Quantity {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        let body = self.body().unwrap_or("the first body");
         match self {
-            Self::FlipPeriod => f.write_str("flip period"),
-            Self::ApexRatio { body } => write!(f, "{body}'s first bounce over its drop"),
-            Self::CirclingRate => f.write_str("circling rate"),
-            Self::EnergyChange { integrator } => write!(f, "{integrator}'s energy change"),
-            Self::SwingPlanePeriod => f.write_str("swing plane's period"),
-            Self::Speed { body } => write!(f, "{body}'s speed"),
-            Self::Height { integrator } => write!(f, "{integrator}'s height"),
-            Self::SeparatrixRatio { integrator } => write!(f, "{integrator}'s E/(L²/2I₂)"),
+            Self::FlipPeriod => f.write_str("flip period")?,
+            Self::ApexRatio { .. } => write!(f, "{body}'s first bounce over its drop")?,
+            Self::CirclingRate => f.write_str("circling rate")?,
+            Self::EnergyChange { .. } => f.write_str("energy change")?,
+            Self::SwingPlanePeriod => f.write_str("swing plane's period")?,
+            Self::Speed { .. } => write!(f, "{body}'s speed")?,
+            Self::Height { .. } => write!(f, "{body}'s height")?,
+            Self::Position { axis, .. } => write!(f, "{body}'s {}", axis.name())?,
+            Self::Distance { .. } => write!(f, "{body}'s distance travelled")?,
+            Self::SwingPeriod { .. } => write!(f, "{body}'s swing period")?,
+            Self::Time {
+                event: event @ (Event::Flip | Event::Bounce { .. }),
+            } => write!(f, "time of {event}")?,
+            Self::Time { event } => write!(f, "time when {event}")?,
+            Self::SeparatrixRatio { .. } => f.write_str("E/(L²/2I₂)")?,
+        }
+        match self.integrator() {
+            Some(integrator) => write!(f, " ({integrator} lane)"),
+            None => Ok(()),
         }
     }
 }

@@ -6,6 +6,7 @@
 use super::read::MAX_STEPS;
 use super::run::{Measured, measure};
 use super::schema::{Event, Lesson, Setting, Step};
+use super::tolerance::Tolerance;
 use crate::integrators::Integrator;
 use crate::lab::{Lab, Limit};
 
@@ -103,7 +104,7 @@ impl Walk {
     pub fn can_go_on(&self, lab: &Lab) -> bool {
         match self.step() {
             Some(Step::Question { .. }) => self.answers[self.at].is_some(),
-            Some(&Step::Run { until, event }) => self.ended(lab, until, event),
+            Some(Step::Run { until, event }) => self.ended(lab, *until, event.as_ref()),
             Some(_) => true,
             None => false,
         }
@@ -115,7 +116,7 @@ impl Walk {
     }
 
     /// Whether a run to `until`, or to `event` if it comes sooner, is over.
-    pub fn ended(&self, lab: &Lab, until: f64, event: Option<Event>) -> bool {
+    pub fn ended(&self, lab: &Lab, until: f64, event: Option<&Event>) -> bool {
         self.ran_to(lab, until) || event.is_some_and(|e| e.time(lab).is_some())
     }
 
@@ -158,8 +159,8 @@ impl Walk {
             ));
         }
         while self.at < target {
-            if let Some(&Step::Run { until, event }) = self.step() {
-                self.run_out(lab, until, event)?;
+            if let Some(Step::Run { until, event }) = self.step() {
+                self.run_out(lab, *until, event.as_ref())?;
             }
             self.answer_from(answers);
             self.leave(lab);
@@ -180,10 +181,11 @@ impl Walk {
 
     /// Leaving the step shown: a run to an event keeps when the event came.
     fn leave(&mut self, lab: &Lab) {
-        if let Some(&Step::Run {
+        if let Some(Step::Run {
             event: Some(event), ..
         }) = self.step()
         {
+            let event = event.clone();
             self.events[self.at] = event.time(lab).map(|t| (t, event));
         }
     }
@@ -191,7 +193,7 @@ impl Walk {
     /// Steps `lab` until it has run to `until`, or to `event` if it comes sooner, as far
     /// as the step shown's limit lets it; the error of a first lane whose step failed,
     /// which would never get there.
-    pub fn run_out(&self, lab: &mut Lab, until: f64, event: Option<Event>) -> Result<(), String> {
+    pub fn run_out(&self, lab: &mut Lab, until: f64, event: Option<&Event>) -> Result<(), String> {
         self.hold(lab);
         while !self.ended(lab, until, event) {
             if let Some(e) = &lab.lanes()[0].error {
@@ -241,6 +243,8 @@ impl Walk {
         }) = self.step()
             && self.measured[self.at].is_none()
         {
+            let (name, unit) = (quantity.name(), quantity.unit().trim());
+            let tolerance = Tolerance::read(tolerance, *stated, name, unit)?;
             let (measured, theory) = measure(quantity, lab);
             self.measured[self.at] = Some(Measured {
                 step: self.at,
@@ -249,7 +253,7 @@ impl Walk {
                 measured,
                 theory,
                 stated: *stated,
-                tolerance: *tolerance,
+                tolerance,
                 stated_measured: *stated_measured,
             });
         }

@@ -3,7 +3,7 @@
 use super::Scene;
 
 /// Built-in scenes, in the order the app's number keys use.
-pub(super) const BUILTIN: [(&str, &str); 26] = [
+pub(super) const BUILTIN: [(&str, &str); 27] = [
     (
         "dzhanibekov",
         include_str!("../../assets/scenes/dzhanibekov.ron"),
@@ -72,6 +72,7 @@ pub(super) const BUILTIN: [(&str, &str); 26] = [
         "elastic-pendulum",
         include_str!("../../assets/scenes/elastic-pendulum.ron"),
     ),
+    ("pendulum", include_str!("../../assets/scenes/pendulum.ron")),
 ];
 
 /// The scene the app and the command line open when none is named.

@@ -19,7 +19,7 @@ mod schema;
 mod validate;
 
 pub use builtin::{DEFAULT_SCENE, builtin_scenes, scene_names};
-pub use contacts::validate_solver;
+pub use contacts::{JointType, validate_solver};
 pub use error::{Invalid, SceneError, unknown};
 pub use schema::{BodyDesc, CameraDesc, PartDesc, Readout, Scene};
 pub use validate::check_step;
