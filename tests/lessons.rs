@@ -698,3 +698,21 @@ fn a_run_to_rest_waits_for_the_ball_to_settle() {
     assert!((2.0..6.0).contains(&t), "{m}");
     assert_eq!(m.quantity.to_string(), "time when every body is asleep");
 }
+
+/// A lesson that names no integrators runs the scene's own alone, as the lesson README
+/// says, even on a single free body, where the app compares four lanes (explicit Euler's
+/// first): a readout of the first lane measures the scene's integrator.
+#[test]
+fn a_lesson_without_integrators_runs_the_scene_s_own() {
+    use gyrolab::lab::Lab;
+    use gyrolab::lesson::walk::Walk;
+    use gyrolab::scene::Scene;
+    let text = r#"(title: "drop", scene: "bounce", steps: [Run(until: 0.3), Readout(quantity: Height(body: "ball"), stated: 1.0, tolerance: "1 m", theory: "x")])"#;
+    let l = Lesson::parse("drop.ron", text).unwrap();
+    let scene = Scene::load("bounce").unwrap();
+    let mut lab = Lab::new(scene.clone());
+    assert!(lab.lanes().len() > 1, "the app compares several lanes");
+    Walk::start(l, &mut lab).unwrap();
+    let names: Vec<&str> = lab.lanes().iter().map(|r| r.integrator().name()).collect();
+    assert_eq!(names, [scene.integrator.as_str()]);
+}

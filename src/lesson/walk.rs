@@ -39,8 +39,16 @@ impl Walk {
         if let Some(dt) = lesson.dt {
             lab.set_dt(dt)?;
         }
-        if let Some(names) = &lesson.integrators {
-            compare(lab, names)?;
+        match &lesson.integrators {
+            Some(names) => compare(lab, names)?,
+            // Without the field a lesson runs the scene's own integrator alone, as its
+            // file says: the app's four lanes would put explicit Euler first, and a
+            // readout of the first lane would measure it.
+            None if lab.side_by_side() => {
+                let own = lab.scene().integrator.clone();
+                compare(lab, std::slice::from_ref(&own))?;
+            }
+            None => {}
         }
         for set in &lesson.set {
             apply(lab, set)?;
