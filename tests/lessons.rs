@@ -716,3 +716,71 @@ fn a_lesson_without_integrators_runs_the_scene_s_own() {
     let names: Vec<&str> = lab.lanes().iter().map(|r| r.integrator().name()).collect();
     assert_eq!(names, [scene.integrator.as_str()]);
 }
+
+/// The ball on a rod that docs/scenes.md gives as a complete scene file: kept beside a
+/// lesson, the lesson finds it from any working folder; `gyrolab scene`'s description
+/// gives the rod's length; its swing period is the exact one for 30°, which the series
+/// T = T₀(1 + θ²/16 + 11θ⁴/3072 + 173θ⁶/737280) gives to 1e-6; a run too short to
+/// measure a period says why it measured nothing.
+#[test]
+fn the_doc_s_pendulum_beside_its_lesson_swings_on_time() {
+    use gyrolab::scene::Scene;
+    let doc = include_str!("../docs/scenes.md");
+    let start = doc.find("```ron\n").unwrap() + 7;
+    let scene_text = &doc[start..start + doc[start..].find("```").unwrap()];
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("my-pendulum.ron"), scene_text).unwrap();
+    let scene = Scene::load(dir.path().join("my-pendulum.ron").to_str().unwrap()).unwrap();
+    assert!(
+        scene
+            .describe()
+            .contains("held at (0, 4, 0) m on the world, a rod 2 m long"),
+        "{}",
+        scene.describe()
+    );
+    let lesson = |until: f64| {
+        let text = format!(
+            r#"(title: "rod", scene: "my-pendulum.ron", steps: [Run(until: {until}), Readout(quantity: SwingPeriod(body: "bob"), stated: 2.8866, tolerance: "0.5%", theory: "T₀(1 + θ²/16 + ...)")])"#
+        );
+        let path = dir.path().join("rod.ron");
+        std::fs::write(&path, text).unwrap();
+        Lesson::open(path.to_str().unwrap()).unwrap()
+    };
+    let m = &lesson::run::run(&lesson(10.0)).unwrap()[0];
+    let t0 = std::f64::consts::TAU * (2.0f64 / 9.81).sqrt();
+    let th = 30f64.to_radians();
+    let exact =
+        t0 * (1.0 + th.powi(2) / 16.0 + 11.0 * th.powi(4) / 3072.0 + 173.0 * th.powi(6) / 737280.0);
+    assert!(
+        (m.theory.unwrap() - exact).abs() < 1e-5 * exact,
+        "{m}: {exact}"
+    );
+    assert!(m.agrees(), "{m}");
+    let short = &lesson::run::run(&lesson(1.0)).unwrap()[0];
+    assert_eq!(short.measured, None);
+    assert!(
+        short
+            .to_string()
+            .contains("measured nothing (no two swings yet: run longer)"),
+        "{short}"
+    );
+}
+
+/// A scene with joints and no `contacts` section is told the smallest section to add.
+#[test]
+fn joints_without_contacts_are_told_the_section_to_add() {
+    let doc = include_str!("../docs/scenes.md");
+    let start = doc.find("```ron\n").unwrap() + 7;
+    let text = doc[start..start + doc[start..].find("```").unwrap()]
+        .replace("    contacts: Some((planes: [])),\n", "");
+    let err = gyrolab::scene::Scene::parse("rod.ron", &text)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.ends_with(
+            "joints: needs a `contacts` section, the solver that holds joints and heaps \
+             (the smallest: contacts: Some((planes: [])))"
+        ),
+        "{err}"
+    );
+}

@@ -261,7 +261,7 @@ fn run(
 fn readout(ui: &mut egui::Ui, walk: &Walk, theory: &str) {
     if let Some(m) = &walk.measured[walk.at] {
         let unit = m.quantity.unit();
-        let value = |x: Option<f64>| x.map_or("nothing".into(), |x| format!("{x:.4}{unit}"));
+        let value = |x: Option<f64>| m.shown(x);
         ui.label(egui::RichText::new(m.quantity.to_string()).strong());
         egui::Grid::new("readout").show(ui, |ui| {
             ui.label("measured");

@@ -25,6 +25,7 @@ impl Lesson {
     pub fn parse_on(file: &str, text: &str, scene: Option<&Scene>) -> Result<Self, SceneError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut lesson: Lesson = locate::from_ron(file, text).map_err(counted_from_one)?;
+        lesson.scene = beside(file, &lesson.scene);
         lesson.origin = file.into();
         lesson.text = text.into();
         lesson
@@ -143,6 +144,24 @@ impl Lesson {
             }
         }
         Ok(())
+    }
+}
+
+/// A scene path that is not there from the folder gyrolab runs in but is beside the
+/// lesson file is read from there: a teacher keeps a lesson and its scene in one folder,
+/// and takes the lesson from anywhere.
+fn beside(file: &str, scene: &str) -> String {
+    let path = std::path::Path::new(scene);
+    let builtin = crate::scene::scene_names().contains(&scene);
+    if builtin || path.is_absolute() || path.exists() {
+        return scene.into();
+    }
+    match std::path::Path::new(file)
+        .parent()
+        .map(|dir| dir.join(path))
+    {
+        Some(near) if near.is_file() => near.to_string_lossy().into_owned(),
+        _ => scene.into(),
     }
 }
 

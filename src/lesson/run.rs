@@ -40,10 +40,21 @@ impl Measured {
     }
 }
 
+impl Measured {
+    /// A measured or theory's value as shown, to four decimals with its unit, or
+    /// "nothing" and why.
+    pub fn shown(&self, x: Option<f64>) -> String {
+        match x {
+            Some(x) => format!("{x:.4}{}", self.quantity.unit()),
+            None => format!("nothing ({})", self.quantity.why_nothing()),
+        }
+    }
+}
+
 impl fmt::Display for Measured {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         let unit = self.quantity.unit();
-        let value = |x: Option<f64>| x.map_or("nothing".into(), |x| format!("{x:.4}{unit}"));
+        let value = |x: Option<f64>| self.shown(x);
         write!(
             f,
             "step {}, {}: measured {}, stated {}{unit} ± {}",

@@ -231,6 +231,20 @@ pub enum Quantity {
 }
 
 impl Quantity {
+    /// Why a run gave nothing to measure, said beside "nothing": most quantities need
+    /// the run to have gone far enough.
+    pub fn why_nothing(&self) -> &'static str {
+        match self {
+            Self::FlipPeriod => "no two flips yet: run longer",
+            Self::SwingPeriod { .. } => "no two swings yet: run longer",
+            Self::SwingPlanePeriod => "the swing plane has not turned enough yet: run longer",
+            Self::ApexRatio { .. } => "no bounce and rise after it yet: run longer",
+            Self::Time { .. } => "it has not happened yet",
+            Self::CirclingRate => "no circling measured yet: run longer",
+            _ => "the lane it names does not run now",
+        }
+    }
+
     /// The unit, with the space before it (none for a ratio).
     pub fn unit(&self) -> &'static str {
         match self {

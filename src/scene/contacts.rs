@@ -293,6 +293,11 @@ fn dominoes(count: usize, size: DVec3, spacing: f64, mass: f64) -> Vec<BodyDesc>
         .collect()
 }
 
+/// Joints and generated heaps are solved by the contact solver, which a scene turns on
+/// with a `contacts` section: the message gives the smallest one.
+const NEEDS_CONTACTS: &str = "needs a `contacts` section, the solver that holds joints and \
+     heaps (the smallest: contacts: Some((planes: [])))";
+
 pub(super) fn validate(
     contacts: Option<&ContactsDesc>,
     joints: &[JointDesc],
@@ -302,8 +307,8 @@ pub(super) fn validate(
 ) -> Result<(), Invalid> {
     let Some(c) = contacts else {
         return match (joints.is_empty(), generate.is_empty()) {
-            (false, _) => Err(Invalid::new("joints", "needs a `contacts` section")),
-            (_, false) => Err(Invalid::new("generate", "needs a `contacts` section")),
+            (false, _) => Err(Invalid::new("joints", NEEDS_CONTACTS)),
+            (_, false) => Err(Invalid::new("generate", NEEDS_CONTACTS)),
             _ => Ok(()),
         };
     };

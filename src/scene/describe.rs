@@ -237,6 +237,13 @@ fn joint_line(j: &JointDesc) -> String {
         (None, None) => "the world".into(),
     };
     let mut line = format!("{kind}: '{}' to {to} at {} m", j.a, vec3(j.anchor));
+    if let Some(b) = j.anchor_b {
+        let apart = (j.anchor - b).length();
+        let _ = write!(line, ", held at {} m on {to}", vec3(b));
+        if j.length.is_none() {
+            let _ = write!(line, ", a rod {} m long", num(apart));
+        }
+    }
     if let Some(axis) = j.axis {
         let _ = write!(line, ", axis {}", vec3(axis));
     }
