@@ -133,9 +133,9 @@ fn incline_holds_iff_tan_theta_at_most_mu_else_slides_at_the_coulomb_rate() {
 /// settling first), at 30° with μ = 0.3 and 0.5 and at 25° with μ = 0.4, with either
 /// solver. While the relax pass solved friction before the normal rows, the soft step's
 /// box was 0.6%, 3.7% and 3.5% too fast: friction missed the load the relax pass added as
-/// the box sank into its contacts' rest depth. What is left (0.24% at μ = 0.5) is the
-/// first step's: with no load from a step before, friction holds the contact point for a
-/// moment by tipping the box.
+/// the box sank into its contacts' rest depth. What is left (0.24% at μ = 0.5, 0.25% at
+/// 25°) is the first step's: with no load from a step before, friction holds the contact
+/// point for a moment by tipping the box.
 #[test]
 fn a_box_released_on_a_slope_has_the_coulomb_speed_after_one_second() {
     for solver in SolverKind::ALL {
