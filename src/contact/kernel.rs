@@ -309,10 +309,11 @@ impl<W: Real> Rows<W> {
             // friction first, bounded by the solve's load, it missed the impulse the relax
             // adds while a box sinks to its contacts' rest depth d: μ m d / h in all (h the
             // sub-step), and a box placed on a 30° slope slid 3.7% too fast at μ = 0.5
-            // ever after (placed 1 mm into the slope and pushed out, 19% too slow). The
-            // larger load, not the relax's alone: where the relax takes a push-out away,
-            // a smaller cone let the crash's front box rebound 5 cm off the van's wall it
-            // hit with no restitution. The solve passes keep friction first: with it last
+            // ever after. The larger load, not the relax's alone: where the relax takes a
+            // push-out away, a smaller cone let the crash's front box rebound 5 cm off the
+            // van's wall it hit with no restitution (the cost: a box placed 1 mm into a
+            // slope is bounded by its push-out's load while it is pushed out, and slides
+            // 19% slow at μ = 0.5). The solve passes keep friction first: with it last
             // there too, a 20-row pyramid at 3 sub-steps jittered at 0.13 m/s.
             RowPass::Relax(bias, sor) => {
                 let solved = self.load();
