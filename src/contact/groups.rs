@@ -722,7 +722,7 @@ mod tests {
             .collect()
     }
 
-    /// The slots' warm start, solve and restitution passes on random rows, and what the
+    /// The slots' warm start, solve, relax and restitution passes on random rows, and what the
     /// store then hands the manifolds, against the rows' own, bit for bit, with either
     /// kernel: every point count (and groups mixing them), idle friction in some slots of
     /// a group, immovable ends, NaN friction bounds, both point orders, PGS's bias and
@@ -756,6 +756,7 @@ mod tests {
             let passes = [RowPass::WarmStart]
                 .into_iter()
                 .chain([RowPass::Solve(bias, sor); 3])
+                .chain([RowPass::Relax(bias, sor)])
                 .chain([RowPass::Restitution(0.5)]);
             let (mut scalar_rows, mut scalar_bodies) = (rows.clone(), bodies.clone());
             for pass in passes.clone() {

@@ -575,7 +575,7 @@ impl StepState {
     /// out the velocity the springs' push added [Catto 2024].
     pub fn relax(&mut self, settings: &SolverSettings, h: f64) {
         self.solve_joints(settings, false);
-        self.solve_contacts(NormalBias::relax(settings, h), settings.sor);
+        self.run_contacts(RowPass::Relax(NormalBias::relax(settings, h), settings.sor));
     }
 
     /// Restitution (soft step): points hit faster than the threshold bounce.
