@@ -734,7 +734,7 @@ fn set_up_codes_on_the_command_line() {
     let out = stdout(&o);
     assert!(out.starts_with("scene dzhanibekov; changed: dt\n"), "{out}");
     assert!(
-        out.contains("at t = 0.0000 s, dt = 0.002 s, 4 lane(s)"),
+        out.contains("at t = 0.0000 s, dt = 0.002 s, 4 lanes:"),
         "{out}"
     );
     let damaged = format!("{}x", &code[..code.len() - 4]);
@@ -862,7 +862,7 @@ fn share_makes_a_code_of_a_lesson_part_way() {
         out.ends_with(
             "it asks 3 questions; the code carries 2 answers:\n  \
              step 1: b) adds energy: the spin speeds up: right\n  \
-             step 2: a) keeps it, like the true motion: wrong\n"
+             step 2: a) keeps it, like the true motion: the answer is c) loses energy: the spin slows\n"
         ),
         "{out}"
     );

@@ -79,7 +79,7 @@ fn slider_crank_lists_its_joints_by_the_names_they_join() {
         let to =
             j.b.as_ref()
                 .map_or("the world".into(), |b| format!("'{b}'"));
-        let joined = format!(": '{}' to {to} at ", j.a);
+        let joined = format!(": '{}' to {to}, at ", j.a);
         assert!(
             text.lines().any(|l| l.contains(&joined)),
             "{joined}\n{text}"
@@ -88,7 +88,9 @@ fn slider_crank_lists_its_joints_by_the_names_they_join() {
     assert!(text.contains("slider: 'piston' to the world"), "{text}");
     assert!(text.contains("limits -0.45 m to 0.05 m"), "{text}");
     assert!(
-        text.contains("readout: slider-crank: piston 'piston'"),
+        text.contains(
+            "readout: slider-crank: the position of 'piston' against the one the angle of 'crank' gives"
+        ),
         "{text}"
     );
 }

@@ -85,7 +85,7 @@ const MISTAKES: [(&str, &str, &str, &str, &str); 9] = [
         "ApexRatio(body: \"puck\")",
         "\"puck\"",
         "step 3, quantity.body",
-        "the scene has no body 'puck' (its bodies: ball)",
+        "unknown body 'puck' (its bodies: ball)",
     ),
     (
         "ApexRatio(body: \"ball\")",
@@ -670,7 +670,7 @@ fn a_bounce_of_no_body_lists_the_bodies() {
         &text,
         "Bounce",
         "step 2, event.body",
-        "the scene has no body 'bal' (its bodies: ball)",
+        "unknown body 'bal' (its bodies: ball)",
     );
 }
 
@@ -734,7 +734,7 @@ fn the_doc_s_pendulum_beside_its_lesson_swings_on_time() {
     assert!(
         scene
             .describe()
-            .contains("held at (0, 4, 0) m on the world, a rod 2 m long"),
+            .contains("to (0, 4, 0) m on the world, a rod 2 m long"),
         "{}",
         scene.describe()
     );
@@ -761,7 +761,7 @@ fn the_doc_s_pendulum_beside_its_lesson_swings_on_time() {
     assert!(
         short
             .to_string()
-            .contains("measured nothing (no two swings yet: run longer)"),
+            .contains("measured nothing (no two swings found: run longer, if it swings at all)"),
         "{short}"
     );
 }
@@ -783,4 +783,83 @@ fn joints_without_contacts_are_told_the_section_to_add() {
         ),
         "{err}"
     );
+}
+
+/// A question offers 2 to 26 choices, one letter each where `lesson --ask` letters them
+/// (27 made `--ask` and `setup` read past the alphabet and abort).
+#[test]
+fn a_question_offers_two_to_twenty_six_choices() {
+    let question = |n: usize| {
+        let choices: Vec<String> = (0..n).map(|k| format!("\"choice {k}\"")).collect();
+        format!(
+            r#"(title: "t", scene: "bounce", steps: [Question(text: "q", choices: [{}], answer: 0)])"#,
+            choices.join(", ")
+        )
+    };
+    for n in [2, 26] {
+        Lesson::parse("q.ron", &question(n)).unwrap();
+    }
+    for n in [1, 27] {
+        let err = Lesson::parse("q.ron", &question(n))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.ends_with(&format!(
+                "step 1, choices: a question offers 2 to 26 choices (a to z, as `lesson --ask` letters them), not {n}"
+            )),
+            "{err}"
+        );
+    }
+}
+
+/// The time of a joint's break against theory: a 1 kg ball on a 1 m rod let go level
+/// carries 3mg·sin φ at φ below level (centripetal mv²/L = 2mg sin φ plus gravity's
+/// mg sin φ along the rod), so a rod that breaks past 1.5mg lets go at φ = 30°, at
+/// t = √(L/2g)·∫₀^φ dφ/√(sin φ) (energy: φ' = √(2g sin φ / L)); the integral is taken
+/// with φ = s², which leaves a smooth integrand, by Simpson's rule.
+#[test]
+fn a_break_comes_when_the_rod_carries_its_limit() {
+    let (g, length, mass): (f64, f64, f64) = (9.81, 1.0, 1.0);
+    let scene = format!(
+        r#"(name: "snap", description: "a rod that snaps", gravity: (0.0, -{g}, 0.0), dt: 0.001, duration: 2.0,
+            contacts: Some((planes: [])),
+            bodies: [(name: "bob", parts: [(shape: Sphere(radius: 0.02), mass: {mass})], position: (1.0, 2.0, 0.0))],
+            joints: [(kind: Distance, a: "bob", anchor: (1.0, 2.0, 0.0), anchor_b: (0.0, 2.0, 0.0), break_force: Some({}))])"#,
+        1.5 * mass * g
+    );
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("snap.ron"), scene).unwrap();
+    let top = (std::f64::consts::FRAC_PI_6).sqrt();
+    let n = 2000;
+    let f = |s: f64| {
+        if s == 0.0 {
+            2.0
+        } else {
+            2.0 * s / (s * s).sin().sqrt()
+        }
+    };
+    let h = top / n as f64;
+    let simpson: f64 = (0..=n)
+        .map(|k| {
+            let w = if k == 0 || k == n {
+                1.0
+            } else if k % 2 == 1 {
+                4.0
+            } else {
+                2.0
+            };
+            w * f(k as f64 * h)
+        })
+        .sum::<f64>()
+        * h
+        / 3.0;
+    let exact = (length / (2.0 * g)).sqrt() * simpson;
+    let text = format!(
+        r#"(title: "snap", scene: "snap.ron", steps: [Run(until: 2.0, event: Some(Break)), Readout(quantity: Time(event: Break), stated: {exact}, tolerance: "1%", theory: "3mg sin φ = 1.5mg at φ = 30°")])"#
+    );
+    let path = dir.path().join("snap-lesson.ron");
+    std::fs::write(&path, text).unwrap();
+    let m = &lesson::run::run(&Lesson::open(path.to_str().unwrap()).unwrap()).unwrap()[0];
+    assert!((0.3..0.5).contains(&exact), "{exact}");
+    assert!(m.agrees(), "{m} (exact {exact:.4} s)");
 }

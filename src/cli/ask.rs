@@ -17,6 +17,8 @@ use super::{CliError, emit};
 
 /// Letters the choices are given: a question has at most this many.
 const LETTERS: &str = "abcdefghijklmnopqrstuvwxyz";
+// A lesson offers at most one choice per letter.
+const _: () = assert!(LETTERS.len() == crate::lesson::MOST_CHOICES);
 
 /// Takes lesson `name_or_path`, reading the answers from standard input; whether every
 /// readout agrees with what the lesson states. With `out`, the readouts are written there
@@ -93,6 +95,33 @@ fn take_step(
     Ok(out)
 }
 
+/// Each question answered, one line each: its step, the letter and text chosen, and
+/// `right` or the right one (`--ask`'s summary, `setup`'s list of a code's answers).
+pub(super) fn answers(walk: &Walk) -> String {
+    let mut out = String::new();
+    for (k, step) in walk.lesson.steps.iter().enumerate() {
+        if let Step::Question {
+            choices, answer, ..
+        } = step
+            && let Some(given) = walk.answers[k]
+        {
+            let verdict = if given == *answer {
+                "right".to_string()
+            } else {
+                format!("the answer is {}) {}", letter(*answer), choices[*answer])
+            };
+            let chosen = &choices[given];
+            let _ = writeln!(
+                out,
+                "  step {}: {}) {chosen}: {verdict}",
+                k + 1,
+                letter(given)
+            );
+        }
+    }
+    out
+}
+
 /// The letter of choice `choice` (from 0), as `--ask` and `setup` show it.
 pub(super) fn letter(choice: usize) -> char {
     LETTERS.as_bytes()[choice] as char
@@ -147,26 +176,7 @@ fn read_answer(
 /// Each answer against the right one, and the set-up code of where the lesson ended.
 fn summary(walk: &Walk, lab: &Lab) -> Result<String, CliError> {
     let mut out = String::from("your answers:\n");
-    for (k, step) in walk.lesson.steps.iter().enumerate() {
-        if let Step::Question {
-            choices, answer, ..
-        } = step
-            && let Some(given) = walk.answers[k]
-        {
-            let verdict = if given == *answer {
-                "right".to_string()
-            } else {
-                format!("the answer is {}) {}", letter(*answer), choices[*answer])
-            };
-            let _ = writeln!(
-                out,
-                "  step {}: {}) {}: {verdict}",
-                k + 1,
-                letter(given),
-                choices[given]
-            );
-        }
-    }
+    out += &answers(walk);
     let setup = Setup::of(lab, Some(walk)).map_err(CliError)?;
     let _ = writeln!(out, "set-up code of the lesson's end: {}", setup.to_code());
     Ok(out)

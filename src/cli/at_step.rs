@@ -3,7 +3,7 @@
 //! the settings in force there, each lane a world of its own.
 
 use crate::lab::Lab;
-use crate::lesson::{Lesson, Step, setup::Setup};
+use crate::lesson::{Lesson, setup::Setup};
 use crate::scene::{DEFAULT_SCENE, Scene};
 use crate::world::World;
 
@@ -37,22 +37,11 @@ pub fn setup(code: &str) -> Result<Lanes, CliError> {
     lanes(lab, until)
 }
 
-/// How long the run of the part holding step `at` is: the longest `until` of its runs,
-/// a part being the steps from the lesson's start or a "now try" to the next "now try"
-/// (each starts the run again). None for a part without a run.
+/// How long the run of the part holding step `at` is (each "now try" starts the run
+/// again): none for a part without a run.
 pub fn part_run(lesson: &Lesson, at: usize) -> Option<f64> {
-    let is_try = |s: &Step| matches!(s, Step::Try { .. });
-    let steps = &lesson.steps;
-    let first = (steps[..=at].iter()).rposition(is_try).unwrap_or(0);
-    let end = (steps[at + 1..].iter())
-        .position(is_try)
-        .map_or(steps.len(), |k| at + 1 + k);
-    (steps[first..end].iter())
-        .filter_map(|s| match s {
-            Step::Run { until, .. } => Some(*until),
-            _ => None,
-        })
-        .reduce(f64::max)
+    let part = lesson.parts().find(|p| p.contains(&at))?;
+    Lesson::run_length(&lesson.steps[part])
 }
 
 /// The lab's lanes started again from t = 0, for `until` or the scene's duration.

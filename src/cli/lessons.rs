@@ -11,7 +11,6 @@ use crate::lab::Lab;
 use crate::lesson::{self, Step, run::Measured, setup::Setup, walk::Walk};
 use crate::scene::Scene;
 
-use super::ask::letter;
 use super::output::Output;
 use super::{CliError, emit};
 
@@ -55,11 +54,11 @@ pub fn setup(code: &str) -> Result<(), CliError> {
     let mut text = format!("{}\n", setup.describe());
     let _ = writeln!(
         text,
-        "opens on scene '{}' at t = {:.4} s, dt = {} s, {} lane(s): {}",
+        "opens on scene '{}' at t = {:.4} s, dt = {} s, {}: {}",
         lab.scene().name,
         lab.time(),
         lab.dt(),
-        lab.lanes().len(),
+        counted(lab.lanes().len(), "lane"),
         (lab.lanes().iter())
             .map(|r| r.integrator().name())
             .collect::<Vec<_>>()
@@ -78,11 +77,11 @@ pub fn setup(code: &str) -> Result<(), CliError> {
     emit(&text)
 }
 
-/// "1 question", "2 questions".
-fn counted_questions(n: usize) -> String {
+/// `n` of a thing: "1 question", "2 questions", "1 lane", "4 lanes".
+fn counted(n: usize, thing: &str) -> String {
     match n {
-        1 => "1 question".into(),
-        n => format!("{n} questions"),
+        1 => format!("1 {thing}"),
+        n => format!("{n} {thing}s"),
     }
 }
 
@@ -97,37 +96,20 @@ fn answers_carried(w: &Walk) -> String {
         0 => format!(
             "it asks {}; the code carries no answers
 ",
-            counted_questions(asked)
+            counted(asked, "question")
         ),
         1 => format!(
             "it asks {}; the code carries 1 answer:
 ",
-            counted_questions(asked)
+            counted(asked, "question")
         ),
         n => format!(
             "it asks {}; the code carries {n} answers:
 ",
-            counted_questions(asked)
+            counted(asked, "question")
         ),
     };
-    for (k, step) in w.lesson.steps.iter().enumerate() {
-        if let (
-            Step::Question {
-                choices, answer, ..
-            },
-            Some(given),
-        ) = (step, w.answers[k])
-        {
-            let verdict = if given == *answer { "right" } else { "wrong" };
-            let _ = writeln!(
-                text,
-                "  step {}: {}) {}: {verdict}",
-                k + 1,
-                letter(given),
-                choices[given]
-            );
-        }
-    }
+    text += &super::ask::answers(w);
     text
 }
 
@@ -175,7 +157,7 @@ pub(super) fn walk_to(
         return Err(CliError(format!(
             "--answers: {} given, lesson '{name}' asks {} up to step {step}",
             answers.len(),
-            counted_questions(asked)
+            counted(asked, "question")
         )));
     }
     let mut by_step = vec![None; n];

@@ -15,4 +15,4 @@ pub mod tolerance;
 pub mod walk;
 
 pub use builtin::{lesson_names, load};
-pub use schema::{Axis, Event, Lesson, Quantity, Setting, Step};
+pub use schema::{Axis, Event, Lesson, MOST_CHOICES, Quantity, Setting, Step};

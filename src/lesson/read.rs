@@ -1,7 +1,7 @@
 //! Reading a lesson: RON parsed and checked, with the scene files' errors (file, line,
 //! column, field).
 
-use super::schema::{CONTROLS, Event, Lesson, Quantity, Setting, Step};
+use super::schema::{CONTROLS, Event, Lesson, MOST_CHOICES, Quantity, Setting, Step};
 use super::tolerance::Tolerance;
 use crate::integrators::Integrator;
 use crate::scene::ranges::DURATION;
@@ -205,6 +205,15 @@ fn step_named(path: &str) -> String {
 /// A question's choices: each says something, and none says what one before it says
 /// (blanks around it and case aside).
 fn choices_ok(choices: &[String]) -> Result<(), Invalid> {
+    if !(2..=MOST_CHOICES).contains(&choices.len()) {
+        return Err(Invalid::new(
+            "",
+            format!(
+                "a question offers 2 to {MOST_CHOICES} choices (a to z, as `lesson --ask` letters them), not {}",
+                choices.len()
+            ),
+        ));
+    }
     let key = |c: &String| c.trim().to_lowercase();
     for (k, choice) in choices.iter().enumerate() {
         let at = format!("[{k}]");
@@ -288,18 +297,17 @@ fn setting_ok(set: &Setting, scene: &Scene, dt: &mut f64) -> Result<(), Invalid>
     Ok(())
 }
 
-/// The scene's body `body`, or an error at `field` listing the bodies it has.
+/// The scene's body `body`, listed or generated (a pyramid's `box 1`), or an error at
+/// `field` listing the bodies it has, as a scene file's unknown names are listed.
 fn body_ok(field: &str, body: &str, scene: &Scene) -> Result<(), Invalid> {
-    if scene.bodies.iter().any(|b| b.name == body) {
+    let all = scene.all_bodies();
+    if all.iter().any(|b| b.name == body) {
         return Ok(());
     }
-    let names: Vec<&str> = scene.bodies.iter().map(|b| b.name.as_str()).collect();
+    let names: Vec<&str> = all.iter().map(|b| b.name.as_str()).collect();
     Err(Invalid::new(
         field,
-        format!(
-            "the scene has no body '{body}' (its bodies: {})",
-            names.join(", ")
-        ),
+        crate::scene::unknown("body", body, &names),
     ))
 }
 

@@ -34,6 +34,35 @@ pub struct Lesson {
     pub text: String,
 }
 
+impl Lesson {
+    /// The lesson's parts, as ranges of its steps: each "now try" starts the run again
+    /// and a new part, which it opens.
+    pub fn parts(&self) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain((self.steps.iter().enumerate()).filter_map(|(k, s)| {
+                matches!(s, Step::Try { .. })
+                    .then_some(k)
+                    .filter(|&k| k > 0)
+            }))
+            .chain(std::iter::once(self.steps.len()))
+            .collect();
+        (0..starts.len() - 1).map(move |i| starts[i]..starts[i + 1])
+    }
+
+    /// How far the runs among `steps` go: the longest `until`, none without a run.
+    pub fn run_length(steps: &[Step]) -> Option<f64> {
+        (steps.iter())
+            .filter_map(|s| match s {
+                Step::Run { until, .. } => Some(*until),
+                _ => None,
+            })
+            .reduce(f64::max)
+    }
+}
+
+/// The most choices a question offers: one letter each, a to z, where a terminal asks it.
+pub const MOST_CHOICES: usize = 26;
+
 /// The controls a lesson can lock.
 pub const CONTROLS: [&str; 5] = ["scene", "integrators", "dt", "start", "solver"];
 
@@ -236,7 +265,7 @@ impl Quantity {
     pub fn why_nothing(&self) -> &'static str {
         match self {
             Self::FlipPeriod => "no two flips yet: run longer",
-            Self::SwingPeriod { .. } => "no two swings yet: run longer",
+            Self::SwingPeriod { .. } => "no two swings found: run longer, if it swings at all",
             Self::SwingPlanePeriod => "the swing plane has not turned enough yet: run longer",
             Self::ApexRatio { .. } => "no bounce and rise after it yet: run longer",
             Self::Time { .. } => "it has not happened yet",

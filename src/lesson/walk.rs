@@ -151,14 +151,11 @@ impl Walk {
         answers: &[Option<usize>],
     ) -> Result<(), String> {
         let target = target.min(self.lesson.steps.len().saturating_sub(1));
-        // Each "now try" starts the run again: the runs' ends, segment by segment.
-        let (done, last) =
-            (self.lesson.steps[..target].iter()).fold((0.0, 0.0), |(done, last), s| match s {
-                Step::Run { until, .. } => (done, f64::max(last, *until)),
-                Step::Try { .. } => (done + last, 0.0),
-                _ => (done, last),
-            });
-        let until = done + last;
+        // Each "now try" starts the run again: the runs' ends, part by part.
+        let steps = &self.lesson.steps;
+        let until: f64 = (self.lesson.parts())
+            .filter_map(|p| Lesson::run_length(&steps[p.start.min(target)..p.end.min(target)]))
+            .sum();
         if until / lab.h() > MAX_STEPS {
             return Err(format!(
                 "reaching step {} runs to {until} s, more than {MAX_STEPS} steps at h = {} s",

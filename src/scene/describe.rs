@@ -236,12 +236,27 @@ fn joint_line(j: &JointDesc) -> String {
         (None, Some(f)) => format!("frame '{f}'"),
         (None, None) => "the world".into(),
     };
-    let mut line = format!("{kind}: '{}' to {to} at {} m", j.a, vec3(j.anchor));
-    if let Some(b) = j.anchor_b {
-        let apart = (j.anchor - b).length();
-        let _ = write!(line, ", held at {} m on {to}", vec3(b));
-        if j.length.is_none() {
-            let _ = write!(line, ", a rod {} m long", num(apart));
+    let mut line = format!("{kind}: '{}' to {to}", j.a);
+    match j.anchor_b {
+        // A distance joint has a point on each end.
+        Some(b) => {
+            let apart = num((j.anchor - b).length());
+            let _ = write!(
+                line,
+                ", from {} m on '{}' to {} m on {to}",
+                vec3(j.anchor),
+                j.a,
+                vec3(b)
+            );
+            match (j.length, j.spring) {
+                (None, None) => write!(line, ", a rod {apart} m long"),
+                (None, Some(_)) => write!(line, ", rest length {apart} m"),
+                _ => Ok(()),
+            }
+            .unwrap_or(());
+        }
+        None => {
+            let _ = write!(line, ", at {} m", vec3(j.anchor));
         }
     }
     if let Some(axis) = j.axis {
@@ -326,7 +341,7 @@ fn frame_line(f: &FrameDesc) -> String {
 fn readout_text(r: &Readout) -> String {
     match r {
         Readout::Circling { body, frame } => format!(
-            "circling: how fast '{body}''s velocity turns as it rolls on frame '{frame}', \
+            "circling: how fast the velocity of '{body}' turns as it rolls on frame '{frame}', \
              against 2Ω/7"
         ),
         Readout::Foucault { body, frame, pivot } => format!(
@@ -335,7 +350,7 @@ fn readout_text(r: &Readout) -> String {
             vec3(*pivot)
         ),
         Readout::SliderCrank { crank, piston, .. } => format!(
-            "slider-crank: piston '{piston}' against the position crank '{crank}''s angle gives"
+            "slider-crank: the position of '{piston}' against the one the angle of '{crank}' gives"
         ),
         Readout::Stretch => "stretch: how far the joints' anchors have pulled apart".into(),
     }
