@@ -4,7 +4,10 @@
 //! and the other sizes `tests/rest.rs` puts to sleep; rapier's copy is the bench's.
 //!
 //! `cargo run --release -p gyrolab-rapier-bench --example heap_counts -- [SIZES…]`
-//! (default 600 800 1000 1200 1500). Add `--trace SIZE` to print one line a second.
+//! (default 600 800 1000 1200 1500). Add `--trace SIZE` to print one line a second;
+//! `--window SIZE FROM TO` times gyrolab's steps FROM..TO (s) of that heap's fall alone,
+//! ten times over from a copy, on one thread (for a profiler); `--rapier-stages SIZE`
+//! prints rapier's own stage timers, a mean step per second of the fall.
 
 use std::time::Instant;
 
@@ -63,6 +66,8 @@ struct Counts {
     pairs: usize,
     manifolds: usize,
     points: usize,
+    /// Manifolds carried from an earlier step instead of computed (gyrolab's only).
+    recycled: usize,
     seconds: f64,
 }
 
@@ -74,6 +79,7 @@ impl std::ops::AddAssign for Counts {
         self.seconds += o.seconds;
         self.manifolds += o.manifolds;
         self.points += o.points;
+        self.recycled += o.recycled;
     }
 }
 
@@ -87,6 +93,8 @@ struct Fall {
     waiting: usize,
     asleep_from: Vec<usize>,
     trace: Vec<Counts>,
+    /// The steps' time (s) in each second.
+    per_second: Vec<f64>,
 }
 
 impl Fall {
@@ -97,6 +105,7 @@ impl Fall {
             waiting: 0,
             asleep_from: vec![0; bodies],
             trace: Vec::new(),
+            per_second: vec![0.0; FALL_STEPS.div_ceil(60)],
         }
     }
 
@@ -116,6 +125,7 @@ impl Fall {
                 *from = k + 2;
             }
         }
+        self.per_second[k / 60] += c.seconds;
         if k % 60 == 59 {
             self.trace.push(c);
         }
@@ -145,6 +155,7 @@ fn gyrolab_fall(size: usize) -> Fall {
                 .filter(|s| !s.asleep && s.timer == 0.0)
                 .count(),
             pairs: c.stats.pairs,
+            recycled: c.stats.recycled,
             seconds,
             ..Counts::default()
         };
@@ -235,22 +246,26 @@ fn summary(name: &str, f: &Fall) {
 }
 
 /// Per second while either engine has a box awake: awake boxes, those still faster than
-/// the sleep speed, touching manifolds and points, at the second's last step.
+/// the sleep speed, touching manifolds and points at the second's last step, and the
+/// second's mean step time.
 fn trace(g: &Fall, r: &Fall) {
-    println!("  s  | gyrolab awake moving manifolds points | rapier awake moving manifolds points");
+    println!("  s  | gyrolab awake moving manifolds points recycled ms/step | rapier (the same)");
     let rows = g.trace.iter().zip(&r.trace).enumerate();
     for (s, (a, b)) in rows.take_while(|(_, (a, b))| a.awake + b.awake > 0) {
         println!(
-            "  {:2} | {:5} {:5} {:5} {:6} | {:5} {:5} {:5} {:6}",
+            "  {:2} | {:5} {:5} {:5} {:6} {:5} {:5.2} | {:5} {:5} {:5} {:6} {:5.2}",
             s + 1,
             a.awake,
             a.moving,
             a.manifolds,
             a.points,
+            a.recycled,
+            g.per_second[s] * 1e3 / 60.0,
             b.awake,
             b.moving,
             b.manifolds,
-            b.points
+            b.points,
+            r.per_second[s] * 1e3 / 60.0
         );
     }
 }
@@ -287,8 +302,73 @@ fn report(size: usize, traced: bool, pool: &rayon::ThreadPool) {
     }
 }
 
+/// Ten runs of gyrolab's steps from `from` to `to` seconds of the fall; the mean step.
+fn window(size: usize, from: f64, to: f64) {
+    let h = 1.0 / 60.0;
+    let mut start = gyrolab_world(size);
+    while start.time < from - 0.5 * h {
+        start.step(h).expect("finite step");
+    }
+    let steps = ((to - from) / h).round() as usize;
+    let t = Instant::now();
+    for _ in 0..10 {
+        let mut w = start.clone();
+        (0..steps).for_each(|_| w.step(h).expect("finite step"));
+    }
+    let per = t.elapsed().as_secs_f64() / (10 * steps) as f64;
+    println!("pile {size}, {from}-{to} s: {:.2} ms a step", per * 1e3);
+}
+
+/// Rapier's stage timers (its `Counters`) over the fall of the heap of `size` boxes:
+/// each second's mean step, whole and by stage, in ms, while a box is awake.
+fn rapier_stages(size: usize) {
+    let mut w = rapier_world(&gyrolab_world(size));
+    w.physics_pipeline.counters.enable();
+    println!("  s  | step  broad narrow islands solver (ms a step)");
+    for s in 0..FALL_STEPS / 60 {
+        let mut sums = [0.0; 5];
+        for _ in 0..60 {
+            w.step();
+            let c = &w.physics_pipeline.counters;
+            let times = [
+                c.step_time.time(),
+                c.cd.broad_phase_time.time(),
+                c.cd.narrow_phase_time.time(),
+                c.stages.island_construction_time.time(),
+                c.stages.solver_time.time(),
+            ];
+            for (sum, t) in sums.iter_mut().zip(times) {
+                *sum += t.as_secs_f64() * 1e3 / 60.0;
+            }
+        }
+        let [a, b, c, d, e] = sums;
+        println!("  {:2} | {a:5.2} {b:5.2} {c:5.2} {d:5.2} {e:5.2}", s + 1);
+        if w.islands.active_bodies().next().is_none() {
+            break;
+        }
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a thread pool");
+    if let Some(i) = args.iter().position(|a| a == "--window") {
+        let arg = |k: usize| args.get(i + k).and_then(|s| s.parse::<f64>().ok());
+        let (Some(size), Some(from), Some(to)) = (arg(1), arg(2), arg(3)) else {
+            eprintln!("--window SIZE FROM TO: a box count and two times in seconds");
+            std::process::exit(2);
+        };
+        pool.install(|| window(size as usize, from, to));
+        return;
+    }
+    if let Some(i) = args.iter().position(|a| a == "--rapier-stages") {
+        let size = args.get(i + 1).and_then(|s| s.parse().ok()).unwrap_or(1000);
+        rapier_stages(size);
+        return;
+    }
     let trace: Option<usize> = (args.iter().position(|a| a == "--trace"))
         .and_then(|i| args.get(i + 1))
         .and_then(|s| s.parse().ok());
@@ -296,10 +376,6 @@ fn main() {
     if sizes.is_empty() {
         sizes = vec![600, 800, 1000, 1200, 1500];
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .expect("a thread pool");
     for size in sizes {
         report(size, trace == Some(size), &pool);
     }
