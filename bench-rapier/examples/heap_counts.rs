@@ -7,7 +7,8 @@
 //! (default 600 800 1000 1200 1500). Add `--trace SIZE` to print one line a second;
 //! `--window SIZE FROM TO` times gyrolab's steps FROM..TO (s) of that heap's fall alone,
 //! ten times over from a copy, on one thread (for a profiler); `--rapier-stages SIZE`
-//! prints rapier's own stage timers, a mean step per second of the fall.
+//! prints rapier's own stage timers, a mean step per second of the fall (they read zero
+//! unless built with `--features rapier3d/profiler`, which the bench leaves off).
 
 use std::time::Instant;
 
