@@ -866,13 +866,24 @@ fn share_makes_a_code_of_a_lesson_part_way() {
         ),
         "{out}"
     );
+    // Letters, as `setup` and `--ask` show the choices, give the same code.
+    let lettered = [
+        "share",
+        "--lesson",
+        "energy-drift",
+        "--step",
+        "4",
+        "--answers",
+        "b,a",
+    ];
+    assert_eq!(stdout(&gyrolab(&lettered)), stdout(&code));
     assert_bad_input(
         &["share", "--lesson", "restitution", "--step", "9"],
         "--step 9: lesson 'restitution' has 4 steps",
     );
     assert_bad_input(
         &["share", "--lesson", "restitution", "--answers", "7"],
-        "question 1 has choices 0 to 3",
+        "question 1 has choices a to d (0 to 3)",
     );
     assert_bad_input(
         &["share", "pile", "--lesson", "restitution"],

@@ -64,6 +64,20 @@ pub fn duration(s: &str) -> Result<f64, String> {
     }
 }
 
+/// `--answers`: a choice as a letter, `a` for the first (as `lesson --ask` and `setup`
+/// show them), or as its index from 0 (as lesson files number them).
+pub fn choice(s: &str) -> Result<usize, String> {
+    let s = s.trim();
+    let mut chars = s.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c @ 'a'..='z'), None) => Ok(c as usize - 'a' as usize),
+        (Some(c @ 'A'..='Z'), None) => Ok(c as usize - 'A' as usize),
+        _ => s.parse().map_err(|_| {
+            format!("'{s}' is not a choice: give a letter (a, b, ...) or an index from 0")
+        }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -101,5 +115,14 @@ mod tests {
                 .contains("positive number of seconds")
         );
         assert!(duration("inf").is_err() && duration("2.5") == Ok(2.5));
+        assert_eq!(
+            ["a", "B", "c", "0", "3"].map(choice),
+            [0, 1, 2, 0, 3].map(Ok)
+        );
+        assert!(
+            choice("bb")
+                .unwrap_err()
+                .contains("give a letter (a, b, ...) or an index from 0")
+        );
     }
 }

@@ -164,9 +164,10 @@ pub(super) fn walk_to(
     for (i, (&a, &(k, choices))) in answers.iter().zip(&questions).enumerate() {
         if a >= choices {
             return Err(CliError(format!(
-                "--answers: answer {} is {a}, question {} has choices 0 to {}",
+                "--answers: answer {} is choice {a} (from 0), question {} has choices a to {} (0 to {})",
                 i + 1,
                 i + 1,
+                super::ask::letter(choices - 1),
                 choices - 1
             )));
         }

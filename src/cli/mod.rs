@@ -128,13 +128,15 @@ pub enum Command {
         /// The lesson's step to open at, from 1; the runs before it are taken.
         #[arg(long, value_name = "K", default_value_t = 1, requires = "lesson", value_parser = clap::value_parser!(u32).range(1..=10_000))]
         step: u32,
-        /// Answers to the lesson's questions in their order, each a choice's index from
-        /// 0 (as lesson files number them).
+        /// Answers to the lesson's questions in their order, each a choice's letter (a,
+        /// b, ..., as `lesson --ask` and `setup` show them) or its index from 0 (as lesson
+        /// files number them).
         #[arg(
             long,
             value_name = "A,B,...",
             value_delimiter = ',',
-            requires = "lesson"
+            requires = "lesson",
+            value_parser = args::choice
         )]
         answers: Vec<usize>,
     },
