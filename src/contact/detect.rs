@@ -122,7 +122,7 @@ impl Contacts {
     /// its manifold was computed carries that manifold on (see [`Origin`]), the others
     /// collide again. Then the pairs without one collide and are inserted in the pairs'
     /// order. A settled pile's manifolds are mostly carried, and building each whole and
-    /// copying it into the graph through buffers cost a tenth of its step.
+    /// copying it into the graph through buffers cost about 7% of its step.
     fn collide_pairs(&mut self, bodies: &[Body]) {
         self.plan_pairs(bodies);
         self.renew_contacts(bodies);
