@@ -135,13 +135,21 @@ pub struct Contacts {
     boxes: Vec<Aabb>,
     #[serde(skip)]
     pairs: Vec<(u32, u32)>,
-    /// The narrow phase's manifolds, one per pair (or per part and plane), before they
-    /// go into the graph; rebuilt each step.
+    /// The narrow phase's manifolds, one per new pair (or per part and plane), before
+    /// they go into the graph; rebuilt each step.
     #[serde(skip)]
     found: Vec<Option<Manifold>>,
-    /// The pairs' manifolds, each with whether it was carried on (recycled).
+    /// Per pair: its contact in the graph (`NONE` for a new pair) and whether its
+    /// manifold is carried on (recycled).
     #[serde(skip)]
-    found_pairs: Vec<Option<(Manifold, bool)>>,
+    pair_plans: Vec<(u32, bool)>,
+    /// Per contact: the same, seen from the contact: its pair (`NONE` for none) and
+    /// whether it is carried on.
+    #[serde(skip)]
+    contact_plans: Vec<(u32, bool)>,
+    /// The pairs without a contact, in order.
+    #[serde(skip)]
+    fresh: Vec<u32>,
     /// Sleeping bodies a moving kinematic collider reached in this detection: the sleep
     /// stage wakes them.
     #[serde(skip)]

@@ -50,7 +50,9 @@ impl Contacts {
             boxes: _,
             pairs: _,
             found: _,
-            found_pairs: _,
+            pair_plans: _,
+            contact_plans: _,
+            fresh: _,
             woken: _,
             state: _,
         } = self;
@@ -71,7 +73,9 @@ impl Contacts {
             boxes: Vec::new(),
             pairs: Vec::new(),
             found: Vec::new(),
-            found_pairs: Vec::new(),
+            pair_plans: Vec::new(),
+            contact_plans: Vec::new(),
+            fresh: Vec::new(),
             woken: Vec::new(),
             state: StepState::default(),
         }
@@ -97,7 +101,9 @@ impl Contacts {
             boxes: _,
             pairs: _,
             found: _,
-            found_pairs: _,
+            pair_plans: _,
+            contact_plans: _,
+            fresh: _,
             woken: _,
             state: _,
         } = from;
