@@ -4,7 +4,7 @@
 use glam::DVec3;
 
 use super::settings::RECYCLE_TURN;
-use super::{Contact, Contacts, Material, NONE, Proxy, Sleep, narrow_phase, parallel};
+use super::{Contact, Contacts, Material, NONE, Proxy, Sleep, broad_phase, narrow_phase, parallel};
 use super::{Geom, Manifold, Origin, Pose};
 use crate::body::Body;
 
@@ -60,8 +60,9 @@ impl Contacts {
     }
 
     /// Proxies: each part's proxy and its box, grown by the reach, on its own (on the
-    /// stage's team when there are many), in body order. An asleep body that has not
-    /// moved since its proxy was made keeps it: made again, it would come out the same.
+    /// stage's team when there are many), in body order; and the awake ones' list. An
+    /// asleep body that has not moved since its proxy was made keeps it and its box
+    /// where they lie: made again, they would come out the same.
     fn update_proxies(&mut self, bodies: &[Body], h: f64) {
         let spec = 0.5 * self.settings.speculative_distance;
         let owners: Vec<(u32, u32)> = bodies
@@ -71,20 +72,11 @@ impl Contacts {
             .flat_map(|(i, body)| (0..body.parts.len() as u32).map(move |k| (i as u32, k)))
             .collect();
         self.proxies_made = self.stamp;
-        let (previous, sleep) = (std::mem::take(&mut self.proxies), &self.sleep);
-        parallel::collect(owners.len(), &mut self.proxies, |k| {
+        let sleep = &self.sleep;
+        let make = |k: usize| {
             let (i, part) = owners[k];
             let body = &bodies[i as usize];
             let (s, shape) = (&body.state, &body.parts[part as usize]);
-            let pose = Pose::of(s);
-            if let Some(p) = previous.get(k)
-                && (p.body, p.part, p.pose) == (i, part, pose)
-                && sleep[i as usize].asleep
-                && (s.velocity, s.angular_momentum) == (DVec3::ZERO, DVec3::ZERO)
-                && p.reach == spec
-            {
-                return p.clone();
-            }
             let omega = s.world_omega(&body.props).length();
             let extent = shape.radius_from_centre();
             let reach = spec + h * (s.velocity.length() + omega * extent);
@@ -94,19 +86,48 @@ impl Contacts {
                 geom: Geom::of_part(shape, s.position, s.orientation),
                 reach,
                 extent,
-                pose,
+                pose: Pose::of(s),
             }
-        });
-        let proxies = &self.proxies;
-        parallel::collect(proxies.len(), &mut self.boxes, |k| {
-            let p = &proxies[k];
-            p.geom.aabb().expanded(DVec3::splat(p.reach))
-        });
+        };
+        let boxed = |p: &Proxy| p.geom.aabb().expanded(DVec3::splat(p.reach));
+        if self.proxies.len() != owners.len() || self.boxes.len() != owners.len() {
+            parallel::collect(owners.len(), &mut self.proxies, make);
+            let proxies = &self.proxies;
+            parallel::collect(proxies.len(), &mut self.boxes, |k| boxed(&proxies[k]));
+        } else {
+            let mut kept = Vec::new();
+            let proxies = &self.proxies;
+            parallel::collect(owners.len(), &mut kept, |k| {
+                let (i, part) = owners[k];
+                let (p, s) = (&proxies[k], &bodies[i as usize].state);
+                sleep[i as usize].asleep
+                    && (p.body, p.part, p.reach) == (i, part, spec)
+                    && p.pose == Pose::of(s)
+                    && (s.velocity, s.angular_momentum) == (DVec3::ZERO, DVec3::ZERO)
+            });
+            parallel::for_each_indexed(&mut self.proxies, |k, p| {
+                if !kept[k] {
+                    *p = make(k);
+                }
+            });
+            let proxies = &self.proxies;
+            parallel::for_each_indexed(&mut self.boxes, |k, b| {
+                if !kept[k] {
+                    *b = boxed(&proxies[k]);
+                }
+            });
+        }
+        self.awake_proxies.clear();
+        (self.awake_proxies).extend((0..owners.len() as u32).filter(|&k| {
+            let body = owners[k as usize].0 as usize;
+            !sleep[body].asleep
+        }));
     }
 
     /// Broad phase: the pairs of proxies whose boxes overlap, of different bodies not
     /// both asleep and not jointed (jointed bodies overlap at the joint by design; once
-    /// the joint breaks they collide).
+    /// the joint breaks they collide). A few awake proxies beside many asleep ones are
+    /// tried against every box instead of swept with them all.
     fn broad_phase(&mut self) {
         let (proxies, sleep, joints) = (&self.proxies, &self.sleep, &self.joints);
         let jointed = |a: usize, b: usize| {
@@ -115,17 +136,16 @@ impl Contacts {
                 .filter(|j| j.holds())
                 .any(|j| (j.a == a && j.b == Some(b)) || (j.a == b && j.b == Some(a)))
         };
-        self.broad.pairs(
-            &self.boxes,
-            (
-                |i| !sleep[proxies[i].body as usize].asleep,
-                |i, j| {
-                    let (a, b) = (proxies[i].body as usize, proxies[j].body as usize);
-                    a != b && !jointed(a, b)
-                },
-            ),
-            &mut self.pairs,
-        );
+        let keep = |i: usize, j: usize| {
+            let (a, b) = (proxies[i].body as usize, proxies[j].body as usize);
+            a != b && !jointed(a, b)
+        };
+        let awake = |i: usize| !sleep[proxies[i].body as usize].asleep;
+        if self.awake_proxies.len() <= broad_phase::FEW_AWAKE {
+            broad_phase::pairs_of_few(&self.boxes, &self.awake_proxies, keep, &mut self.pairs);
+        } else {
+            (self.broad).pairs(&self.boxes, (awake, keep), &mut self.pairs);
+        }
         self.stats.pairs = self.pairs.len();
     }
 
@@ -188,14 +208,14 @@ impl Contacts {
     fn collide_planes(&mut self, bodies: &[Body]) -> Vec<Touch> {
         let spec = 0.5 * self.settings.speculative_distance;
         let mut found = std::mem::take(&mut self.found);
-        let (proxies, planes, boxes, sleep) =
-            (&self.proxies, &self.planes, &self.boxes, &self.sleep);
-        parallel::collect(proxies.len() * planes.len(), &mut found, |k| {
-            let (p, plane) = (k / planes.len(), &planes[k % planes.len()]);
+        let (proxies, planes, boxes) = (&self.proxies, &self.planes, &self.boxes);
+        let awake = &self.awake_proxies;
+        parallel::collect(awake.len() * planes.len(), &mut found, |k| {
+            let (p, plane) = (awake[k / planes.len()] as usize, &planes[k % planes.len()]);
             let proxy = &proxies[p];
             let bb = &boxes[p];
             let lowest = DVec3::select(plane.normal.cmpge(DVec3::ZERO), bb.min, bb.max);
-            if sleep[proxy.body as usize].asleep || plane.height(lowest) > 0.0 {
+            if plane.height(lowest) > 0.0 {
                 return None;
             }
             narrow_phase::collide_plane(&proxy.geom, plane, proxy.reach + spec)
@@ -203,7 +223,8 @@ impl Contacts {
         let mut grounded = Vec::new();
         for (k, m) in found.iter_mut().enumerate() {
             if let Some(m) = m.take() {
-                let (proxy, plane) = (&proxies[k / planes.len()], k % planes.len());
+                let p = awake[k / planes.len()] as usize;
+                let (proxy, plane) = (&proxies[p], k % planes.len());
                 let material = Material::mix(
                     &bodies[proxy.body as usize].material,
                     &planes[plane].material(),
@@ -268,7 +289,7 @@ impl Contacts {
         let asleep = |b: u32| b == NONE || sleep[b as usize].asleep;
         for c in (0..self.graph.len()).rev() {
             let [a, b] = self.graph.bodies(c);
-            let keep = self.graph.values()[c].stamp == stamp || (asleep(a) && asleep(b));
+            let keep = (asleep(a) && asleep(b)) || self.graph.values()[c].stamp == stamp;
             if !keep {
                 self.graph.erase(c);
             }

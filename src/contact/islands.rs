@@ -44,10 +44,15 @@ pub fn sleep_speed(
 }
 
 /// Puts to sleep every island whose bodies have all been slow for the sleep time, and
-/// wakes the others; returns how many islands there are and the bodies that fell asleep
+/// wakes the others; returns how many islands are awake and the bodies that fell asleep
 /// in this call (their velocities must be zeroed). `links` are the pairs of bodies the
 /// user rows join: a row links an island as a joint does, so it never holds an awake
 /// body against a sleeping one, which the solver takes as immovable.
+///
+/// Where no awake body is linked to an asleep one, the asleep islands cannot change:
+/// then only the awake bodies' links are walked (an asleep heap beside them costs
+/// nothing). An asleep island's timers are all past the sleep time (it fell asleep
+/// so), so this decides as the walk of every link would.
 pub fn update<V>(
     graph: &ContactGraph<V>,
     (joints, links): (&[Joint], &[(usize, usize)]),
@@ -55,23 +60,79 @@ pub fn update<V>(
     settings: &SolverSettings,
 ) -> (usize, Vec<usize>) {
     let n = sleep.len();
-    let edges = graph.ends().iter().map(|&[a, b]| (a, b)).chain(
+    let joined = || {
         joints
             .iter()
             .filter(|j| j.holds())
             .filter_map(|j| j.b.map(|b| (j.a as u32, b as u32)))
-            .chain(links.iter().map(|&(a, b)| (a as u32, b as u32))),
-    );
+            .chain(links.iter().map(|&(a, b)| (a as u32, b as u32)))
+    };
+    let awake: Vec<u32> = (0..n as u32)
+        .filter(|&b| !sleep[b as usize].asleep)
+        .collect();
+    if settings.sleep
+        && awake.len() < n
+        && let Some(edges) = awake_links(graph, joined(), &awake, sleep)
+    {
+        return decide(n, edges.into_iter(), &awake, sleep, settings);
+    }
+    let edges = graph.ends().iter().map(|&[a, b]| (a, b)).chain(joined());
+    let all: Vec<u32> = (0..n as u32).collect();
+    decide(n, edges, &all, sleep, settings)
+}
+
+/// The links of the `awake` bodies (their contacts, and the `joined` pairs), or `None`
+/// if one links an awake body to an asleep one.
+fn awake_links<V>(
+    graph: &ContactGraph<V>,
+    joined: impl Iterator<Item = (u32, u32)>,
+    awake: &[u32],
+    sleep: &[Sleep],
+) -> Option<Vec<(u32, u32)>> {
+    let asleep = |b: u32| b != NONE && sleep[b as usize].asleep;
+    let mut edges = Vec::new();
+    for &b in awake {
+        for (_, other) in graph.contacts_of(b) {
+            if asleep(other) {
+                return None;
+            }
+            edges.push((b, other));
+        }
+    }
+    for (a, b) in joined {
+        if asleep(a) != asleep(b) {
+            return None;
+        }
+        if !asleep(a) {
+            edges.push((a, b));
+        }
+    }
+    Some(edges)
+}
+
+/// The islands of `edges` among `bodies` (the links of every one of them, and no
+/// other's): each is put to sleep if all its bodies have been slow for the sleep time,
+/// and woken otherwise; returns how many of them are awake and the bodies that fell
+/// asleep.
+fn decide(
+    n: usize,
+    edges: impl Iterator<Item = (u32, u32)>,
+    bodies: &[u32],
+    sleep: &mut [Sleep],
+    settings: &SolverSettings,
+) -> (usize, Vec<usize>) {
     let roots = components(n, edges);
     let mut calm = vec![f64::INFINITY; n];
     let mut count = 0;
-    for (b, &r) in roots.iter().enumerate() {
-        count += usize::from(r as usize == b);
-        calm[r as usize] = calm[r as usize].min(sleep[b].timer);
+    for &b in bodies {
+        let (b, r) = (b as usize, roots[b as usize] as usize);
+        calm[r] = calm[r].min(sleep[b].timer);
     }
     let mut fell_asleep = Vec::new();
-    for (b, &r) in roots.iter().enumerate() {
+    for &b in bodies {
+        let (b, r) = (b as usize, roots[b as usize]);
         let asleep = settings.sleep && calm[r as usize] >= settings.sleep_time;
+        count += usize::from(r as usize == b && !asleep);
         if asleep && !sleep[b].asleep {
             fell_asleep.push(b);
         }

@@ -85,7 +85,10 @@ pub struct Stats {
     /// when it does not run).
     pub pairs: usize,
     pub contacts: usize,
+    /// Contact points of the contacts solved in this step (none while the world is at
+    /// rest: the asleep contacts are not walked to count theirs).
     pub points: usize,
+    /// Islands awake after this step's sleep test.
     pub islands: usize,
     pub awake: usize,
     /// Manifolds carried on from an earlier step instead of computed.
@@ -133,6 +136,10 @@ pub struct Contacts {
     proxies_made: u64,
     #[serde(skip)]
     boxes: Vec<Aabb>,
+    /// The proxies of the bodies awake in this detection, ascending: the stages after
+    /// the broad phase go over these only.
+    #[serde(skip)]
+    awake_proxies: Vec<u32>,
     #[serde(skip)]
     pairs: Vec<(u32, u32)>,
     /// The narrow phase's manifolds, one per pair (or per part and plane), before they
