@@ -43,6 +43,7 @@ impl Contacts {
         if self.at_rest() && self.kinematic.iter().all(|k| !k.moves()) {
             self.stats.pairs = 0;
             self.stats.recycled = 0;
+            self.stats.made = 0;
             return;
         }
         let big = parallel::worth_threads(bodies.len().max(self.graph.len()));
@@ -94,6 +95,7 @@ impl Contacts {
             parallel::collect(owners.len(), &mut self.proxies, make);
             let proxies = &self.proxies;
             parallel::collect(proxies.len(), &mut self.boxes, |k| boxed(&proxies[k]));
+            self.stats.made = owners.len();
         } else {
             let mut kept = Vec::new();
             let proxies = &self.proxies;
@@ -116,6 +118,7 @@ impl Contacts {
                     *b = boxed(&proxies[k]);
                 }
             });
+            self.stats.made = kept.iter().filter(|&&k| !k).count();
         }
         self.awake_proxies.clear();
         (self.awake_proxies).extend((0..owners.len() as u32).filter(|&k| {

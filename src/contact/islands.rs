@@ -44,8 +44,8 @@ pub fn sleep_speed(
 }
 
 /// Puts to sleep every island whose bodies have all been slow for the sleep time, and
-/// wakes the others; returns how many islands are awake and the bodies that fell asleep
-/// in this call (their velocities must be zeroed). `links` are the pairs of bodies the
+/// wakes the others; returns how many islands are awake, the bodies that fell asleep in
+/// this call (their velocities must be zeroed) and how many bodies it walked. `links` are the pairs of bodies the
 /// user rows join: a row links an island as a joint does, so it never holds an awake
 /// body against a sleeping one, which the solver takes as immovable.
 ///
@@ -58,7 +58,7 @@ pub fn update<V>(
     (joints, links): (&[Joint], &[(usize, usize)]),
     sleep: &mut [Sleep],
     settings: &SolverSettings,
-) -> (usize, Vec<usize>) {
+) -> (usize, Vec<usize>, usize) {
     let n = sleep.len();
     let joined = || {
         joints
@@ -112,15 +112,15 @@ fn awake_links<V>(
 
 /// The islands of `edges` among `bodies` (the links of every one of them, and no
 /// other's): each is put to sleep if all its bodies have been slow for the sleep time,
-/// and woken otherwise; returns how many of them are awake and the bodies that fell
-/// asleep.
+/// and woken otherwise; returns how many of them are awake, the bodies that fell
+/// asleep and how many bodies it walked.
 fn decide(
     n: usize,
     edges: impl Iterator<Item = (u32, u32)>,
     bodies: &[u32],
     sleep: &mut [Sleep],
     settings: &SolverSettings,
-) -> (usize, Vec<usize>) {
+) -> (usize, Vec<usize>, usize) {
     let roots = components(n, edges);
     let mut calm = vec![f64::INFINITY; n];
     let mut count = 0;
@@ -138,7 +138,7 @@ fn decide(
         }
         sleep[b].asleep = asleep;
     }
-    (count, fell_asleep)
+    (count, fell_asleep, bodies.len())
 }
 
 /// The island of each body, as the index of one body of it: connected components of `edges`

@@ -93,6 +93,11 @@ pub struct Stats {
     pub awake: usize,
     /// Manifolds carried on from an earlier step instead of computed.
     pub recycled: usize,
+    /// Entries of single bodies the last step made or walked: proxies and their boxes,
+    /// solver bodies, poses with their frames, bodies in the island walk, finalised
+    /// states. It follows the awake bodies (and the asleep ones their rows hold), not
+    /// the asleep rest of the world.
+    pub made: usize,
 }
 
 #[derive(Clone, Debug)]

@@ -63,6 +63,8 @@ pub struct StepState {
     /// The same bodies by index, ascending: what the stages that go body by body walk,
     /// so that an asleep heap beside them costs nothing (Box2D v3's awake solver set).
     moving: Vec<usize>,
+    /// The single bodies' entries this step made: solver bodies, poses, finalised states.
+    pub made: usize,
     /// The rows of every contact with an awake body, contacts with the ground first.
     pub contact_rows: Vec<ContactRows>,
     /// The joints with an awake body, and their rows as last prepared.
@@ -177,6 +179,7 @@ impl Contacts {
             }
         }
         state.store_impulses(graph, (joints, user_rows));
+        self.stats.made += self.state.made;
         self.tick_sleep(bodies, h);
         self.update_stats();
         self.sweep_free_bodies(bodies, movers);
@@ -228,13 +231,14 @@ impl Contacts {
         }
         let links = self.user_rows.links(bodies.len());
         let edges = (&self.joints[..], &links[..]);
-        let (islands, fell_asleep) =
+        let (islands, fell_asleep, walked) =
             islands::update(&self.graph, edges, &mut self.sleep, &self.settings);
         for b in fell_asleep {
             bodies[b].state.velocity = DVec3::ZERO;
             bodies[b].state.angular_momentum = DVec3::ZERO;
         }
         self.stats.islands = islands;
+        self.stats.made += walked;
     }
 
     /// Sleep timers: each awake body's timer advances over the step of `h` just taken, or
@@ -310,6 +314,7 @@ impl StepState {
             .extend((0..n).map(|i| !sleep[i].asleep && !passive.get(i).copied().unwrap_or(false)));
         self.moving.clear();
         self.moving.extend((0..n).filter(|&i| self.awake[i]));
+        self.made = self.moving.len();
         let awake = &self.awake;
         parallel::for_each_indexed(&mut self.bodies, |i, b| {
             if awake[i] {
@@ -334,6 +339,7 @@ impl StepState {
             }
         }
         let fresh = |i: usize| !sleep[i].asleep || held[i];
+        self.made += (0..n).filter(|&i| fresh(i)).count();
         self.poses.resize(n, WORLD_POSE);
         parallel::for_each_indexed(&mut self.poses, |i, pose| {
             if fresh(i) {
@@ -699,6 +705,7 @@ impl StepState {
     /// body's new state would not be finite (the rows overflowed), no body is changed
     /// and the step fails: a failed step leaves the states as they were.
     pub fn finalize_bodies(&mut self, bodies: &mut [Body]) -> Result<(), StepError> {
+        self.made += self.moving.len();
         let (solver, moving) = (&self.bodies, &self.moving);
         parallel::collect(moving.len(), &mut self.solved, |k| {
             solved_state(&bodies[moving[k]], &solver[moving[k]])
