@@ -61,17 +61,23 @@ impl Contacts {
     }
 
     /// Proxies: each part's proxy and its box, grown by the reach, on its own (on the
-    /// stage's team when there are many), in body order; and the awake ones' list. An
-    /// asleep body that has not moved since its proxy was made keeps it and its box
-    /// where they lie: made again, they would come out the same.
+    /// stage's team when there are many), in body order; and the awake ones' list. A
+    /// body asleep at the last detection too that has not moved since (same pose, no
+    /// velocity, same reach) keeps its proxy and box where they lie: made again, they
+    /// would come out the same.
     fn update_proxies(&mut self, bodies: &[Body], h: f64) {
         let spec = 0.5 * self.settings.speculative_distance;
-        let owners: Vec<(u32, u32)> = bodies
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| !self.is_passive(i))
-            .flat_map(|(i, body)| (0..body.parts.len() as u32).map(move |k| (i as u32, k)))
-            .collect();
+        // A body's parts are fixed once it is in the world: the owners change only with
+        // the bodies' count or which are passive.
+        let owners: Vec<(u32, u32)> =
+            if self.owners_of.0 == bodies.len() && self.owners_of.1 == self.passive {
+                self.owners.clone()
+            } else {
+                (bodies.iter().enumerate())
+                    .filter(|&(i, _)| !self.is_passive(i))
+                    .flat_map(|(i, body)| (0..body.parts.len() as u32).map(move |k| (i as u32, k)))
+                    .collect()
+            };
         self.proxies_made = self.stamp;
         let sleep = &self.sleep;
         let make = |k: usize| {
@@ -91,40 +97,46 @@ impl Contacts {
             }
         };
         let boxed = |p: &Proxy| p.geom.aabb().expanded(DVec3::splat(p.reach));
-        if self.proxies.len() != owners.len() || self.boxes.len() != owners.len() {
+        let awake: Vec<u32> = (0..owners.len() as u32)
+            .filter(|&k| !sleep[owners[k as usize].0 as usize].asleep)
+            .collect();
+        // Made again: the awake bodies' proxies, and those of the bodies that fell asleep
+        // since the last detection made them with their speed's reach.
+        let mut remade = std::mem::take(&mut self.awake_proxies);
+        let layout = owners == self.owners && self.boxes.len() == owners.len();
+        if layout {
+            // And those of asleep bodies moved from outside without being woken.
+            let proxies = &self.proxies;
+            let moved = (0..owners.len() as u32).filter(|&k| {
+                let (i, p) = (owners[k as usize].0 as usize, &proxies[k as usize]);
+                let s = &bodies[i].state;
+                sleep[i].asleep
+                    && !(p.pose == Pose::of(s)
+                        && (s.velocity, s.angular_momentum) == (DVec3::ZERO, DVec3::ZERO)
+                        && p.reach == spec)
+            });
+            remade.extend(moved);
+            remade.extend_from_slice(&awake);
+            remade.sort_unstable();
+            remade.dedup();
+        }
+        if !layout || remade.len() == owners.len() {
             parallel::collect(owners.len(), &mut self.proxies, make);
             let proxies = &self.proxies;
             parallel::collect(proxies.len(), &mut self.boxes, |k| boxed(&proxies[k]));
             self.stats.made = owners.len();
         } else {
-            let mut kept = Vec::new();
-            let proxies = &self.proxies;
-            parallel::collect(owners.len(), &mut kept, |k| {
-                let (i, part) = owners[k];
-                let (p, s) = (&proxies[k], &bodies[i as usize].state);
-                sleep[i as usize].asleep
-                    && (p.body, p.part, p.reach) == (i, part, spec)
-                    && p.pose == Pose::of(s)
-                    && (s.velocity, s.angular_momentum) == (DVec3::ZERO, DVec3::ZERO)
-            });
-            parallel::for_each_indexed(&mut self.proxies, |k, p| {
-                if !kept[k] {
-                    *p = make(k);
-                }
-            });
-            let proxies = &self.proxies;
-            parallel::for_each_indexed(&mut self.boxes, |k, b| {
-                if !kept[k] {
-                    *b = boxed(&proxies[k]);
-                }
-            });
-            self.stats.made = kept.iter().filter(|&&k| !k).count();
+            let mut fresh = Vec::new();
+            parallel::collect(remade.len(), &mut fresh, |m| make(remade[m] as usize));
+            for (&k, proxy) in remade.iter().zip(fresh) {
+                self.boxes[k as usize] = boxed(&proxy);
+                self.proxies[k as usize] = proxy;
+            }
+            self.stats.made = remade.len();
         }
-        self.awake_proxies.clear();
-        (self.awake_proxies).extend((0..owners.len() as u32).filter(|&k| {
-            let body = owners[k as usize].0 as usize;
-            !sleep[body].asleep
-        }));
+        self.owners = owners;
+        self.owners_of = (bodies.len(), self.passive.clone());
+        self.awake_proxies = awake;
     }
 
     /// Broad phase: the pairs of proxies whose boxes overlap, of different bodies not
@@ -287,10 +299,26 @@ impl Contacts {
 
     /// Stale contacts: a contact this detection did not touch is erased, unless both its
     /// ends sleep (a sleeping pair is not looked at, and keeps its contact).
+    ///
+    /// Only a contact with an end not asleep can be stale: where those ends are few
+    /// (beside an asleep heap), their lists are walked instead of every contact. Either
+    /// way the contacts are tried from the last, so they are erased in the same order.
     fn erase_stale(&mut self) {
         let (stamp, sleep) = (self.stamp, &self.sleep);
         let asleep = |b: u32| b == NONE || sleep[b as usize].asleep;
-        for c in (0..self.graph.len()).rev() {
+        let n = sleep.len() as u32;
+        let awake: Vec<u32> = (0..n).filter(|&b| !asleep(b)).collect();
+        let tried: Vec<usize> = if 4 * awake.len() < n as usize {
+            let mut listed: Vec<usize> = (awake.iter())
+                .flat_map(|&b| self.graph.contacts_of(b).map(|(c, _)| c))
+                .collect();
+            listed.sort_unstable();
+            listed.dedup();
+            listed
+        } else {
+            (0..self.graph.len()).collect()
+        };
+        for &c in tried.iter().rev() {
             let [a, b] = self.graph.bodies(c);
             let keep = (asleep(a) && asleep(b)) || self.graph.values()[c].stamp == stamp;
             if !keep {

@@ -13,10 +13,17 @@ pub struct Sleep {
     pub asleep: bool,
 }
 
-/// Advances each awake body's sleep timer over a step of `h` in which it moved at
-/// `speeds` (see [`sleep_speed`]): reset where the body was faster than the sleep speed.
-pub fn tick(sleep: &mut [Sleep], speeds: &[f64], settings: &SolverSettings, h: f64) {
-    for (s, &v) in sleep.iter_mut().zip(speeds) {
+/// Advances the sleep timer of each awake body of `bodies` over a step of `h` in which
+/// it moved at its `speeds` (see [`sleep_speed`]): reset where the body was faster than
+/// the sleep speed.
+pub fn tick(
+    sleep: &mut [Sleep],
+    (bodies, speeds): (&[usize], &[f64]),
+    settings: &SolverSettings,
+    h: f64,
+) {
+    for (&b, &v) in bodies.iter().zip(speeds) {
+        let s = &mut sleep[b];
         if !s.asleep {
             s.timer = if v > settings.sleep_speed {
                 0.0

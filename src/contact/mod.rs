@@ -145,6 +145,12 @@ pub struct Contacts {
     /// the broad phase go over these only.
     #[serde(skip)]
     awake_proxies: Vec<u32>,
+    /// Each proxy's body and part, as the proxies were last laid out, and the count of
+    /// bodies and which were passive then.
+    #[serde(skip)]
+    owners: Vec<(u32, u32)>,
+    #[serde(skip)]
+    owners_of: (usize, Vec<bool>),
     #[serde(skip)]
     pairs: Vec<(u32, u32)>,
     /// The narrow phase's manifolds, one per pair (or per part and plane), before they

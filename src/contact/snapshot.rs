@@ -49,6 +49,8 @@ impl Contacts {
             proxies_made: _,
             boxes: _,
             awake_proxies: _,
+            owners: _,
+            owners_of: _,
             pairs: _,
             found: _,
             found_pairs: _,
@@ -71,6 +73,8 @@ impl Contacts {
             proxies_made: 0,
             boxes: Vec::new(),
             awake_proxies: Vec::new(),
+            owners: Vec::new(),
+            owners_of: (0, Vec::new()),
             pairs: Vec::new(),
             found: Vec::new(),
             found_pairs: Vec::new(),
@@ -98,6 +102,8 @@ impl Contacts {
             proxies_made: _,
             boxes: _,
             awake_proxies: _,
+            owners: _,
+            owners_of: _,
             pairs: _,
             found: _,
             found_pairs: _,
@@ -115,8 +121,11 @@ impl Contacts {
         self.stats = *stats;
         self.broad.restore(broad);
         self.stamp = *stamp;
-        // This one's proxies are of another moment: none was made at the restored stamp.
+        // This one's proxies are of another moment: none was made at the restored stamp,
+        // and the next detection makes every one again.
         self.proxies_made = 0;
+        self.owners.clear();
+        self.owners_of = (0, Vec::new());
     }
 
     /// The bytes the state owns on the heap, this box included (scratch buffers not

@@ -183,7 +183,8 @@ impl Contacts {
         self.tick_sleep(bodies, h);
         self.update_stats();
         self.sweep_free_bodies(bodies, movers);
-        if bodies.iter().all(|b| b.state.is_finite()) {
+        // Only the bodies this step moved can have left the finite.
+        if (self.state.moving.iter()).all(|&i| bodies[i].state.is_finite()) {
             Ok(())
         } else {
             Err(StepError::NonFinite)
@@ -246,11 +247,10 @@ impl Contacts {
     fn tick_sleep(&mut self, bodies: &[Body], h: f64) {
         let mut speeds = Vec::new();
         let (start, sleep) = (&self.state.start, &self.sleep);
-        parallel::collect(bodies.len(), &mut speeds, |i| {
-            // An asleep body's timer does not move ([`islands::tick`]).
-            if sleep[i].asleep {
-                return 0.0;
-            }
+        // An asleep body's timer does not move.
+        let ticking: Vec<usize> = (0..bodies.len()).filter(|&i| !sleep[i].asleep).collect();
+        parallel::collect(ticking.len(), &mut speeds, |k| {
+            let i = ticking[k];
             let (b, from) = (&bodies[i], &start[i]);
             let s = &b.state;
             let turn = s.orientation * from.orientation.inverse();
@@ -264,7 +264,7 @@ impl Contacts {
                 h,
             )
         });
-        islands::tick(&mut self.sleep, &speeds, &self.settings, h);
+        islands::tick(&mut self.sleep, (&ticking, &speeds), &self.settings, h);
     }
 }
 
@@ -316,10 +316,9 @@ impl StepState {
         self.moving.extend((0..n).filter(|&i| self.awake[i]));
         self.made = self.moving.len();
         let awake = &self.awake;
-        parallel::for_each_indexed(&mut self.bodies, |i, b| {
-            if awake[i] {
-                *b = SolverBody::new(&bodies[i].props, &bodies[i].state);
-            }
+        let listed = (&self.moving[..], |i: usize| awake[i]);
+        for_each_listed(&mut self.bodies, listed, |i, b| {
+            *b = SolverBody::new(&bodies[i].props, &bodies[i].state);
         });
         self.bodies.push(SolverBody::STATIC);
         self.bodies
@@ -339,27 +338,23 @@ impl StepState {
             }
         }
         let fresh = |i: usize| !sleep[i].asleep || held[i];
-        self.made += (0..n).filter(|&i| fresh(i)).count();
+        let list: Vec<usize> = (0..n).filter(|&i| fresh(i)).collect();
+        self.made += list.len();
         self.poses.resize(n, WORLD_POSE);
-        parallel::for_each_indexed(&mut self.poses, |i, pose| {
-            if fresh(i) {
-                *pose = Pose::of(&bodies[i].state);
-            }
+        for_each_listed(&mut self.poses, (&list, fresh), |i, pose| {
+            *pose = Pose::of(&bodies[i].state);
         });
-        self.poses.push(WORLD_POSE);
-        self.start.resize(n + 1, WORLD_POSE);
+        self.start.resize(n, WORLD_POSE);
         let poses = &self.poses;
-        parallel::for_each_indexed(&mut self.start, |i, start| {
-            if i == n || fresh(i) {
-                *start = poses[i];
-            }
+        for_each_listed(&mut self.start, (&list, fresh), |i, start| {
+            *start = poses[i]
         });
         self.frames.resize(n, Frame::of(&WORLD_POSE));
-        parallel::for_each_indexed(&mut self.frames, |i, frame| {
-            if fresh(i) {
-                *frame = Frame::of(&poses[i]);
-            }
+        for_each_listed(&mut self.frames, (&list, fresh), |i, frame| {
+            *frame = Frame::of(&poses[i]);
         });
+        self.poses.push(WORLD_POSE);
+        self.start.push(WORLD_POSE);
         self.poses.extend(kinematic.iter().map(|k| k.pose));
         (self.frames).extend(self.poses[n..].iter().map(Frame::of));
     }
@@ -728,6 +723,25 @@ impl StepState {
     ) {
         self.groups.store(&self.contact_rows, graph.values_mut());
         self.joint_rows.store(joints, users);
+    }
+}
+
+/// `f(i, &mut items[i])` for every `i` of `list` (ascending; `listed(i)` says whether
+/// `i` is in it): one after another where they are few, else over every item on the
+/// team. Each item is updated alone, so either way gives the same items.
+fn for_each_listed<T: Send>(
+    items: &mut [T],
+    (list, listed): (&[usize], impl Fn(usize) -> bool + Sync),
+    f: impl Fn(usize, &mut T) + Sync,
+) {
+    if list.len() < parallel::PARALLEL_ROWS {
+        list.iter().for_each(|&i| f(i, &mut items[i]));
+    } else {
+        parallel::for_each_indexed(items, |i, item| {
+            if listed(i) {
+                f(i, item);
+            }
+        });
     }
 }
 
