@@ -362,12 +362,13 @@ impl StepState {
     /// The frames of the poses that moved in a solver sub-step: the awake bodies' and
     /// the kinematic colliders' (an asleep body's, or the world's, stays as it was).
     fn update_moved_frames(&mut self) {
-        let (poses, n) = (&self.poses, self.awake.len());
-        for &i in &self.moving {
-            self.frames[i] = Frame::of(&poses[i]);
-        }
-        for i in n + 1..poses.len() {
-            self.frames[i] = Frame::of(&poses[i]);
+        let (poses, awake, n) = (&self.poses, &self.awake, self.awake.len());
+        let listed = (&self.moving[..], |i: usize| awake[i]);
+        for_each_listed(&mut self.frames[..n], listed, |i, frame| {
+            *frame = Frame::of(&poses[i]);
+        });
+        for (frame, pose) in self.frames[n + 1..].iter_mut().zip(&poses[n + 1..]) {
+            *frame = Frame::of(pose);
         }
     }
 
