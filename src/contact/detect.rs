@@ -156,7 +156,8 @@ impl Contacts {
             a != b && !jointed(a, b)
         };
         let awake = |i: usize| !sleep[proxies[i].body as usize].asleep;
-        if self.awake_proxies.len() <= broad_phase::FEW_AWAKE {
+        let awake_count = self.awake_proxies.len();
+        if awake_count <= broad_phase::FEW_AWAKE && awake_count < proxies.len() {
             broad_phase::pairs_of_few(&self.boxes, &self.awake_proxies, keep, &mut self.pairs);
         } else {
             (self.broad).pairs(&self.boxes, (awake, keep), &mut self.pairs);
