@@ -146,7 +146,7 @@ fn counts(ui: &mut egui::Ui, sim: &Sim) {
         .map(|c| c.stats)
         .unwrap_or_default();
     ui.label(format!(
-        "{} pairs, {} contacts, {} points, {} islands, {} bodies awake",
+        "{} pairs, {} contacts, {} points solved, {} islands and {} bodies awake",
         stats.pairs, stats.contacts, stats.points, stats.islands, stats.awake
     ));
 }

@@ -41,7 +41,9 @@ impl Contacts {
             let b = p.body as usize;
             b < bodies.len() && free(b) && p.reach - spec > FAST_SHARE * inner_size(&p.geom)
         };
-        if !self.proxies.iter().any(fast) {
+        // Only a body that moved in this step can be fast, and it was awake in the
+        // detection, or its proxy was made at rest, with no reach to spare.
+        if !(self.awake_proxies.iter()).any(|&k| fast(&self.proxies[k as usize])) {
             return;
         }
         let slop = self.settings.slop;

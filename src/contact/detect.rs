@@ -4,7 +4,7 @@
 use glam::DVec3;
 
 use super::settings::RECYCLE_TURN;
-use super::{Contact, Contacts, Material, NONE, Proxy, Sleep, narrow_phase, parallel};
+use super::{Contact, Contacts, Material, NONE, Proxy, Sleep, broad_phase, narrow_phase, parallel};
 use super::{Geom, Manifold, Origin, Pose};
 use crate::body::Body;
 
@@ -30,6 +30,7 @@ impl Contacts {
         if self.at_rest() && self.kinematic.iter().all(|k| !k.moves()) {
             self.stats.pairs = 0;
             self.stats.recycled = 0;
+            self.stats.made = 0;
             return;
         }
         let big = parallel::worth_threads(bodies.len().max(self.graph.len()));
@@ -47,31 +48,29 @@ impl Contacts {
     }
 
     /// Proxies: each part's proxy and its box, grown by the reach, on its own (on the
-    /// stage's team when there are many), in body order. An asleep body that has not
-    /// moved since its proxy was made keeps it: made again, it would come out the same.
+    /// stage's team when there are many), in body order; and the awake ones' list. A
+    /// body asleep at the last detection too that has not moved since (same pose, no
+    /// velocity, same reach) keeps its proxy and box where they lie: made again, they
+    /// would come out the same.
     fn update_proxies(&mut self, bodies: &[Body], h: f64) {
         let spec = 0.5 * self.settings.speculative_distance;
-        let owners: Vec<(u32, u32)> = bodies
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| !self.is_passive(i))
-            .flat_map(|(i, body)| (0..body.parts.len() as u32).map(move |k| (i as u32, k)))
-            .collect();
+        // A body's parts are fixed once it is in the world: the owners change only with
+        // the bodies' count or which are passive.
+        let owners: Vec<(u32, u32)> =
+            if self.owners_of.0 == bodies.len() && self.owners_of.1 == self.passive {
+                self.owners.clone()
+            } else {
+                (bodies.iter().enumerate())
+                    .filter(|&(i, _)| !self.is_passive(i))
+                    .flat_map(|(i, body)| (0..body.parts.len() as u32).map(move |k| (i as u32, k)))
+                    .collect()
+            };
         self.proxies_made = self.stamp;
-        let (previous, sleep) = (std::mem::take(&mut self.proxies), &self.sleep);
-        parallel::collect(owners.len(), &mut self.proxies, |k| {
+        let sleep = &self.sleep;
+        let make = |k: usize| {
             let (i, part) = owners[k];
             let body = &bodies[i as usize];
             let (s, shape) = (&body.state, &body.parts[part as usize]);
-            let pose = Pose::of(s);
-            if let Some(p) = previous.get(k)
-                && (p.body, p.part, p.pose) == (i, part, pose)
-                && sleep[i as usize].asleep
-                && (s.velocity, s.angular_momentum) == (DVec3::ZERO, DVec3::ZERO)
-                && p.reach == spec
-            {
-                return p.clone();
-            }
             let omega = s.world_omega(&body.props).length();
             let extent = shape.radius_from_centre();
             let reach = spec + h * (s.velocity.length() + omega * extent);
@@ -81,19 +80,56 @@ impl Contacts {
                 geom: Geom::of_part(shape, s.position, s.orientation),
                 reach,
                 extent,
-                pose,
+                pose: Pose::of(s),
             }
-        });
-        let proxies = &self.proxies;
-        parallel::collect(proxies.len(), &mut self.boxes, |k| {
-            let p = &proxies[k];
-            p.geom.aabb().expanded(DVec3::splat(p.reach))
-        });
+        };
+        let boxed = |p: &Proxy| p.geom.aabb().expanded(DVec3::splat(p.reach));
+        let awake: Vec<u32> = (0..owners.len() as u32)
+            .filter(|&k| !sleep[owners[k as usize].0 as usize].asleep)
+            .collect();
+        // Made again: the awake bodies' proxies, and those of the bodies that fell asleep
+        // since the last detection made them with their speed's reach.
+        let mut remade = std::mem::take(&mut self.awake_proxies);
+        let layout = owners == self.owners && self.boxes.len() == owners.len();
+        if layout {
+            // And those of asleep bodies moved from outside without being woken.
+            let proxies = &self.proxies;
+            let moved = (0..owners.len() as u32).filter(|&k| {
+                let (i, p) = (owners[k as usize].0 as usize, &proxies[k as usize]);
+                let s = &bodies[i].state;
+                sleep[i].asleep
+                    && !(p.pose == Pose::of(s)
+                        && (s.velocity, s.angular_momentum) == (DVec3::ZERO, DVec3::ZERO)
+                        && p.reach == spec)
+            });
+            remade.extend(moved);
+            remade.extend_from_slice(&awake);
+            remade.sort_unstable();
+            remade.dedup();
+        }
+        if !layout || remade.len() == owners.len() {
+            parallel::collect(owners.len(), &mut self.proxies, make);
+            let proxies = &self.proxies;
+            parallel::collect(proxies.len(), &mut self.boxes, |k| boxed(&proxies[k]));
+            self.stats.made = owners.len();
+        } else {
+            let mut fresh = Vec::new();
+            parallel::collect(remade.len(), &mut fresh, |m| make(remade[m] as usize));
+            for (&k, proxy) in remade.iter().zip(fresh) {
+                self.boxes[k as usize] = boxed(&proxy);
+                self.proxies[k as usize] = proxy;
+            }
+            self.stats.made = remade.len();
+        }
+        self.owners = owners;
+        self.owners_of = (bodies.len(), self.passive.clone());
+        self.awake_proxies = awake;
     }
 
     /// Broad phase: the pairs of proxies whose boxes overlap, of different bodies not
     /// both asleep and not jointed (jointed bodies overlap at the joint by design; once
-    /// the joint breaks they collide).
+    /// the joint breaks they collide). A few awake proxies beside many asleep ones are
+    /// tried against every box instead of swept with them all.
     fn broad_phase(&mut self) {
         let (proxies, sleep, joints) = (&self.proxies, &self.sleep, &self.joints);
         let jointed = |a: usize, b: usize| {
@@ -102,17 +138,17 @@ impl Contacts {
                 .filter(|j| j.holds())
                 .any(|j| (j.a == a && j.b == Some(b)) || (j.a == b && j.b == Some(a)))
         };
-        self.broad.pairs(
-            &self.boxes,
-            (
-                |i| !sleep[proxies[i].body as usize].asleep,
-                |i, j| {
-                    let (a, b) = (proxies[i].body as usize, proxies[j].body as usize);
-                    a != b && !jointed(a, b)
-                },
-            ),
-            &mut self.pairs,
-        );
+        let keep = |i: usize, j: usize| {
+            let (a, b) = (proxies[i].body as usize, proxies[j].body as usize);
+            a != b && !jointed(a, b)
+        };
+        let awake = |i: usize| !sleep[proxies[i].body as usize].asleep;
+        let awake_count = self.awake_proxies.len();
+        if awake_count <= broad_phase::FEW_AWAKE && awake_count < proxies.len() {
+            broad_phase::pairs_of_few(&self.boxes, &self.awake_proxies, keep, &mut self.pairs);
+        } else {
+            (self.broad).pairs(&self.boxes, (awake, keep), &mut self.pairs);
+        }
         self.stats.pairs = self.pairs.len();
     }
 
@@ -225,14 +261,14 @@ impl Contacts {
     fn collide_planes(&mut self, bodies: &[Body]) -> Vec<Touch> {
         let spec = 0.5 * self.settings.speculative_distance;
         let mut found = std::mem::take(&mut self.found);
-        let (proxies, planes, boxes, sleep) =
-            (&self.proxies, &self.planes, &self.boxes, &self.sleep);
-        parallel::collect(proxies.len() * planes.len(), &mut found, |k| {
-            let (p, plane) = (k / planes.len(), &planes[k % planes.len()]);
+        let (proxies, planes, boxes) = (&self.proxies, &self.planes, &self.boxes);
+        let awake = &self.awake_proxies;
+        parallel::collect(awake.len() * planes.len(), &mut found, |k| {
+            let (p, plane) = (awake[k / planes.len()] as usize, &planes[k % planes.len()]);
             let proxy = &proxies[p];
             let bb = &boxes[p];
             let lowest = DVec3::select(plane.normal.cmpge(DVec3::ZERO), bb.min, bb.max);
-            if sleep[proxy.body as usize].asleep || plane.height(lowest) > 0.0 {
+            if plane.height(lowest) > 0.0 {
                 return None;
             }
             narrow_phase::collide_plane(&proxy.geom, plane, proxy.reach + spec)
@@ -240,7 +276,8 @@ impl Contacts {
         let mut grounded = Vec::new();
         for (k, m) in found.iter_mut().enumerate() {
             if let Some(m) = m.take() {
-                let (proxy, plane) = (&proxies[k / planes.len()], k % planes.len());
+                let p = awake[k / planes.len()] as usize;
+                let (proxy, plane) = (&proxies[p], k % planes.len());
                 let material = Material::mix(
                     &bodies[proxy.body as usize].material,
                     &planes[plane].material(),
@@ -300,12 +337,28 @@ impl Contacts {
 
     /// Stale contacts: a contact this detection did not touch is erased, unless both its
     /// ends sleep (a sleeping pair is not looked at, and keeps its contact).
+    ///
+    /// Only a contact with an end not asleep can be stale: where those ends are few
+    /// (beside an asleep heap), their lists are walked instead of every contact. Either
+    /// way the contacts are tried from the last, so they are erased in the same order.
     fn erase_stale(&mut self) {
         let (stamp, sleep) = (self.stamp, &self.sleep);
         let asleep = |b: u32| b == NONE || sleep[b as usize].asleep;
-        for c in (0..self.graph.len()).rev() {
+        let n = sleep.len() as u32;
+        let awake: Vec<u32> = (0..n).filter(|&b| !asleep(b)).collect();
+        let tried: Vec<usize> = if 4 * awake.len() < n as usize {
+            let mut listed: Vec<usize> = (awake.iter())
+                .flat_map(|&b| self.graph.contacts_of(b).map(|(c, _)| c))
+                .collect();
+            listed.sort_unstable();
+            listed.dedup();
+            listed
+        } else {
+            (0..self.graph.len()).collect()
+        };
+        for &c in tried.iter().rev() {
             let [a, b] = self.graph.bodies(c);
-            let keep = self.graph.values()[c].stamp == stamp || (asleep(a) && asleep(b));
+            let keep = (asleep(a) && asleep(b)) || self.graph.values()[c].stamp == stamp;
             if !keep {
                 self.graph.erase(c);
             }

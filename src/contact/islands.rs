@@ -13,10 +13,17 @@ pub struct Sleep {
     pub asleep: bool,
 }
 
-/// Advances each awake body's sleep timer over a step of `h` in which it moved at
-/// `speeds` (see [`sleep_speed`]): reset where the body was faster than the sleep speed.
-pub fn tick(sleep: &mut [Sleep], speeds: &[f64], settings: &SolverSettings, h: f64) {
-    for (s, &v) in sleep.iter_mut().zip(speeds) {
+/// Advances the sleep timer of each awake body of `bodies` over a step of `h` in which
+/// it moved at its `speeds` (see [`sleep_speed`]): reset where the body was faster than
+/// the sleep speed.
+pub fn tick(
+    sleep: &mut [Sleep],
+    (bodies, speeds): (&[usize], &[f64]),
+    settings: &SolverSettings,
+    h: f64,
+) {
+    for (&b, &v) in bodies.iter().zip(speeds) {
+        let s = &mut sleep[b];
         if !s.asleep {
             s.timer = if v > settings.sleep_speed {
                 0.0
@@ -44,40 +51,101 @@ pub fn sleep_speed(
 }
 
 /// Puts to sleep every island whose bodies have all been slow for the sleep time, and
-/// wakes the others; returns how many islands there are and the bodies that fell asleep
-/// in this call (their velocities must be zeroed). `links` are the pairs of bodies the
+/// wakes the others; returns how many islands are awake, the bodies that fell asleep in
+/// this call (their velocities must be zeroed) and how many bodies it walked. `links` are the pairs of bodies the
 /// user rows join: a row links an island as a joint does, so it never holds an awake
 /// body against a sleeping one, which the solver takes as immovable.
+///
+/// Where no awake body is linked to an asleep one, the asleep islands cannot change:
+/// then only the awake bodies' links are walked (an asleep heap beside them costs
+/// nothing). An asleep island's timers are all past the sleep time (it fell asleep
+/// so), so this decides as the walk of every link would.
 pub fn update<V>(
     graph: &ContactGraph<V>,
     (joints, links): (&[Joint], &[(usize, usize)]),
     sleep: &mut [Sleep],
     settings: &SolverSettings,
-) -> (usize, Vec<usize>) {
+) -> (usize, Vec<usize>, usize) {
     let n = sleep.len();
-    let edges = graph.ends().iter().map(|&[a, b]| (a, b)).chain(
+    let joined = || {
         joints
             .iter()
             .filter(|j| j.holds())
             .filter_map(|j| j.b.map(|b| (j.a as u32, b as u32)))
-            .chain(links.iter().map(|&(a, b)| (a as u32, b as u32))),
-    );
+            .chain(links.iter().map(|&(a, b)| (a as u32, b as u32)))
+    };
+    let awake: Vec<u32> = (0..n as u32)
+        .filter(|&b| !sleep[b as usize].asleep)
+        .collect();
+    if settings.sleep
+        && awake.len() < n
+        && let Some(edges) = awake_links(graph, joined(), &awake, sleep)
+    {
+        return decide(n, edges.into_iter(), &awake, sleep, settings);
+    }
+    let edges = graph.ends().iter().map(|&[a, b]| (a, b)).chain(joined());
+    let all: Vec<u32> = (0..n as u32).collect();
+    decide(n, edges, &all, sleep, settings)
+}
+
+/// The links of the `awake` bodies (their contacts, and the `joined` pairs), or `None`
+/// if one links an awake body to an asleep one.
+fn awake_links<V>(
+    graph: &ContactGraph<V>,
+    joined: impl Iterator<Item = (u32, u32)>,
+    awake: &[u32],
+    sleep: &[Sleep],
+) -> Option<Vec<(u32, u32)>> {
+    let asleep = |b: u32| b != NONE && sleep[b as usize].asleep;
+    let mut edges = Vec::new();
+    for &b in awake {
+        for (_, other) in graph.contacts_of(b) {
+            if asleep(other) {
+                return None;
+            }
+            edges.push((b, other));
+        }
+    }
+    for (a, b) in joined {
+        if asleep(a) != asleep(b) {
+            return None;
+        }
+        if !asleep(a) {
+            edges.push((a, b));
+        }
+    }
+    Some(edges)
+}
+
+/// The islands of `edges` among `bodies` (the links of every one of them, and no
+/// other's): each is put to sleep if all its bodies have been slow for the sleep time,
+/// and woken otherwise; returns how many of them are awake, the bodies that fell
+/// asleep and how many bodies it walked.
+fn decide(
+    n: usize,
+    edges: impl Iterator<Item = (u32, u32)>,
+    bodies: &[u32],
+    sleep: &mut [Sleep],
+    settings: &SolverSettings,
+) -> (usize, Vec<usize>, usize) {
     let roots = components(n, edges);
     let mut calm = vec![f64::INFINITY; n];
     let mut count = 0;
-    for (b, &r) in roots.iter().enumerate() {
-        count += usize::from(r as usize == b);
-        calm[r as usize] = calm[r as usize].min(sleep[b].timer);
+    for &b in bodies {
+        let (b, r) = (b as usize, roots[b as usize] as usize);
+        calm[r] = calm[r].min(sleep[b].timer);
     }
     let mut fell_asleep = Vec::new();
-    for (b, &r) in roots.iter().enumerate() {
+    for &b in bodies {
+        let (b, r) = (b as usize, roots[b as usize]);
         let asleep = settings.sleep && calm[r as usize] >= settings.sleep_time;
+        count += usize::from(r as usize == b && !asleep);
         if asleep && !sleep[b].asleep {
             fell_asleep.push(b);
         }
         sleep[b].asleep = asleep;
     }
-    (count, fell_asleep)
+    (count, fell_asleep, bodies.len())
 }
 
 /// The island of each body, as the index of one body of it: connected components of `edges`

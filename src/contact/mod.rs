@@ -85,11 +85,19 @@ pub struct Stats {
     /// when it does not run).
     pub pairs: usize,
     pub contacts: usize,
+    /// Contact points of the contacts solved in this step (none while the world is at
+    /// rest: the asleep contacts are not walked to count theirs).
     pub points: usize,
+    /// Islands awake after this step's sleep test.
     pub islands: usize,
     pub awake: usize,
     /// Manifolds carried on from an earlier step instead of computed.
     pub recycled: usize,
+    /// Entries of single bodies the last step made or walked: proxies and their boxes,
+    /// solver bodies, poses with their frames, bodies in the island walk, finalised
+    /// states. It follows the awake bodies (and the asleep ones their rows hold), not
+    /// the asleep rest of the world.
+    pub made: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -133,6 +141,16 @@ pub struct Contacts {
     proxies_made: u64,
     #[serde(skip)]
     boxes: Vec<Aabb>,
+    /// The proxies of the bodies awake in this detection, ascending: the stages after
+    /// the broad phase go over these only.
+    #[serde(skip)]
+    awake_proxies: Vec<u32>,
+    /// Each proxy's body and part, as the proxies were last laid out, and the count of
+    /// bodies and which were passive then.
+    #[serde(skip)]
+    owners: Vec<(u32, u32)>,
+    #[serde(skip)]
+    owners_of: (usize, Vec<bool>),
     #[serde(skip)]
     pairs: Vec<(u32, u32)>,
     /// The narrow phase's manifolds, one per new pair (or per part and plane), before

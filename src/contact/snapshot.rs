@@ -48,6 +48,9 @@ impl Contacts {
             proxies: _,
             proxies_made: _,
             boxes: _,
+            awake_proxies: _,
+            owners: _,
+            owners_of: _,
             pairs: _,
             found: _,
             pair_plans: _,
@@ -71,6 +74,9 @@ impl Contacts {
             proxies: Vec::new(),
             proxies_made: 0,
             boxes: Vec::new(),
+            awake_proxies: Vec::new(),
+            owners: Vec::new(),
+            owners_of: (0, Vec::new()),
             pairs: Vec::new(),
             found: Vec::new(),
             pair_plans: Vec::new(),
@@ -99,6 +105,9 @@ impl Contacts {
             proxies: _,
             proxies_made: _,
             boxes: _,
+            awake_proxies: _,
+            owners: _,
+            owners_of: _,
             pairs: _,
             found: _,
             pair_plans: _,
@@ -118,8 +127,11 @@ impl Contacts {
         self.stats = *stats;
         self.broad.restore(broad);
         self.stamp = *stamp;
-        // This one's proxies are of another moment: none was made at the restored stamp.
+        // This one's proxies are of another moment: none was made at the restored stamp,
+        // and the next detection makes every one again.
         self.proxies_made = 0;
+        self.owners.clear();
+        self.owners_of = (0, Vec::new());
     }
 
     /// The bytes the state owns on the heap, this box included (scratch buffers not

@@ -22,7 +22,7 @@ use super::refresh::Frame;
 use super::settings::{JointSolver, SolverKind, SolverSettings};
 use super::solver::{ContactInput, ContactRows, NormalBias, Pose, SolverBody};
 use super::user_row::UserRows;
-use super::{Contact, Contacts, Kinematic};
+use super::{Contact, Contacts, Kinematic, WORLD_POSE};
 use crate::body::{Body, BodyState};
 use crate::integrators::{Integrator, Loads, StepError};
 
@@ -60,6 +60,11 @@ pub struct StepState {
     pub start: Vec<Pose>,
     /// Which bodies are solved and moved in this step.
     pub awake: Vec<bool>,
+    /// The same bodies by index, ascending: what the stages that go body by body walk,
+    /// so that an asleep heap beside them costs nothing (Box2D v3's awake solver set).
+    moving: Vec<usize>,
+    /// The single bodies' entries this step made: solver bodies, poses, finalised states.
+    pub made: usize,
     /// The rows of every contact with an awake body, contacts with the ground first.
     pub contact_rows: Vec<ContactRows>,
     /// The joints with an awake body, and their rows as last prepared.
@@ -82,7 +87,7 @@ pub struct StepState {
     job_contacts: Vec<usize>,
     order: Vec<u32>,
     colour_used: Vec<u64>,
-    /// Scratch of the finalize stage: each body's state with its solved velocities.
+    /// Scratch of the finalize stage: each awake body's state with its solved velocities.
     solved: Vec<BodyState>,
 }
 
@@ -102,6 +107,7 @@ impl Contacts {
             // The stages would solve and move nothing (see `Contacts::detect`).
             self.state.awake.clear();
             self.state.awake.resize(bodies.len(), false);
+            self.state.job_contacts.clear();
             self.update_stats();
             return Ok(());
         }
@@ -173,10 +179,12 @@ impl Contacts {
             }
         }
         state.store_impulses(graph, (joints, user_rows));
+        self.stats.made += self.state.made;
         self.tick_sleep(bodies, h);
         self.update_stats();
         self.sweep_free_bodies(bodies, movers);
-        if bodies.iter().all(|b| b.state.is_finite()) {
+        // Only the bodies this step moved can have left the finite.
+        if (self.state.moving.iter()).all(|&i| bodies[i].state.is_finite()) {
             Ok(())
         } else {
             Err(StepError::NonFinite)
@@ -187,7 +195,11 @@ impl Contacts {
     /// riders move in their frames, and a jointed body moved back alone would start the
     /// next step with its joint stretched, so neither is swept.
     fn sweep_free_bodies(&self, bodies: &mut [Body], movers: &dyn Movers) {
-        let mut free: Vec<bool> = (0..bodies.len()).map(|i| !movers.moves(i)).collect();
+        // Only bodies this step moved (an asleep or passive one has nothing to sweep).
+        let mut free = vec![false; bodies.len()];
+        for &i in &self.state.moving {
+            free[i] = !movers.moves(i);
+        }
         for j in self.joints.iter().filter(|j| j.holds()) {
             for b in std::iter::once(j.a).chain(j.b) {
                 if let Some(f) = free.get_mut(b) {
@@ -199,10 +211,14 @@ impl Contacts {
     }
 
     /// Readout: what the last step found, for the app (the sleep stage counts the
-    /// islands).
+    /// islands): the points of the contacts it solved only, so that an asleep heap is
+    /// not walked for it.
     pub fn update_stats(&mut self) {
+        let values = self.graph.values();
         self.stats.contacts = self.graph.len();
-        self.stats.points = self.graph.values().iter().map(|c| c.manifold.len).sum();
+        self.stats.points = (self.state.job_contacts.iter())
+            .map(|&c| values[c].manifold.len)
+            .sum();
         self.stats.awake = self.state.awake.iter().filter(|a| **a).count();
     }
 
@@ -216,13 +232,14 @@ impl Contacts {
         }
         let links = self.user_rows.links(bodies.len());
         let edges = (&self.joints[..], &links[..]);
-        let (islands, fell_asleep) =
+        let (islands, fell_asleep, walked) =
             islands::update(&self.graph, edges, &mut self.sleep, &self.settings);
         for b in fell_asleep {
             bodies[b].state.velocity = DVec3::ZERO;
             bodies[b].state.angular_momentum = DVec3::ZERO;
         }
         self.stats.islands = islands;
+        self.stats.made += walked;
     }
 
     /// Sleep timers: each awake body's timer advances over the step of `h` just taken, or
@@ -230,11 +247,10 @@ impl Contacts {
     fn tick_sleep(&mut self, bodies: &[Body], h: f64) {
         let mut speeds = Vec::new();
         let (start, sleep) = (&self.state.start, &self.sleep);
-        parallel::collect(bodies.len(), &mut speeds, |i| {
-            // An asleep body's timer does not move ([`islands::tick`]).
-            if sleep[i].asleep {
-                return 0.0;
-            }
+        // An asleep body's timer does not move.
+        let ticking: Vec<usize> = (0..bodies.len()).filter(|&i| !sleep[i].asleep).collect();
+        parallel::collect(ticking.len(), &mut speeds, |k| {
+            let i = ticking[k];
             let (b, from) = (&bodies[i], &start[i]);
             let s = &b.state;
             let turn = s.orientation * from.orientation.inverse();
@@ -248,7 +264,7 @@ impl Contacts {
                 h,
             )
         });
-        islands::tick(&mut self.sleep, &speeds, &self.settings, h);
+        islands::tick(&mut self.sleep, (&ticking, &speeds), &self.settings, h);
     }
 }
 
@@ -265,15 +281,19 @@ impl StepState {
         settings: &SolverSettings,
         h: f64,
     ) {
+        let (sleep, kinematic) = (participants.sleep, participants.kinematic);
         self.prepare_bodies(bodies, participants);
         self.list_jobs(graph, bodies.len());
+        self.prepare_poses(bodies, sleep, kinematic);
         self.colour_jobs(settings, bodies.len());
         self.prepare_rows(graph, settings, h);
         self.list_joints(joints, settings);
     }
 
     /// The solver's view of each body (static where asleep or passive), the world's
-    /// static body, then the kinematic colliders'; and their poses.
+    /// static body, then the kinematic colliders'. The bodies' views are kept from step
+    /// to step: last step's awake ones are made static again and this step's made, so
+    /// the asleep bodies cost nothing.
     fn prepare_bodies(
         &mut self,
         bodies: &[Body],
@@ -284,41 +304,72 @@ impl StepState {
         }: Participants,
     ) {
         let n = bodies.len();
+        self.bodies.truncate(n);
+        for &i in self.moving.iter().filter(|&&i| i < n) {
+            self.bodies[i] = SolverBody::STATIC;
+        }
+        self.bodies.resize(n, SolverBody::STATIC);
         self.awake.clear();
         self.awake
             .extend((0..n).map(|i| !sleep[i].asleep && !passive.get(i).copied().unwrap_or(false)));
+        self.moving.clear();
+        self.moving.extend((0..n).filter(|&i| self.awake[i]));
+        self.made = self.moving.len();
         let awake = &self.awake;
-        parallel::collect(n, &mut self.bodies, |i| {
-            if awake[i] {
-                SolverBody::new(&bodies[i].props, &bodies[i].state)
-            } else {
-                SolverBody::STATIC
-            }
+        let listed = (&self.moving[..], |i: usize| awake[i]);
+        for_each_listed(&mut self.bodies, listed, |i, b| {
+            *b = SolverBody::new(&bodies[i].props, &bodies[i].state);
         });
         self.bodies.push(SolverBody::STATIC);
         self.bodies
             .extend(kinematic.iter().map(Kinematic::solver_body));
-        self.poses = Contacts::poses(bodies);
-        self.start.clone_from(&self.poses);
-        self.poses.extend(kinematic.iter().map(|k| k.pose));
-        self.update_frames();
     }
 
-    /// The frames of the poses, at the step's start.
-    fn update_frames(&mut self) {
+    /// The poses the stages read, with their frames, at the step's start: every body's
+    /// not asleep, each asleep body's that a row holds, the world's, then the kinematic
+    /// colliders'. An asleep body's that no row holds is kept from an earlier step and
+    /// not read; so is its start, which only the sleep test reads.
+    fn prepare_poses(&mut self, bodies: &[Body], sleep: &[Sleep], kinematic: &[Kinematic]) {
+        let n = bodies.len();
+        let mut held = vec![false; n];
+        for &(a, b) in &self.jobs {
+            for i in [a, b].into_iter().filter(|&i| i < n) {
+                held[i] = true;
+            }
+        }
+        let fresh = |i: usize| !sleep[i].asleep || held[i];
+        let list: Vec<usize> = (0..n).filter(|&i| fresh(i)).collect();
+        self.made += list.len();
+        self.poses.resize(n, WORLD_POSE);
+        for_each_listed(&mut self.poses, (&list, fresh), |i, pose| {
+            *pose = Pose::of(&bodies[i].state);
+        });
+        self.start.resize(n, WORLD_POSE);
         let poses = &self.poses;
-        parallel::collect(poses.len(), &mut self.frames, |i| Frame::of(&poses[i]));
+        for_each_listed(&mut self.start, (&list, fresh), |i, start| {
+            *start = poses[i]
+        });
+        self.frames.resize(n, Frame::of(&WORLD_POSE));
+        for_each_listed(&mut self.frames, (&list, fresh), |i, frame| {
+            *frame = Frame::of(&poses[i]);
+        });
+        self.poses.push(WORLD_POSE);
+        self.start.push(WORLD_POSE);
+        self.poses.extend(kinematic.iter().map(|k| k.pose));
+        (self.frames).extend(self.poses[n..].iter().map(Frame::of));
     }
 
     /// The frames of the poses that moved in a solver sub-step: the awake bodies' and
     /// the kinematic colliders' (an asleep body's, or the world's, stays as it was).
     fn update_moved_frames(&mut self) {
         let (poses, awake, n) = (&self.poses, &self.awake, self.awake.len());
-        parallel::for_each_indexed(&mut self.frames, |i, frame| {
-            if i > n || awake.get(i).copied().unwrap_or(false) {
-                *frame = Frame::of(&poses[i]);
-            }
+        let listed = (&self.moving[..], |i: usize| awake[i]);
+        for_each_listed(&mut self.frames[..n], listed, |i, frame| {
+            *frame = Frame::of(&poses[i]);
         });
+        for (frame, pose) in self.frames[n + 1..].iter_mut().zip(&poses[n + 1..]) {
+            *frame = Frame::of(pose);
+        }
     }
 
     /// Whether a row between `a` and `b` (`NONE`: the world) has an awake end.
@@ -330,15 +381,36 @@ impl StepState {
     /// The contacts to solve, with their solver bodies (`n` bodies). Gauss-Seidel
     /// converges fastest from the ground up: contacts with the ground first, so each
     /// layer of a stack is solved on the one below.
+    ///
+    /// The contacts with an awake end are found in the awake bodies' lists where those
+    /// are few (beside an asleep heap), else by a walk of every contact; in contact order
+    /// either way.
     fn list_jobs(&mut self, graph: &ContactGraph<Contact>, n: usize) {
         self.jobs.clear();
         self.job_contacts.clear();
+        let active: Vec<usize> = if self.moving.len() * 4 < n {
+            let mut listed: Vec<usize> = (self.moving.iter())
+                .flat_map(|&b| graph.contacts_of(b as u32).map(|(c, _)| c))
+                .collect();
+            listed.sort_unstable();
+            listed.dedup();
+            listed
+        } else {
+            (0..graph.len())
+                .filter(|&c| {
+                    let [a, b] = graph.bodies(c);
+                    self.active(a, b)
+                })
+                .collect()
+        };
+        let values = graph.values();
         for grounded in [true, false] {
-            for (c, contact) in graph.values().iter().enumerate() {
+            for &c in &active {
                 let [a, b] = graph.bodies(c);
-                if (b == NONE) != grounded || !self.active(a, b) {
+                if (b == NONE) != grounded {
                     continue;
                 }
+                let contact = &values[c];
                 // The second end: a body, the world (planes), or a kinematic collider,
                 // whose solver bodies follow the world's.
                 let b = match (b, contact.kinematic) {
@@ -426,14 +498,12 @@ impl StepState {
     /// Integrate velocities: gravity's kick over `h` to every awake body, and the kick of
     /// any other loads (`loads` is indexed by body and may be shorter: no load).
     pub fn integrate_velocities(&mut self, gravity: DVec3, loads: &[Loads], h: f64) {
-        let n = self.awake.len();
-        for (i, (b, &awake)) in self.bodies[..n].iter_mut().zip(&self.awake).enumerate() {
-            if awake {
-                b.v += gravity * h;
-                if let Some(l) = loads.get(i) {
-                    b.v += l.force * (b.inv_mass * h);
-                    b.w += b.inv_inertia * l.torque * h;
-                }
+        for &i in &self.moving {
+            let b = &mut self.bodies[i];
+            b.v += gravity * h;
+            if let Some(l) = loads.get(i) {
+                b.v += l.force * (b.inv_mass * h);
+                b.w += b.inv_inertia * l.torque * h;
             }
         }
     }
@@ -521,36 +591,51 @@ impl StepState {
     ) -> Result<(), StepError> {
         let n = self.awake.len();
         // Velocities that overflowed fail the step before any body moves.
-        let (solved, awake) = (&self.bodies[..n], &self.awake);
-        if (solved.iter().zip(awake)).any(|(b, &a)| a && !(b.v.is_finite() && b.w.is_finite())) {
+        let solved = &self.bodies;
+        if (self.moving.iter()).any(|&i| !(solved[i].v.is_finite() && solved[i].w.is_finite())) {
             return Err(StepError::NonFinite);
         }
         // The bodies the world moves, here; the others fly free, each on its own, so on
         // rayon's threads.
         let mut moved = Vec::new();
-        for (i, body) in bodies.iter_mut().enumerate() {
-            if self.awake[i] && movers.moves(i) {
+        for &i in &self.moving {
+            if movers.moves(i) {
                 moved.push(i);
-                hand_velocities(body, &self.bodies[i])?;
-                movers.advance(i, body, h)?;
+                hand_velocities(&mut bodies[i], &self.bodies[i])?;
+                movers.advance(i, &mut bodies[i], h)?;
             }
         }
         let (awake, moved) = (&self.awake, &moved);
-        parallel::try_for_each_zip(
-            (bodies, &mut self.bodies[..n], &mut self.poses[..n]),
-            |i, body, solver, pose| {
-                if !awake[i] {
-                    return Ok(());
-                }
-                if moved.binary_search(&i).is_err() {
-                    hand_velocities(body, solver)?;
-                    integrator.step(&body.props, &mut body.state, Loads::default(), h)?;
-                }
-                *solver = SolverBody::new(&body.props, &body.state);
-                *pose = Pose::of(&body.state);
-                Ok(())
-            },
-        )?;
+        let free = |i: usize, body: &mut Body, solver: &mut SolverBody, pose: &mut Pose| {
+            if moved.binary_search(&i).is_err() {
+                hand_velocities(body, solver)?;
+                integrator.step(&body.props, &mut body.state, Loads::default(), h)?;
+            }
+            *solver = SolverBody::new(&body.props, &body.state);
+            *pose = Pose::of(&body.state);
+            Ok(())
+        };
+        if self.moving.len() < parallel::PARALLEL_ROWS {
+            // Few awake bodies (beside an asleep heap, say): they alone, on this thread;
+            // every one is tried and the first failure returned, as on the team.
+            let mut first = Ok(());
+            for &i in &self.moving {
+                let (solver, pose) = (&mut self.bodies[i], &mut self.poses[i]);
+                let done = free(i, &mut bodies[i], solver, pose);
+                first = first.and(done);
+            }
+            first?;
+        } else {
+            parallel::try_for_each_zip(
+                (bodies, &mut self.bodies[..n], &mut self.poses[..n]),
+                |i, body, solver, pose| {
+                    if !awake[i] {
+                        return Ok(());
+                    }
+                    free(i, body, solver, pose)
+                },
+            )?;
+        }
         // Kinematic colliders move on with their own velocity.
         let first = self.awake.len() + 1;
         for (pose, body) in self.poses[first..].iter_mut().zip(&self.bodies[first..]) {
@@ -616,24 +701,16 @@ impl StepState {
     /// body's new state would not be finite (the rows overflowed), no body is changed
     /// and the step fails: a failed step leaves the states as they were.
     pub fn finalize_bodies(&mut self, bodies: &mut [Body]) -> Result<(), StepError> {
-        let (solver, awake) = (&self.bodies, &self.awake);
-        parallel::collect(bodies.len(), &mut self.solved, |i| {
-            if awake[i] {
-                solved_state(&bodies[i], &solver[i])
-            } else {
-                bodies[i].state
-            }
+        self.made += self.moving.len();
+        let (solver, moving) = (&self.bodies, &self.moving);
+        parallel::collect(moving.len(), &mut self.solved, |k| {
+            solved_state(&bodies[moving[k]], &solver[moving[k]])
         });
-        if self
-            .solved
-            .iter()
-            .zip(awake)
-            .any(|(s, &a)| a && !s.is_finite())
-        {
+        if !self.solved.iter().all(BodyState::is_finite) {
             return Err(StepError::NonFinite);
         }
-        for (body, state) in bodies.iter_mut().zip(&self.solved) {
-            body.state = *state;
+        for (&i, state) in moving.iter().zip(&self.solved) {
+            bodies[i].state = *state;
         }
         Ok(())
     }
@@ -647,6 +724,25 @@ impl StepState {
     ) {
         self.groups.store(&self.contact_rows, graph.values_mut());
         self.joint_rows.store(joints, users);
+    }
+}
+
+/// `f(i, &mut items[i])` for every `i` of `list` (ascending; `listed(i)` says whether
+/// `i` is in it): one after another where they are few, else over every item on the
+/// team. Each item is updated alone, so either way gives the same items.
+fn for_each_listed<T: Send>(
+    items: &mut [T],
+    (list, listed): (&[usize], impl Fn(usize) -> bool + Sync),
+    f: impl Fn(usize, &mut T) + Sync,
+) {
+    if list.len() < parallel::PARALLEL_ROWS {
+        list.iter().for_each(|&i| f(i, &mut items[i]));
+    } else {
+        parallel::for_each_indexed(items, |i, item| {
+            if listed(i) {
+                f(i, item);
+            }
+        });
     }
 }
 

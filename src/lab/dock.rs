@@ -124,16 +124,18 @@ impl Stamped for ContactSample {
 impl ContactSample {
     pub fn of(world: &World) -> Option<Self> {
         let contacts = world.contacts.as_ref()?;
-        let depth = contacts
-            .graph
-            .values()
-            .iter()
-            .flat_map(|c| c.manifold.points())
-            .map(|p| -p.separation)
-            .fold(0.0, f64::max);
+        let points = || {
+            contacts
+                .graph
+                .values()
+                .iter()
+                .flat_map(|c| c.manifold.points())
+        };
+        let depth = points().map(|p| -p.separation).fold(0.0, f64::max);
+        // Every contact's, asleep ones' too (the step's readout counts those it solved).
         Some(Self {
             t: world.time,
-            points: contacts.stats.points,
+            points: points().count(),
             depth,
         })
     }
