@@ -736,22 +736,7 @@ mod tests {
             let (rows, bodies) = scene(&mut rand, count, trial % 2 == 1);
             let moving = vec![true; 2 * count];
             let colours = one_colour(count);
-            let h = 1.0 / 240.0;
-            let bias = [
-                NormalBias::Fixed,
-                NormalBias::Soft {
-                    softness: Softness::new(30.0, 10.0, h),
-                    static_softness: Softness::new(60.0, 10.0, h),
-                    inv_h: 1.0 / h,
-                    max_push_out: 0.5,
-                },
-                NormalBias::Soft {
-                    softness: Softness::RIGID,
-                    static_softness: Softness::RIGID,
-                    inv_h: 1.0 / h,
-                    max_push_out: 0.5,
-                },
-            ][trial % 3];
+            let bias = trial_bias(trial);
             let sor = [1.0, 1.3][rand.below(2)];
             let passes = [RowPass::WarmStart]
                 .into_iter()
@@ -810,6 +795,27 @@ mod tests {
             "the slots solved {solved} rows"
         );
         assert!(mixed > 0, "no group mixed point counts");
+    }
+
+    /// The normal rows' bias of trial `trial`, in turn: PGS's, the soft step's, and the
+    /// soft step's with rigid contacts.
+    fn trial_bias(trial: usize) -> NormalBias {
+        let h = 1.0 / 240.0;
+        [
+            NormalBias::Fixed,
+            NormalBias::Soft {
+                softness: Softness::new(30.0, 10.0, h),
+                static_softness: Softness::new(60.0, 10.0, h),
+                inv_h: 1.0 / h,
+                max_push_out: 0.5,
+            },
+            NormalBias::Soft {
+                softness: Softness::RIGID,
+                static_softness: Softness::RIGID,
+                inv_h: 1.0 / h,
+                max_push_out: 0.5,
+            },
+        ][trial % 3]
     }
 
     /// `count` rows of one independent colour, as [`scene`] makes them.
