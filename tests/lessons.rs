@@ -863,3 +863,30 @@ fn a_break_comes_when_the_rod_carries_its_limit() {
     assert!((0.3..0.5).contains(&exact), "{exact}");
     assert!(m.agrees(), "{m} (exact {exact:.4} s)");
 }
+
+/// The restitution lesson's explanation gives the first bounce's ratio at the scene's step
+/// and at half of it: both as this build measures them, and each nearer e² = 0.64 as the
+/// step shrinks.
+#[test]
+fn the_bounce_explanation_s_figures_are_measured() {
+    let l = lesson::load("restitution").unwrap();
+    let explained = l
+        .steps
+        .iter()
+        .find_map(|s| match s {
+            Step::Explain { text } => Some(text.clone()),
+            _ => None,
+        })
+        .unwrap();
+    let text = r#"(title: "c", scene: "bounce", integrators: Some(["midpoint"]), steps: [
+        Run(until: 2.0), Readout(quantity: ApexRatio(body: "ball"), stated: 0.627, tolerance: "0.1%", theory: "x"),
+        Try(text: "half", set: Dt(0.0025)), Run(until: 2.0),
+        Readout(quantity: ApexRatio(body: "ball"), stated: 0.634, tolerance: "0.1%", theory: "x")])"#;
+    let measured = lesson::run::run(&Lesson::parse("c.ron", text).unwrap()).unwrap();
+    for m in &measured {
+        assert!(m.agrees(), "{m}");
+        assert!(explained.contains(&m.stated.to_string()), "{explained}");
+    }
+    assert!(measured[0].measured < measured[1].measured);
+    assert!(measured[1].measured.unwrap() < 0.64);
+}
