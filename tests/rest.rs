@@ -3,7 +3,7 @@
 //! resting heap does not sink into it, and a heap that starts clear comes to rest and gains no energy asleep.
 
 use glam::DVec3;
-use gyrolab::contact::Geom;
+use gyrolab::contact::{Geom, ROW_EPSILON};
 use gyrolab::scene::Scene;
 use gyrolab::world::World;
 
@@ -414,7 +414,7 @@ fn recycled_manifolds_rest_bodies_where_computed_ones_do() {
 
 /// Two boxes stuck together by friction, sliding and turning slowly in free space: their
 /// manifold is carried on from step to step, and linear and angular momentum are kept to
-/// round-off, as with manifolds computed each step (impulses still act in equal and
+/// the rows' round-off, as with manifolds computed each step (impulses still act in equal and
 /// opposite pairs at one point).
 #[test]
 fn recycled_manifolds_keep_momentum() {
@@ -453,6 +453,15 @@ fn recycled_manifolds_keep_momentum() {
     }
     let (p1, l1) = momentum(&world);
     assert!(carried > 200, "{carried} manifolds carried on in 400 steps");
-    assert!((p1 - p0).length() < 1e-9, "p {p0} → {p1}");
-    assert!((l1 - l0).length() < 1e-9, "L {l0} → {l1}");
+    // To the round-off of the contact rows' precision, over 400 steps of contact: each
+    // impulse's effect on a velocity is rounded to it (9 and 4 f32 epsilons measured).
+    let round_off = 16.0 * ROW_EPSILON;
+    assert!(
+        (p1 - p0).length() < round_off * p0.length(),
+        "p {p0} → {p1}"
+    );
+    assert!(
+        (l1 - l0).length() < round_off * l0.length(),
+        "L {l0} → {l1}"
+    );
 }

@@ -21,7 +21,7 @@ use super::parallel::{self, Ends, Items, PARALLEL_ROWS, Shared};
 use super::refresh::{self, Anchor, Anchors, End, Frame};
 use super::solver::{ContactRows, SolverBody, pair};
 use super::team;
-use super::wide::{Real, WIDTH, Wide, slots, xyz};
+use super::wide::{Lane, Lanes, Real, WIDTH, slots, xyz};
 
 /// `WIDTH` manifolds' rows of one colour in groups: slot `l` holds `members[l]`'s.
 #[derive(Clone, Copy, Debug, Default)]
@@ -29,8 +29,8 @@ struct Group {
     members: [usize; WIDTH],
     a: [usize; WIDTH],
     b: [usize; WIDTH],
-    rows: Rows<Wide>,
-    anchors: Anchors<Wide>,
+    rows: Rows<Lanes>,
+    anchors: Anchors<Lanes>,
 }
 
 impl Group {
@@ -51,12 +51,12 @@ impl Group {
         // it changes nothing.
         for j in 0..self.rows.count() {
             let at = &mut self.anchors.points[j];
-            let v = |f: fn(&Anchor<f64>) -> &V3<f64>| {
-                xyz!(|k| Wide::gather(|l| f(&r[l].anchors.points[j])[k]))
+            let v = |f: fn(&Anchor<Lane>) -> &V3<Lane>| {
+                xyz!(|k| Lanes::gather(|l| f(&r[l].anchors.points[j])[k].into()))
             };
             (at.local_a, at.local_b) = (v(|a| &a.local_a), v(|a| &a.local_b));
             (at.offset_a, at.offset_b) = (v(|a| &a.offset_a), v(|a| &a.offset_b));
-            at.base_separation = Wide::gather(|l| r[l].anchors.points[j].base_separation);
+            at.base_separation = Lanes::gather(|l| r[l].anchors.points[j].base_separation.into());
         }
     }
 
@@ -65,7 +65,8 @@ impl Group {
     fn refresh(&mut self, bodies: &[SolverBody], frames: &[Frame], follow: bool) {
         let a = End::gather(bodies, frames, |l| self.a[l]);
         let b = End::gather(bodies, frames, |l| self.b[l]);
-        refresh::refresh(&mut self.rows, &self.anchors, (&a, &b), follow);
+        let offset = refresh::offset(frames, |l| self.a[l], |l| self.b[l]);
+        refresh::refresh(&mut self.rows, &self.anchors, (&a, &b), &offset, follow);
     }
 
     /// What [`Self::load`]'s other parts leave out: slot `l`'s ends, directions,
@@ -75,27 +76,27 @@ impl Group {
         slot.mixed |= row.len != slot.len;
         (self.a[l], self.b[l]) = (r.a, r.b);
         for k in 0..3 {
-            slot.normal[k].set_slot(l, row.normal[k]);
-            slot.tangents[0][k].set_slot(l, row.tangents[0][k]);
-            slot.tangents[1][k].set_slot(l, row.tangents[1][k]);
+            slot.normal[k].set_slot(l, row.normal[k].into());
+            slot.tangents[0][k].set_slot(l, row.tangents[0][k].into());
+            slot.tangents[1][k].set_slot(l, row.tangents[1][k].into());
         }
-        slot.mu.set_slot(l, row.mu);
-        slot.restitution.set_slot(l, row.restitution);
+        slot.mu.set_slot(l, row.mu.into());
+        slot.restitution.set_slot(l, row.restitution.into());
         for k in 0..2 {
-            slot.friction_impulse[k].set_slot(l, row.friction_impulse[k]);
+            slot.friction_impulse[k].set_slot(l, row.friction_impulse[k].into());
         }
-        slot.twist_impulse.set_slot(l, row.twist_impulse);
+        slot.twist_impulse.set_slot(l, row.twist_impulse.into());
         for (j, (point, from)) in slot.points.iter_mut().zip(&row.points).enumerate() {
             let here = j < row.len;
-            Wide::set_mask(&mut slot.active[j], l, here);
+            Lanes::set_mask(&mut slot.active[j], l, here);
             // A point a slot lacks has the impulse −0, which adds nothing to the
             // load's sum, not even a zero's sign.
-            point.bias.set_slot(l, from.bias);
+            point.bias.set_slot(l, from.bias.into());
             point
                 .impulse
-                .set_slot(l, if here { from.impulse } else { -0.0 });
-            point.max_impulse.set_slot(l, from.max_impulse);
-            point.approach.set_slot(l, from.approach);
+                .set_slot(l, if here { from.impulse.into() } else { -0.0 });
+            point.max_impulse.set_slot(l, from.max_impulse.into());
+            point.approach.set_slot(l, from.approach.into());
         }
     }
 
@@ -119,20 +120,24 @@ impl Group {
                 slots!(|l| bodies.read(self.a[l])),
                 slots!(|l| bodies.read(self.b[l])),
             );
-            let mut a = Velocities::<Wide>::gather(&ends_a);
-            let mut b = Velocities::<Wide>::gather(&ends_b);
+            let start = (
+                Velocities::<Lanes>::gather(&ends_a),
+                Velocities::<Lanes>::gather(&ends_b),
+            );
+            let (mut a, mut b) = start;
             self.rows.run(&mut a, &mut b, pass);
             // Each slot read out at a constant index, which the processor takes from the
             // register (a slot picked by a loop's counter went through memory: a store
             // and a reload that waited on it, a fifth of the kernel's time).
-            let solved = |ends: &Velocities<Wide>| {
+            let solved = |ends: &Velocities<Lanes>, start, read: &[SolverBody; WIDTH]| {
                 slots!(|l| {
-                    let mut body = SolverBody::STATIC;
-                    ends.write(l, &mut body);
+                    let mut body = read[l];
+                    ends.write_change(l, start, &mut body);
                     body
                 })
             };
-            let (solved_a, solved_b) = (solved(&a), solved(&b));
+            let (solved_a, solved_b) =
+                (solved(&a, &start.0, &ends_a), solved(&b, &start.1, &ends_b));
             for l in 0..WIDTH {
                 bodies.write(self.a[l], &solved_a[l]);
                 bodies.write(self.b[l], &solved_b[l]);
@@ -525,17 +530,22 @@ mod tests {
         }
 
         /// A row's axis; an immovable second end has no turn.
-        fn axis(&mut self, b_moves: bool) -> AxisRow<f64> {
+        fn axis(&mut self, b_moves: bool) -> AxisRow<Lane> {
             let turn_b = self.vector();
             let (ang_a, ang_b, turn_a) = (self.vector(), self.vector(), self.vector());
             AxisRow {
-                ang_a: ang_a.to_array(),
-                ang_b: ang_b.to_array(),
-                turn_a: turn_a.to_array(),
-                turn_b: if b_moves { turn_b } else { DVec3::ZERO }.to_array(),
-                mass: [0.0, self.uniform(0.1, 2.0)][self.below(2)],
+                ang_a: lanes(ang_a),
+                ang_b: lanes(ang_b),
+                turn_a: lanes(turn_a),
+                turn_b: lanes(if b_moves { turn_b } else { DVec3::ZERO }),
+                mass: [0.0, self.uniform(0.1, 2.0)][self.below(2)] as Lane,
             }
         }
+    }
+
+    /// `v` in the rows' precision.
+    fn lanes(v: DVec3) -> V3<Lane> {
+        v.to_array().map(|x| x as Lane)
     }
 
     /// Rows of one colour between bodies `2i` and `2i + 1`, the static body or a kinematic
@@ -576,27 +586,27 @@ mod tests {
 
     /// One manifold's rows: 0 to 4 points, loaded or idle, with garbage in the slots of
     /// the points it lacks; `moves`: whether its second body moves.
-    fn rows(rand: &mut Rand, moves: bool, flip: bool) -> Rows<f64> {
+    fn rows(rand: &mut Rand, moves: bool, flip: bool) -> Rows<Lane> {
         let idle = rand.below(3) == 0;
         let len = rand.below(MAX_POINTS + 1);
         let impulse = |rand: &mut Rand| {
-            if idle {
+            (if idle {
                 [0.0, -0.0][rand.below(2)]
             } else {
                 rand.impulse()
-            }
+            }) as Lane
         };
-        let mut rows = Rows::<f64> {
-            normal: rand.vector().normalize_or(DVec3::Y).to_array(),
-            tangents: [rand.vector().to_array(), rand.vector().to_array()],
-            mu: [0.6, 0.0, f64::NAN, f64::INFINITY][rand.below(4)],
+        let mut rows = Rows::<Lane> {
+            normal: lanes(rand.vector().normalize_or(DVec3::Y)),
+            tangents: [lanes(rand.vector()), lanes(rand.vector())],
+            mu: [0.6, 0.0, Lane::NAN, Lane::INFINITY][rand.below(4)],
             restitution: [0.0, 0.5, 1.0][rand.below(3)],
             len,
             friction: [rand.axis(moves), rand.axis(moves)],
             friction_impulse: [impulse(rand), impulse(rand)],
             twist: rand.axis(moves),
             twist_impulse: impulse(rand),
-            twist_radius: [0.0, rand.uniform(0.0, 1.0)][rand.below(2)],
+            twist_radius: [0.0, rand.uniform(0.0, 1.0)][rand.below(2)] as Lane,
             flip,
             ..Rows::default()
         };
@@ -606,22 +616,22 @@ mod tests {
                 let impulse = impulse(rand);
                 PointRow {
                     normal: rand.axis(moves),
-                    separation: rand.value(),
+                    separation: rand.value() as Lane,
                     impulse,
-                    max_impulse: impulse + rand.impulse(),
-                    bias: rand.value(),
-                    approach: rand.value(),
+                    max_impulse: impulse + rand.impulse() as Lane,
+                    bias: rand.value() as Lane,
+                    approach: rand.value() as Lane,
                 }
             } else {
                 let mut normal = rand.axis(true);
-                normal.mass = f64::NAN;
+                normal.mass = Lane::NAN;
                 PointRow {
                     normal,
-                    separation: f64::NAN,
-                    impulse: rand.value(),
-                    max_impulse: rand.value(),
-                    bias: rand.value(),
-                    approach: f64::NAN,
+                    separation: Lane::NAN,
+                    impulse: rand.value() as Lane,
+                    max_impulse: rand.value() as Lane,
+                    bias: rand.value() as Lane,
+                    approach: Lane::NAN,
                 }
             };
         }
@@ -638,10 +648,10 @@ mod tests {
             let slots = &mut g.rows;
             for j in 0..slots.count() {
                 let p = &mut slots.points[j];
-                p.separation = Wide::gather(|l| r[l].points[j].separation);
+                p.separation = Lanes::gather(|l| r[l].points[j].separation.into());
                 p.normal = AxisRow::gather(|l| &r[l].points[j].normal);
             }
-            slots.twist_radius = Wide::gather(|l| r[l].twist_radius);
+            slots.twist_radius = Lanes::gather(|l| r[l].twist_radius.into());
             for k in 0..2 {
                 slots.friction[k] = AxisRow::gather(|l| &r[l].friction[k]);
             }
@@ -687,11 +697,11 @@ mod tests {
             for (l, &i) in g.members.iter().enumerate() {
                 let r = &mut rows[i].rows;
                 for (row, slot) in r.points[..r.len].iter_mut().zip(&slots.points) {
-                    row.impulse = slot.impulse.slot(l);
-                    row.max_impulse = slot.max_impulse.slot(l);
+                    row.impulse = slot.impulse.slot(l) as Lane;
+                    row.max_impulse = slot.max_impulse.slot(l) as Lane;
                 }
-                r.friction_impulse = [0, 1].map(|k| slots.friction_impulse[k].slot(l));
-                r.twist_impulse = slots.twist_impulse.slot(l);
+                r.friction_impulse = [0, 1].map(|k| slots.friction_impulse[k].slot(l) as Lane);
+                r.twist_impulse = slots.twist_impulse.slot(l) as Lane;
                 r.flip = slots.flip;
             }
         }
@@ -715,8 +725,8 @@ mod tests {
                     .iter()
                     .flat_map(|p| [p.impulse, p.max_impulse])
                     .chain(r.friction_impulse)
-                    .chain([r.twist_impulse, f64::from(u8::from(r.flip))])
-                    .map(f64::to_bits)
+                    .chain([r.twist_impulse, Lane::from(u8::from(r.flip))])
+                    .map(|x| f64::from(x).to_bits())
                     .collect::<Vec<_>>()
             })
             .collect()
@@ -864,9 +874,9 @@ mod tests {
             for r in &mut rows {
                 for (j, at) in r.anchors.points.iter_mut().enumerate() {
                     let garbage = if j < r.rows.len { 0.0 } else { f64::NAN };
-                    let mut v = || (rand.vector() + DVec3::splat(garbage)).to_array();
+                    let mut v = || lanes(rand.vector() + DVec3::splat(garbage));
                     (at.local_a, at.local_b, at.offset_a, at.offset_b) = (v(), v(), v(), v());
-                    at.base_separation = rand.value() + garbage;
+                    at.base_separation = (rand.value() + garbage) as Lane;
                 }
             }
             // Packed at some poses, then moved to others.

@@ -59,6 +59,7 @@ pub use settings::{JointSolver, Softness, SolverKind, SolverSettings};
 pub use solver::Pose;
 pub use step::{Movers, StepState};
 pub use user_row::{Jacobian, UserRow, UserRows};
+pub use wide::ROW_EPSILON;
 
 /// One contact of the graph: a manifold between a part of one body and a part of
 /// another, or, with `NONE` as the second body, a plane or a kinematic collider's part.

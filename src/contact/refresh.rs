@@ -1,5 +1,5 @@
 //! Moving a manifold's rows with its bodies through the solver sub-steps, written once
-//! for any [`Real`]: one manifold alone (`f64`) or eight in slots ([`Wide`]), as the
+//! for any [`Real`]: one manifold alone or eight in slots ([`Wide`]), as the
 //! passes of the [`kernel`](super::kernel) are, so that rows moved in slots end bitwise
 //! as each would alone. Box2D v3 moves only the separation, from anchors fixed when the
 //! contact was prepared (`b2SolveContactTwoPoints` [Catto, `contact_solver.c`]); with
@@ -56,10 +56,13 @@ pub struct Anchors<W: Real> {
     pub points: [Anchor<W>; MAX_POINTS],
 }
 
-/// One end of the rows in each slot: its pose and its inertia.
+/// One end of the rows in each slot: its rotation and its inertia. Where it is comes
+/// apart, as the other end's position relative to it ([`offset`]): differences of
+/// positions made in `f64`, so that rows in `f32` lose nothing to a pile far from the
+/// origin (Box2D v3's solver keeps bodies' position changes, not positions, for the same
+/// reason [Catto, `solver.c`]).
 #[derive(Clone, Copy, Debug)]
 pub struct End<W: Real> {
-    position: V3<W>,
     turn: M3<W>,
     inertia: Inertia<W>,
 }
@@ -70,11 +73,21 @@ impl<W: Real> End<W> {
     pub fn gather(bodies: &[SolverBody], frames: &[Frame], at: impl Fn(usize) -> usize) -> Self {
         let frame = |l: usize| &frames[at(l)];
         Self {
-            position: xyz!(|k| W::gather(|l| frame(l).position[k])),
             turn: xyz!(|c| xyz!(|k| W::gather(|l| frame(l).turn.col(c)[k]))),
             inertia: Inertia::gather(|l| &bodies[at(l)]),
         }
     }
+}
+
+/// Real `l`: the position of body `b(l)` relative to body `a(l)`'s, `p_b − p_a`, made in
+/// `f64`.
+#[inline(always)]
+pub fn offset<W: Real>(
+    frames: &[Frame],
+    a: impl Fn(usize) -> usize,
+    b: impl Fn(usize) -> usize,
+) -> V3<W> {
+    xyz!(|k| W::gather(|l| frames[b(l)].position[k] - frames[a(l)].position[k]))
 }
 
 #[inline(always)]
@@ -87,16 +100,18 @@ fn sub<W: Real>(a: &V3<W>, b: &V3<W>) -> V3<W> {
     xyz!(|k| a[k] - b[k])
 }
 
-/// Moves `rows` with their ends `a` and `b`: the anchors to where the bodies have
-/// carried them and the separation measured there; with `follow`, each point carried
-/// with the bodies' translation (where both bodies' impulses act), and the Jacobians at
-/// the points, the centroid and the bodies' current inertia. `follow: false` leaves the
-/// points and Jacobians where they were prepared (Box2D's and rapier's fixed anchors).
+/// Moves `rows` with their ends `a` and `b`, b at `offset` from a: the anchors to where
+/// the bodies have carried them and the separation measured there; with `follow`, each
+/// point carried with the bodies' translation (where both bodies' impulses act), and the
+/// Jacobians at the points, the centroid and the bodies' current inertia. `follow: false`
+/// leaves the points and Jacobians where they were prepared (Box2D's and rapier's fixed
+/// anchors). Points are measured from a's centre.
 #[inline(always)]
 pub fn refresh<W: Real>(
     rows: &mut Rows<W>,
     anchors: &Anchors<W>,
     (a, b): (&End<W>, &End<W>),
+    offset: &V3<W>,
     follow: bool,
 ) {
     let n = rows.normal;
@@ -110,19 +125,17 @@ pub fn refresh<W: Real>(
     let wa = W::select(moves, a.inertia.inv_mass / total, half);
     let wb = W::select(moves, b.inertia.inv_mass / total, half);
     let (count, mixed) = (rows.count(), rows.mixed);
-    // Where each point is now, and their sum.
+    // Where each point is now from a's centre, and their sum.
     let mut points = [[W::ZERO; 3]; MAX_POINTS];
     let mut centroid = [W::ZERO; 3];
     let moving = (rows.points.iter_mut().zip(&anchors.points)).zip(&mut points);
     for (j, ((p, at), now)) in moving.enumerate().take(count) {
-        let anchor_a = add(&a.position, &transform(&a.turn, &at.local_a));
-        let anchor_b = add(&b.position, &transform(&b.turn, &at.local_b));
+        let anchor_a = transform(&a.turn, &at.local_a);
+        let anchor_b = add(offset, &transform(&b.turn, &at.local_b));
         p.separation = at.base_separation + dot(&n, &sub(&anchor_b, &anchor_a));
         if follow {
-            let point =
-                xyz!(|k| wa * (a.position[k] + at.offset_a[k])
-                    + wb * (b.position[k] + at.offset_b[k]));
-            let levers = (&sub(&point, &a.position), &sub(&point, &b.position));
+            let point = xyz!(|k| wa * at.offset_a[k] + wb * (offset[k] + at.offset_b[k]));
+            let levers = (&point, &sub(&point, offset));
             p.normal = AxisRow::point(&a.inertia, &b.inertia, levers, &n);
             let sum = add(&centroid, &point);
             centroid = if mixed {
@@ -146,7 +159,7 @@ pub fn refresh<W: Real>(
         W::splat(rows.len.max(1) as f64)
     };
     let centroid = xyz!(|k| centroid[k] / divisor);
-    let levers = (&sub(&centroid, &a.position), &sub(&centroid, &b.position));
+    let levers = (&centroid, &sub(&centroid, offset));
     for k in 0..2 {
         rows.friction[k] = AxisRow::point(&a.inertia, &b.inertia, levers, &rows.tangents[k]);
     }

@@ -13,6 +13,7 @@ use super::manifold::Manifold;
 use super::parallel::Ends;
 use super::refresh::{self, Anchor, Anchors, End, Frame};
 use super::settings::{Softness, SolverKind, SolverSettings};
+use super::wide::{Lane, Real};
 use crate::body::{BodyState, MassProps};
 
 /// A body's velocity and inverse mass as the solver sees them. Static things (the
@@ -132,8 +133,14 @@ pub struct ContactRows {
     pub b: usize,
     /// Which contact of the graph these rows came from, to store the impulses back.
     pub contact: usize,
-    pub anchors: Anchors<f64>,
-    pub rows: Rows<f64>,
+    pub anchors: Anchors<Lane>,
+    pub rows: Rows<Lane>,
+}
+
+/// `v` in the rows' precision.
+#[inline]
+fn lanes(v: DVec3) -> [Lane; 3] {
+    v.to_array().map(Lane::splat)
 }
 
 impl Ends for ContactRows {
@@ -224,7 +231,7 @@ pub struct ContactInput<'a> {
 
 impl ContactRows {
     /// Prepares these rows for a manifold, in place (the rows are kept from step to
-    /// step, so a step copies no rows, at 1.5 kB each, into place): what stays fixed
+    /// step, so a step copies no rows into place): what stays fixed
     /// through the step. The separations and Jacobians are made by moving the rows to
     /// their bodies ([`Self::refresh`]) when they are packed ([`Groups::pack`]).
     ///
@@ -242,15 +249,15 @@ impl ContactRows {
         let (t1, t2) = tangents(n);
         (self.a, self.b, self.contact) = (a, b, input.contact);
         let rows = &mut self.rows;
-        rows.normal = n.to_array();
-        rows.tangents = [t1.to_array(), t2.to_array()];
-        rows.mu = input.friction;
-        rows.restitution = input.restitution;
+        rows.normal = lanes(n);
+        rows.tangents = [lanes(t1), lanes(t2)];
+        rows.mu = Lane::splat(input.friction);
+        rows.restitution = Lane::splat(input.restitution);
         (rows.len, rows.mixed, rows.flip) = (m.len, false, false);
         (rows.friction_impulse, rows.twist_impulse) = if warm_start {
             (
-                [m.friction_impulse.dot(t1), m.friction_impulse.dot(t2)],
-                m.twist_impulse,
+                [m.friction_impulse.dot(t1), m.friction_impulse.dot(t2)].map(Lane::splat),
+                Lane::splat(m.twist_impulse),
             )
         } else {
             ([0.0; 2], 0.0)
@@ -270,15 +277,15 @@ impl ContactRows {
             let rb = p.position - poses[b].position;
             let rel = bb.point_velocity(rb) - ba.point_velocity(ra);
             *anchor = Anchor {
-                local_a: (qa * ra).to_array(),
-                local_b: (qb * rb).to_array(),
-                offset_a: ra.to_array(),
-                offset_b: rb.to_array(),
-                base_separation: p.separation,
+                local_a: lanes(qa * ra),
+                local_b: lanes(qb * rb),
+                offset_a: lanes(ra),
+                offset_b: lanes(rb),
+                base_separation: Lane::splat(p.separation),
             };
             *row = PointRow {
-                impulse: if warm_start { p.normal_impulse } else { 0.0 },
-                approach: rel.dot(n),
+                impulse: Lane::splat(if warm_start { p.normal_impulse } else { 0.0 }),
+                approach: Lane::splat(rel.dot(n)),
                 ..PointRow::default()
             };
             rows.active[j] = true;
@@ -295,19 +302,21 @@ impl ContactRows {
     pub fn refresh(&mut self, bodies: &[SolverBody], frames: &[Frame], follow: bool) {
         let a = End::gather(bodies, frames, |_| self.a);
         let b = End::gather(bodies, frames, |_| self.b);
-        refresh::refresh(&mut self.rows, &self.anchors, (&a, &b), follow);
+        let offset = refresh::offset(frames, |_| self.a, |_| self.b);
+        refresh::refresh(&mut self.rows, &self.anchors, (&a, &b), &offset, follow);
     }
 
     /// A pass of the [`kernel`](super::kernel) on these rows alone, between their bodies
     /// `a` and `b`.
     pub fn run(&mut self, a: &mut SolverBody, b: &mut SolverBody, pass: RowPass) {
-        let mut ends = (
+        let start = (
             Velocities::gather(std::slice::from_ref(a)),
             Velocities::gather(std::slice::from_ref(b)),
         );
+        let mut ends = start;
         self.rows.run(&mut ends.0, &mut ends.1, pass);
-        ends.0.write(0, a);
-        ends.1.write(0, b);
+        ends.0.write_change(0, &start.0, a);
+        ends.1.write_change(0, &start.1, b);
     }
 
     /// PGS: the velocity bias of each point once per step, from the separation: a
@@ -315,18 +324,19 @@ impl ContactRows {
     /// is pushed out by the Baumgarte fraction `β` of its depth beyond the slop; a fast
     /// approach bounces with the restitution coefficient.
     pub fn set_pgs_bias(&mut self, settings: &SolverSettings, h: f64) {
-        let (beta, e) = (settings.beta(h), self.rows.restitution);
+        let (beta, e) = (settings.beta(h), self.rows.restitution.slot(0));
         let len = self.rows.len;
         for (p, at) in self.rows.points[..len].iter_mut().zip(&self.anchors.points) {
-            let s = at.base_separation;
-            p.bias = if s > 0.0 {
+            let (s, approach) = (at.base_separation.slot(0), p.approach.slot(0));
+            let mut bias = if s > 0.0 {
                 s / h
             } else {
                 -beta * (-s - settings.slop).max(0.0) / h
             };
-            if e > 0.0 && p.approach < -settings.restitution_threshold && s + p.approach * h < 0.0 {
-                p.bias = p.bias.min(e * p.approach);
+            if e > 0.0 && approach < -settings.restitution_threshold && s + approach * h < 0.0 {
+                bias = bias.min(e * approach);
             }
+            p.bias = Lane::splat(bias);
         }
     }
 
@@ -337,7 +347,7 @@ impl ContactRows {
         rows.restitution != 0.0
             && rows.points[..rows.len]
                 .iter()
-                .any(|p| p.approach <= -threshold || p.approach.is_nan())
+                .any(|p| p.approach <= Lane::splat(-threshold) || p.approach.is_nan())
     }
 
     /// Writes the accumulated impulses back into the manifold for next step's warm start.

@@ -1,17 +1,37 @@
-//! The solver's number type at two widths, as Box2D v3's contact solver runs on
-//! `b2FloatW` [Catto, `contact_solver.c`]: [`Real`] is what the row maths needs of a
-//! number, and it is either one `f64` (a row alone) or a [`Wide`] of eight (eight rows,
-//! one per slot). Each operation of a `Wide` is the `f64` one, slot by slot, and Rust
-//! never fuses a multiply and an add, so eight rows in slots give bitwise what each row
-//! gives alone.
+//! The solver's number type at two widths and two precisions, as Box2D v3's contact
+//! solver runs on `b2FloatW` [Catto, `contact_solver.c`]: [`Real`] is what the row maths
+//! needs of a number, and it is either one number (a row alone) or a [`Wide`] of eight
+//! (eight rows, one per slot), each an `f64` or an `f32`. Each operation of a `Wide` is
+//! the scalar one, slot by slot, and Rust never fuses a multiply and an add, so eight rows
+//! in slots give bitwise what each row gives alone.
+//!
+//! The contact rows run on [`Lane`]: `f32`, as rapier's, Box2D's, Jolt's and PhysX's
+//! rows do. Eight of them fill one 256-bit register where eight `f64` took two, and a
+//! manifold's rows take half the bytes the passes stream. Bodies' poses and momenta, every
+//! integrator and the joints' rows stay `f64`: a row's impulses are rounded to `f32`, the
+//! state they change is not.
 
-use std::ops::{Add, Div, Mul, Neg, Sub};
+use std::fmt::Debug;
+use std::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Not, Sub};
 
-/// Rows solved at once in a [`Wide`]: two AVX registers of four. A manifold's rows are a
+/// The precision of the contact rows (their Jacobians, masses, biases, impulses and the
+/// velocities the passes change), alone and in slots.
+pub type Lane = f32;
+
+/// Eight contact rows' numbers, one per slot.
+pub type Lanes = Wide<Lane>;
+
+/// The contact rows' relative round-off: what momentum through contacts is conserved to
+/// per impulse (their impulses are equal and opposite, at one point, to this precision).
+pub const ROW_EPSILON: f64 = Lane::EPSILON as f64;
+
+/// Rows solved at once in a [`Wide`]: one AVX register of eight `f32` (two of four
+/// `f64`). A manifold's rows are a
 /// chain of Gauss-Seidel updates, each waiting on the last one's velocities; with four
 /// slots the processor mostly waited on the chain (the kernel took 79% of the scalar
 /// rows' time on the 1,000-box pile), with eight, two independent chains side by side,
-/// 49%; twelve took 57% and sixteen 59%, their spills outweighing the overlap.
+/// 49%; twelve took 57% and sixteen 59%, their spills outweighing the overlap (measured
+/// in `f64`).
 pub const WIDTH: usize = 8;
 
 /// `[e(0), e(1), …, e(WIDTH − 1)]` for an expression `e` of the slot `$l`, written out so
@@ -78,9 +98,150 @@ macro_rules! xyz {
 }
 pub(super) use xyz;
 
-/// What the row maths needs of a number: arithmetic, `f64::max` and `min` (a NaN
-/// operand gives way to the other), a square root, comparisons into masks, and a
-/// select by mask.
+/// A scalar the slots hold: `f64` or `f32`, with its bits for masks.
+pub trait Scalar:
+    Copy
+    + Default
+    + Debug
+    + PartialOrd
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+{
+    /// The scalar's bits: a slot's mask is all ones or all zeros.
+    type Bits: Copy
+        + Default
+        + Debug
+        + PartialEq
+        + BitAnd<Output = Self::Bits>
+        + BitOr<Output = Self::Bits>
+        + Not<Output = Self::Bits>;
+    const ZERO: Self;
+    const NONE: Self::Bits;
+    /// The nearest scalar to `x` (exact for an `f64`).
+    fn of(x: f64) -> Self;
+    /// `x` as an `f64`, exactly.
+    fn wide(self) -> f64;
+    fn to_bits(self) -> Self::Bits;
+    fn from_bits(b: Self::Bits) -> Self;
+    fn max(self, o: Self) -> Self;
+    fn min(self, o: Self) -> Self;
+    fn sqrt(self) -> Self;
+}
+
+macro_rules! scalar {
+    ($t:ty, $bits:ty) => {
+        impl Scalar for $t {
+            type Bits = $bits;
+            const ZERO: Self = 0.0;
+            const NONE: $bits = 0;
+            #[inline(always)]
+            fn of(x: f64) -> Self {
+                x as $t
+            }
+            #[inline(always)]
+            fn wide(self) -> f64 {
+                self as f64
+            }
+            #[inline(always)]
+            fn to_bits(self) -> $bits {
+                <$t>::to_bits(self)
+            }
+            #[inline(always)]
+            fn from_bits(b: $bits) -> Self {
+                <$t>::from_bits(b)
+            }
+            #[inline(always)]
+            fn max(self, o: Self) -> Self {
+                <$t>::max(self, o)
+            }
+            #[inline(always)]
+            fn min(self, o: Self) -> Self {
+                <$t>::min(self, o)
+            }
+            #[inline(always)]
+            fn sqrt(self) -> Self {
+                <$t>::sqrt(self)
+            }
+        }
+
+        impl Real for $t {
+            type Mask = bool;
+            const ZERO: Self = 0.0;
+
+            #[inline(always)]
+            fn splat(x: f64) -> Self {
+                x as $t
+            }
+            #[inline(always)]
+            fn gather(f: impl Fn(usize) -> f64) -> Self {
+                f(0) as $t
+            }
+            #[inline(always)]
+            fn slot(self, _: usize) -> f64 {
+                self as f64
+            }
+            #[inline(always)]
+            fn set_slot(&mut self, _: usize, x: f64) {
+                *self = x as $t;
+            }
+            #[inline(always)]
+            fn max(self, o: Self) -> Self {
+                <$t>::max(self, o)
+            }
+            #[inline(always)]
+            fn min(self, o: Self) -> Self {
+                <$t>::min(self, o)
+            }
+            #[inline(always)]
+            fn sqrt(self) -> Self {
+                <$t>::sqrt(self)
+            }
+            #[inline(always)]
+            fn gt(self, o: Self) -> bool {
+                self > o
+            }
+            #[inline(always)]
+            fn eq(self, o: Self) -> bool {
+                self == o
+            }
+            #[inline(always)]
+            fn select(m: bool, yes: Self, no: Self) -> Self {
+                if m { yes } else { no }
+            }
+            #[inline(always)]
+            fn and(m: bool, o: bool) -> bool {
+                m && o
+            }
+            #[inline(always)]
+            fn or(m: bool, o: bool) -> bool {
+                m || o
+            }
+            #[inline(always)]
+            fn not(m: bool) -> bool {
+                !m
+            }
+            #[inline(always)]
+            fn all(m: bool) -> bool {
+                m
+            }
+            #[inline(always)]
+            fn any(m: bool) -> bool {
+                m
+            }
+            #[inline(always)]
+            fn set_mask(m: &mut bool, _: usize, on: bool) {
+                *m = on;
+            }
+        }
+    };
+}
+
+/// What the row maths needs of a number: arithmetic, `max` and `min` (a NaN operand
+/// gives way to the other), a square root, comparisons into masks, and a select by
+/// mask. Values come in and go out as `f64`, rounded to the precision on the way in.
 pub trait Real:
     Copy
     + Default
@@ -113,104 +274,38 @@ pub trait Real:
     fn set_mask(m: &mut Self::Mask, l: usize, on: bool);
 }
 
-impl Real for f64 {
-    type Mask = bool;
-    const ZERO: Self = 0.0;
+scalar!(f64, u64);
+scalar!(f32, u32);
 
-    #[inline(always)]
-    fn splat(x: f64) -> Self {
-        x
-    }
-    #[inline(always)]
-    fn gather(f: impl Fn(usize) -> f64) -> Self {
-        f(0)
-    }
-    #[inline(always)]
-    fn slot(self, _: usize) -> f64 {
-        self
-    }
-    #[inline(always)]
-    fn set_slot(&mut self, _: usize, x: f64) {
-        *self = x;
-    }
-    #[inline(always)]
-    fn max(self, o: Self) -> Self {
-        f64::max(self, o)
-    }
-    #[inline(always)]
-    fn min(self, o: Self) -> Self {
-        f64::min(self, o)
-    }
-    #[inline(always)]
-    fn sqrt(self) -> Self {
-        f64::sqrt(self)
-    }
-    #[inline(always)]
-    fn gt(self, o: Self) -> bool {
-        self > o
-    }
-    #[inline(always)]
-    fn eq(self, o: Self) -> bool {
-        self == o
-    }
-    #[inline(always)]
-    fn select(m: bool, yes: Self, no: Self) -> Self {
-        if m { yes } else { no }
-    }
-    #[inline(always)]
-    fn and(m: bool, o: bool) -> bool {
-        m && o
-    }
-    #[inline(always)]
-    fn or(m: bool, o: bool) -> bool {
-        m || o
-    }
-    #[inline(always)]
-    fn not(m: bool) -> bool {
-        !m
-    }
-    #[inline(always)]
-    fn all(m: bool) -> bool {
-        m
-    }
-    #[inline(always)]
-    fn any(m: bool) -> bool {
-        m
-    }
-    #[inline(always)]
-    fn set_mask(m: &mut bool, _: usize, on: bool) {
-        *m = on;
-    }
-}
-
-/// One `f64` per slot; every operation is the scalar one, slot by slot.
+/// One scalar per slot; every operation is the scalar one, slot by slot. Aligned to a
+/// 256-bit register.
 #[derive(Clone, Copy, Debug, Default)]
-#[repr(C, align(64))]
-pub struct Wide([f64; WIDTH]);
+#[repr(C, align(32))]
+pub struct Wide<T: Scalar>([T; WIDTH]);
 
 /// A slot mask: all bits set in the slots where a condition holds.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Mask([u64; WIDTH]);
+pub struct Mask<B>([B; WIDTH]);
 
-impl Real for Wide {
-    type Mask = Mask;
-    const ZERO: Self = Self([0.0; WIDTH]);
+impl<T: Scalar> Real for Wide<T> {
+    type Mask = Mask<T::Bits>;
+    const ZERO: Self = Self([T::ZERO; WIDTH]);
 
     #[inline(always)]
     fn splat(x: f64) -> Self {
-        Self([x; WIDTH])
+        Self([T::of(x); WIDTH])
     }
     #[inline(always)]
     fn gather(f: impl Fn(usize) -> f64) -> Self {
-        Self(slots!(|l| f(l)))
+        Self(slots!(|l| T::of(f(l))))
     }
     #[inline(always)]
     fn slot(self, l: usize) -> f64 {
-        self.0[l]
+        self.0[l].wide()
     }
     #[inline(always)]
     fn set_slot(&mut self, l: usize, x: f64) {
-        self.0[l] = x;
+        self.0[l] = T::of(x);
     }
     #[inline(always)]
     fn max(self, o: Self) -> Self {
@@ -225,51 +320,59 @@ impl Real for Wide {
         Self(slots!(|l| self.0[l].sqrt()))
     }
     #[inline(always)]
-    fn gt(self, o: Self) -> Mask {
-        Mask(slots!(|l| if self.0[l] > o.0[l] { !0 } else { 0 }))
+    fn gt(self, o: Self) -> Self::Mask {
+        Mask(slots!(|l| if self.0[l] > o.0[l] {
+            !T::NONE
+        } else {
+            T::NONE
+        }))
     }
     #[inline(always)]
-    fn eq(self, o: Self) -> Mask {
-        Mask(slots!(|l| if self.0[l] == o.0[l] { !0 } else { 0 }))
+    fn eq(self, o: Self) -> Self::Mask {
+        Mask(slots!(|l| if self.0[l] == o.0[l] {
+            !T::NONE
+        } else {
+            T::NONE
+        }))
     }
     #[inline(always)]
-    fn select(m: Mask, yes: Self, no: Self) -> Self {
-        Self(slots!(|l| f64::from_bits(
+    fn select(m: Self::Mask, yes: Self, no: Self) -> Self {
+        Self(slots!(|l| T::from_bits(
             (yes.0[l].to_bits() & m.0[l]) | (no.0[l].to_bits() & !m.0[l])
         )))
     }
     #[inline(always)]
-    fn and(m: Mask, o: Mask) -> Mask {
+    fn and(m: Self::Mask, o: Self::Mask) -> Self::Mask {
         Mask(slots!(|l| m.0[l] & o.0[l]))
     }
     #[inline(always)]
-    fn or(m: Mask, o: Mask) -> Mask {
+    fn or(m: Self::Mask, o: Self::Mask) -> Self::Mask {
         Mask(slots!(|l| m.0[l] | o.0[l]))
     }
     #[inline(always)]
-    fn not(m: Mask) -> Mask {
+    fn not(m: Self::Mask) -> Self::Mask {
         Mask(slots!(|l| !m.0[l]))
     }
     #[inline(always)]
-    fn all(m: Mask) -> bool {
-        m.0.iter().all(|&m| m != 0)
+    fn all(m: Self::Mask) -> bool {
+        m.0.iter().all(|&m| m != T::NONE)
     }
     #[inline(always)]
-    fn any(m: Mask) -> bool {
-        m.0.iter().any(|&m| m != 0)
+    fn any(m: Self::Mask) -> bool {
+        m.0.iter().any(|&m| m != T::NONE)
     }
     #[inline(always)]
-    fn set_mask(m: &mut Mask, l: usize, on: bool) {
-        m.0[l] = if on { !0 } else { 0 };
+    fn set_mask(m: &mut Self::Mask, l: usize, on: bool) {
+        m.0[l] = if on { !T::NONE } else { T::NONE };
     }
 }
 
 macro_rules! slotwise {
     ($trait:ident, $f:ident, $op:tt) => {
-        impl $trait for Wide {
-            type Output = Wide;
+        impl<T: Scalar> $trait for Wide<T> {
+            type Output = Wide<T>;
             #[inline(always)]
-            fn $f(self, o: Wide) -> Wide {
+            fn $f(self, o: Wide<T>) -> Wide<T> {
                 Wide(slots!(|l| self.0[l] $op o.0[l]))
             }
         }
@@ -280,10 +383,10 @@ slotwise!(Sub, sub, -);
 slotwise!(Mul, mul, *);
 slotwise!(Div, div, /);
 
-impl Neg for Wide {
-    type Output = Wide;
+impl<T: Scalar> Neg for Wide<T> {
+    type Output = Wide<T>;
     #[inline(always)]
-    fn neg(self) -> Wide {
+    fn neg(self) -> Wide<T> {
         Wide(slots!(|l| -self.0[l]))
     }
 }
