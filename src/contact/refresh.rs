@@ -79,15 +79,11 @@ impl<W: Real> End<W> {
     }
 }
 
-/// Real `l`: the position of body `b(l)` relative to body `a(l)`'s, `p_b − p_a`, made in
-/// `f64`.
+/// Real `l` is `gaps[l]`: the position of a slot's body b relative to its body a's,
+/// `p_b − p_a`, made in `f64`.
 #[inline(always)]
-pub fn offset<W: Real>(
-    frames: &[Frame],
-    a: impl Fn(usize) -> usize,
-    b: impl Fn(usize) -> usize,
-) -> V3<W> {
-    xyz!(|k| W::gather(|l| frames[b(l)].position[k] - frames[a(l)].position[k]))
+pub fn offset<W: Real>(gaps: &[DVec3]) -> V3<W> {
+    xyz!(|k| W::gather(|l| gaps[l][k]))
 }
 
 #[inline(always)]

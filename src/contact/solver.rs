@@ -302,7 +302,7 @@ impl ContactRows {
     pub fn refresh(&mut self, bodies: &[SolverBody], frames: &[Frame], follow: bool) {
         let a = End::gather(bodies, frames, |_| self.a);
         let b = End::gather(bodies, frames, |_| self.b);
-        let offset = refresh::offset(frames, |_| self.a, |_| self.b);
+        let offset = refresh::offset(&[frames[self.b].position - frames[self.a].position]);
         refresh::refresh(&mut self.rows, &self.anchors, (&a, &b), &offset, follow);
     }
 
