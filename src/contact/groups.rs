@@ -118,36 +118,22 @@ impl Group {
     /// No other row that runs at the same time has a moving body of these rows.
     #[inline(always)]
     unsafe fn run_on(&mut self, bodies: &Shared, pass: RowPass) {
-        // SAFETY: the caller's promise.
+        // SAFETY: the caller's promise; the borrows end before the writes.
         unsafe {
-            let (ends_a, ends_b): ([SolverBody; WIDTH], [SolverBody; WIDTH]) = (
-                slots!(|l| bodies.read(self.a[l])),
-                slots!(|l| bodies.read(self.b[l])),
-            );
             let start = (
-                Velocities::<Lanes>::gather(&ends_a),
-                Velocities::<Lanes>::gather(&ends_b),
+                Velocities::<Lanes>::gather_from(|l| bodies.get(self.a[l])),
+                Velocities::<Lanes>::gather_from(|l| bodies.get(self.b[l])),
             );
             let (mut a, mut b) = start;
             self.rows.run(&mut a, &mut b, pass);
             // Each slot read out at a constant index, which the processor takes from the
             // register (a slot picked by a loop's counter went through memory: a store
             // and a reload that waited on it, a fifth of the kernel's time).
-            // (Written out, not a closure: one took 5% of the pyramid's step, called
-            // apart from the kernel.)
-            let solved_a: [SolverBody; WIDTH] = slots!(|l| {
-                let mut body = ends_a[l];
-                a.write_change(l, &start.0, &mut body);
-                body
-            });
-            let solved_b: [SolverBody; WIDTH] = slots!(|l| {
-                let mut body = ends_b[l];
-                b.write_change(l, &start.1, &mut body);
-                body
-            });
+            let changed_a: [_; WIDTH] = slots!(|l| a.change(l, &start.0));
+            let changed_b: [_; WIDTH] = slots!(|l| b.change(l, &start.1));
             for l in 0..WIDTH {
-                bodies.write(self.a[l], &solved_a[l]);
-                bodies.write(self.b[l], &solved_b[l]);
+                bodies.add(self.a[l], changed_a[l]);
+                bodies.add(self.b[l], changed_b[l]);
             }
         }
     }

@@ -72,11 +72,7 @@ impl<W: Real> Velocities<W> {
     /// Real `l` from `bodies[l]`.
     #[inline(always)]
     pub fn gather(bodies: &[SolverBody]) -> Self {
-        Self {
-            v: vector(|l| bodies[l].v),
-            w: vector(|l| bodies[l].w),
-            inv_mass: W::gather(|l| bodies[l].inv_mass),
-        }
+        Self::gather_from(|l| &bodies[l])
     }
 
     /// Real `l`'s velocities, written into `body`.
@@ -86,14 +82,24 @@ impl<W: Real> Velocities<W> {
         body.w = DVec3::new(self.w[0].slot(l), self.w[1].slot(l), self.w[2].slot(l));
     }
 
-    /// What the passes changed of real `l`'s velocities since `start`, added to `body`'s
-    /// own (in `f64`): rows in `f32` change a body's velocity by their impulses' effect
-    /// alone, not by rounding it to `f32` as well. A row that applies nothing leaves the
-    /// body as it was, bit for bit; so a resting pair keeps its momentum to the rows'
-    /// round-off of their impulses, where writing the rounded velocities back lost
-    /// 2·10⁻⁵ of a turning pair's angular momentum in 2 s.
+    /// Real `l` from `bodies(l)`.
     #[inline(always)]
-    pub fn write_change(&self, l: usize, start: &Self, body: &mut SolverBody) {
+    pub fn gather_from<'a>(bodies: impl Fn(usize) -> &'a SolverBody) -> Self {
+        Self {
+            v: vector(|l| bodies(l).v),
+            w: vector(|l| bodies(l).w),
+            inv_mass: W::gather(|l| bodies(l).inv_mass),
+        }
+    }
+
+    /// What the passes changed of real `l`'s velocities since `start` (linear, angular),
+    /// in `f64`, for the body to add to its own: rows in `f32` change a body's velocity
+    /// by their impulses' effect alone, not by rounding it to `f32` as well. A row that
+    /// applies nothing leaves the body as it was, bit for bit; so a resting pair keeps its
+    /// momentum to the rows' round-off of their impulses, where writing the rounded
+    /// velocities back lost 2·10⁻⁵ of a turning pair's angular momentum in 2 s.
+    #[inline(always)]
+    pub fn change(&self, l: usize, start: &Self) -> (DVec3, DVec3) {
         let change = |now: &V3<W>, was: &V3<W>| {
             DVec3::new(
                 now[0].slot(l) - was[0].slot(l),
@@ -101,8 +107,15 @@ impl<W: Real> Velocities<W> {
                 now[2].slot(l) - was[2].slot(l),
             )
         };
-        body.v += change(&self.v, &start.v);
-        body.w += change(&self.w, &start.w);
+        (change(&self.v, &start.v), change(&self.w, &start.w))
+    }
+
+    /// [`Self::change`], added to `body`'s velocities.
+    #[inline(always)]
+    pub fn write_change(&self, l: usize, start: &Self, body: &mut SolverBody) {
+        let (dv, dw) = self.change(l, start);
+        body.v += dv;
+        body.w += dw;
     }
 
     #[inline(always)]

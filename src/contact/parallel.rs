@@ -11,6 +11,8 @@
 
 use std::sync::Mutex;
 
+use glam::DVec3;
+
 use super::colouring::Colours;
 use super::solver::{SolverBody, pair};
 use super::team;
@@ -99,6 +101,35 @@ impl<'a> Shared<'a> {
         assert!(i < self.len, "a row's bodies");
         // SAFETY: in bounds, and not written now (the caller's promise).
         unsafe { *self.bodies.add(i) }
+    }
+
+    /// Body `i`, borrowed: the SIMD groups read only its velocities and inverse mass, where
+    /// a copy moved all 128 bytes of it.
+    ///
+    /// # Safety
+    /// As [`Self::read`], for as long as the borrow lives.
+    #[inline]
+    pub(super) unsafe fn get(&self, i: usize) -> &SolverBody {
+        assert!(i < self.len, "a row's bodies");
+        // SAFETY: in bounds, and not written while borrowed (the caller's promise).
+        unsafe { &*self.bodies.add(i) }
+    }
+
+    /// Adds `change` (linear, angular) to body `i`'s velocities if it moves.
+    ///
+    /// # Safety
+    /// `i` is in bounds, no other row that runs at the same time reads or writes body
+    /// `i` if it moves, and no borrow of it from [`Self::get`] lives.
+    #[inline]
+    pub(super) unsafe fn add(&self, i: usize, (dv, dw): (DVec3, DVec3)) {
+        if self.moving(i) {
+            // SAFETY: the caller's promise.
+            unsafe {
+                let target = &mut *self.bodies.add(i);
+                target.v += dv;
+                target.w += dw;
+            }
+        }
     }
 
     /// Writes the velocities `body` solved back to body `i` if it moves.
