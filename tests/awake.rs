@@ -3,6 +3,8 @@
 //! walks as many single-body entries (proxies, solver bodies, poses, island members,
 //! finalised states) as it would beside a heap a quarter the size.
 
+use glam::{DQuat, DVec3};
+use gyrolab::body::BodyState;
 use gyrolab::scene::Scene;
 use gyrolab::world::World;
 
@@ -70,4 +72,74 @@ fn one_box_awake_beside_an_asleep_heap_costs_the_same_whatever_the_heap() {
     // step: 5, not hundreds.
     assert!(large <= 8, "one awake box made {large} entries a step");
     assert_eq!(small, large, "the work grew with the asleep heap");
+}
+
+/// The single-body entries of the next step of `world`.
+fn made_next(world: &mut World) -> usize {
+    world.step(H).expect("finite step");
+    world.contacts.as_ref().expect("contacts").stats.made
+}
+
+/// An asleep box changed from outside without being woken (moved, turned, pushed or
+/// spun through the public fields, as the lab and tests do) has its proxy made again:
+/// the step makes exactly one entry more than the same step without the change, so the
+/// check that finds it makes nothing for the boxes that kept their state. A box moved
+/// into the lone box's place is where the lone box lands: it comes to rest on it, three
+/// half-heights up, not through it on the ground.
+#[test]
+fn an_asleep_box_changed_from_outside_is_found_and_nothing_else_is_made() {
+    let mut world = rested_pile(250);
+    let lone = lone_box(&world);
+    let rest = world.bodies[lone].state;
+    world.contacts.as_mut().expect("contacts").wake(lone);
+    world.bodies[lone].state.velocity.y = 10.0;
+    // Half a second: the lone box is more than three metres up (the first step remakes,
+    // once, the proxies of the boxes that fell asleep after the detection that made
+    // them).
+    (0..30).for_each(|_| world.step(H).expect("finite step"));
+    let other = (lone + 1) % world.bodies.len();
+    let contacts = world.contacts.as_ref().expect("contacts");
+    assert!(contacts.is_asleep(other), "box {other} is asleep");
+    type Edit = fn(&mut BodyState);
+    let edits: [(&str, Edit, usize); 4] = [
+        ("moved", |s| s.position.x += 1e-3, 0),
+        (
+            "turned",
+            |s| s.orientation *= DQuat::from_rotation_y(1e-3),
+            0,
+        ),
+        // Asleep with a velocity, its reach covers the move it could make: made again
+        // every step, as before (nothing moves it).
+        ("pushed", |s| s.velocity = DVec3::X, 1),
+        ("spun", |s| s.angular_momentum = DVec3::Y, 1),
+    ];
+    for (what, edit, after) in edits {
+        let mut changed = world.clone();
+        edit(&mut changed.bodies[other].state);
+        let plain = made_next(&mut world.clone());
+        assert_eq!(
+            made_next(&mut changed),
+            plain + 1,
+            "{what}: the step's entries"
+        );
+        let mut unchanged = world.clone();
+        unchanged.step(H).expect("finite step");
+        let plain = made_next(&mut unchanged);
+        assert_eq!(
+            made_next(&mut changed),
+            plain + after,
+            "{what}: the next step's"
+        );
+    }
+    // Into the lone box's place on the ground, as it rested there.
+    let state = &mut world.bodies[other].state;
+    (state.position, state.orientation) = (rest.position, rest.orientation);
+    (0..150).for_each(|_| world.step(H).expect("finite step"));
+    let half = rest.position.y;
+    let y = world.bodies[lone].state.position.y;
+    assert!(
+        (y - 3.0 * half).abs() < 0.02,
+        "the lone box rests {y} m up, not on the moved box ({} m)",
+        3.0 * half
+    );
 }

@@ -152,6 +152,10 @@ pub struct Contacts {
     owners: Vec<(u32, u32)>,
     #[serde(skip)]
     owners_of: (usize, Vec<bool>),
+    /// The reach at rest (half the speculative distance) of the last detection, and
+    /// by body the state its proxies were made from (see [`detect::Still`]).
+    #[serde(skip)]
+    stills: (f64, Vec<detect::Still>),
     #[serde(skip)]
     pairs: Vec<(u32, u32)>,
     /// The narrow phase's manifolds, one per new pair (or per part and plane), before
