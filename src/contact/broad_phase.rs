@@ -519,7 +519,7 @@ mod tests {
 
     /// Not the pairs whose indices add up to a multiple of 7 (as a joint would).
     fn keep(i: usize, j: usize) -> bool {
-        (i + j) % 7 != 0
+        !(i + j).is_multiple_of(7)
     }
 
     /// The pairs of `boxes` from `sap` and from a sweep made afresh, which must be the
