@@ -21,7 +21,8 @@ use crate::body::{Body, BodyState};
 use glam::DVec3;
 
 /// A body is fast when what it can move in a step (its reach past the speculative
-/// distance) exceeds this share of its part's smallest half-size.
+/// distance) exceeds this share of its part's smallest half-size. At half, a box
+/// tumbling at 4 m/s and 7 rad/s onto a heap was not swept and sank 5.4 cm.
 const FAST_SHARE: f64 = 0.25;
 
 /// A pair that ends the step deeper than this many slops is swept back.
@@ -87,8 +88,7 @@ impl Contacts {
             bodies[body].state.orientation = pose.orientation;
             for pair in (pairs.iter().zip(deep)).filter_map(|(p, d)| d.then_some(p)) {
                 let [mine, other] = pair.map(|k| &self.proxies[k as usize]);
-                let j = other.body as usize;
-                let movable = free(j) && !self.sleep.get(j).is_some_and(|s| s.asleep);
+                let movable = free(other.body as usize);
                 stop_closing(bodies, [mine, other], path.1, movable);
             }
         }
@@ -182,7 +182,7 @@ fn latest_clear(
 /// simulation does at a time of impact: an inelastic impulse along the normal of the
 /// pair's deepest point where the step ended, at that point (carried with the first
 /// body to the pose it was moved back to), on both bodies (on the first alone when the
-/// other cannot move: asleep, or moved by its frame). Those features may be missing
+/// other is not free: asleep, riding its frame, or jointed). Those features may be missing
 /// from the manifold the solver held (a corner the clipping left out, an edge pair):
 /// without the impulse, the body moved back keeps its velocity, meets the same
 /// manifold at the next step, and is moved back again, step after step.
