@@ -377,11 +377,16 @@ fn clear_heaps_of_up_to_fifteen_hundred_boxes_are_asleep_within_twelve_seconds()
     for size in [600, 800, 1000, 1200, 1500] {
         let mut scene = Scene::load("pile").unwrap();
         scene.set_generated_size(size).unwrap();
-        rests_within_twelve_seconds(scene.build(), size);
+        let asleep_at = rests_within_twelve_seconds(scene.build(), size);
+        // The app's own `pile` (its explanation says "within ten seconds").
+        if size == 1000 {
+            assert!(asleep_at < 10.0, "the pile is asleep at {asleep_at} s");
+        }
     }
 }
 
-fn rests_within_twelve_seconds(mut world: World, size: usize) {
+/// When every box of `world` is asleep (which must be within 12 s).
+fn rests_within_twelve_seconds(mut world: World, size: usize) -> f64 {
     let h = 1.0 / 60.0;
     let all_asleep = |w: &World| {
         let c = w.contacts.as_ref().unwrap();
@@ -416,6 +421,7 @@ fn rests_within_twelve_seconds(mut world: World, size: usize) {
         assert_eq!(b.state.position, then.position, "{} moved asleep", b.name);
         assert!(b.state.position.y > 0.0, "{} is below the ground", b.name);
     }
+    asleep_at
 }
 
 /// A 20-row pyramid kept awake settles at 2, 3, 4 and 8 solver sub-steps of a 60 Hz
