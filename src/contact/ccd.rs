@@ -28,7 +28,8 @@ const FAST_SHARE: f64 = 0.25;
 /// A pair that ends the step deeper than this many slops is swept back.
 const DEEP: f64 = 2.0;
 
-/// The path is first tried at this many evenly spaced fractions, latest first: moving a
+/// The path is tried at this many evenly spaced fractions, and the latest clear one is
+/// bisected toward the next: moving a
 /// body back can take it into a neighbour that moved into where it was, so the
 /// separation along the path need not change one way.
 const SAMPLES: usize = 8;
@@ -80,12 +81,14 @@ impl Contacts {
                 Pose::of(&bodies[body].state),
             );
             let (t, deep) = latest_clear(bodies, &self.proxies, pairs, path, self.settings.slop);
-            if t == 1.0 {
-                continue;
+            // Clear where the step ended, no pair is deep (a deep one ended deeper than
+            // it began, and beyond the slop). Where no sample was clear and the least
+            // deep is the end, the body stays there and its deep pairs still stop closing.
+            if t < 1.0 {
+                let pose = path.0.toward(&path.1, t);
+                bodies[body].state.position = pose.position;
+                bodies[body].state.orientation = pose.orientation;
             }
-            let pose = path.0.toward(&path.1, t);
-            bodies[body].state.position = pose.position;
-            bodies[body].state.orientation = pose.orientation;
             for pair in (pairs.iter().zip(deep)).filter_map(|(p, d)| d.then_some(p)) {
                 let [mine, other] = pair.map(|k| &self.proxies[k as usize]);
                 let movable = free(other.body as usize);
@@ -181,7 +184,7 @@ fn latest_clear(
 /// Stops a pair that ended the step deep from closing, as Mirtich's impulse-based
 /// simulation does at a time of impact: an inelastic impulse along the normal of the
 /// pair's deepest point where the step ended, at that point (carried with the first
-/// body to the pose it was moved back to), on both bodies (on the first alone when the
+/// body to the pose it was moved back to), on both bodies at that one point (on the first alone when the
 /// other is not free: asleep, riding its frame, or jointed). Those features may be missing
 /// from the manifold the solver held (a corner the clipping left out, an edge pair):
 /// without the impulse, the body moved back keeps its velocity, meets the same
@@ -197,10 +200,9 @@ fn stop_closing(bodies: &mut [Body], [mine, other]: [&Proxy; 2], end: Pose, mova
     };
     let (i, j) = (mine.body as usize, other.body as usize);
     let now = Pose::of(&bodies[i].state);
-    let levers = [
-        now.orientation * (end.orientation.inverse() * (deepest.position - end.position)),
-        deepest.position - bodies[j].state.position,
-    ];
+    let lever = now.orientation * (end.orientation.inverse() * (deepest.position - end.position));
+    // Both impulses at that one point: angular momentum is kept, as in the solver.
+    let levers = [lever, now.position + lever - bodies[j].state.position];
     let n = m.normal;
     let point_velocity =
         |body: &Body, r: DVec3| body.state.velocity + body.state.world_omega(&body.props).cross(r);
@@ -212,12 +214,12 @@ fn stop_closing(bodies: &mut [Body], [mine, other]: [&Proxy; 2], end: Pose, mova
         };
         1.0 / body.props.mass + unit.world_omega(&body.props).cross(r).dot(n)
     };
-    let (mut closing, mut k) = (
-        point_velocity(&bodies[i], levers[0]).dot(n),
-        give(&bodies[i], levers[0]),
-    );
+    // Closing relative to the other body, which moves on its own where it is not free (a
+    // rider with its frame).
+    let closing =
+        (point_velocity(&bodies[i], levers[0]) - point_velocity(&bodies[j], levers[1])).dot(n);
+    let mut k = give(&bodies[i], levers[0]);
     if movable {
-        closing -= point_velocity(&bodies[j], levers[1]).dot(n);
         k += give(&bodies[j], levers[1]);
     }
     if closing <= 0.0 {
