@@ -2,7 +2,7 @@
 //! four constraints at once [rapier]: the rows of one colour touch disjoint moving
 //! bodies, so several of them can be gathered into structure-of-arrays slots, solved
 //! together by the [`kernel`](super::kernel) and scattered back. The kernel is the one
-//! that solves a row alone, on a [`Wide`] instead of an `f64`, so eight rows in slots
+//! that solves a row alone, on a [`Lanes`] instead of a [`Lane`], so eight rows in slots
 //! end bitwise as each would alone (the rows one at a time stay the reference the tests
 //! compare with, and solve the overflow colour and the rows left over in a colour).
 //!

@@ -1,5 +1,5 @@
 //! The contact rows' maths, written once for any [`Real`]: one manifold's rows in each
-//! slot, solved as a row alone (`f64`) or eight manifolds at a time ([`Wide`], as rapier
+//! slot, solved as a row alone (a scalar) or eight manifolds at a time ([`Wide`], as rapier
 //! solves four constraints at once and Box2D v3 eight, [rapier], [Catto,
 //! `contact_solver.c`]). Groups whose manifolds lack a point, or whose rows a pass leaves
 //! alone, compute what the others do and keep what they had by a mask, so every slot

@@ -58,9 +58,10 @@ pub struct Anchors<W: Real> {
 
 /// One end of the rows in each slot: its rotation and its inertia. Where it is comes
 /// apart, as the other end's position relative to it ([`offset`]): differences of
-/// positions made in `f64`, so that rows in `f32` lose nothing to a pile far from the
-/// origin (Box2D v3's solver keeps bodies' position changes, not positions, for the same
-/// reason [Catto, `solver.c`]).
+/// positions made in `f64`, so that rows in `f32` between two bodies lose nothing to a
+/// pile far from the origin (Box2D v3's solver keeps bodies' position changes, not
+/// positions, for the same reason [Catto, `solver.c`]). Against the world, whose frame is
+/// the origin, the anchor there is the contact's own position, rounded to `f32`.
 #[derive(Clone, Copy, Debug)]
 pub struct End<W: Real> {
     turn: M3<W>,
