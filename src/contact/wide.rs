@@ -166,78 +166,11 @@ macro_rules! scalar {
                 <$t>::sqrt(self)
             }
         }
-
-        impl Real for $t {
-            type Mask = bool;
-            const ZERO: Self = 0.0;
-
-            #[inline(always)]
-            fn splat(x: f64) -> Self {
-                x as $t
-            }
-            #[inline(always)]
-            fn gather(f: impl Fn(usize) -> f64) -> Self {
-                f(0) as $t
-            }
-            #[inline(always)]
-            fn slot(self, _: usize) -> f64 {
-                self as f64
-            }
-            #[inline(always)]
-            fn set_slot(&mut self, _: usize, x: f64) {
-                *self = x as $t;
-            }
-            #[inline(always)]
-            fn max(self, o: Self) -> Self {
-                <$t>::max(self, o)
-            }
-            #[inline(always)]
-            fn min(self, o: Self) -> Self {
-                <$t>::min(self, o)
-            }
-            #[inline(always)]
-            fn sqrt(self) -> Self {
-                <$t>::sqrt(self)
-            }
-            #[inline(always)]
-            fn gt(self, o: Self) -> bool {
-                self > o
-            }
-            #[inline(always)]
-            fn eq(self, o: Self) -> bool {
-                self == o
-            }
-            #[inline(always)]
-            fn select(m: bool, yes: Self, no: Self) -> Self {
-                if m { yes } else { no }
-            }
-            #[inline(always)]
-            fn and(m: bool, o: bool) -> bool {
-                m && o
-            }
-            #[inline(always)]
-            fn or(m: bool, o: bool) -> bool {
-                m || o
-            }
-            #[inline(always)]
-            fn not(m: bool) -> bool {
-                !m
-            }
-            #[inline(always)]
-            fn all(m: bool) -> bool {
-                m
-            }
-            #[inline(always)]
-            fn any(m: bool) -> bool {
-                m
-            }
-            #[inline(always)]
-            fn set_mask(m: &mut bool, _: usize, on: bool) {
-                *m = on;
-            }
-        }
     };
 }
+
+scalar!(f64, u64);
+scalar!(f32, u32);
 
 /// What the row maths needs of a number: arithmetic, `max` and `min` (a NaN operand
 /// gives way to the other), a square root, comparisons into masks, and a select by
@@ -274,8 +207,76 @@ pub trait Real:
     fn set_mask(m: &mut Self::Mask, l: usize, on: bool);
 }
 
-scalar!(f64, u64);
-scalar!(f32, u32);
+/// A scalar alone is a row alone: one slot, whose mask is a `bool`.
+impl<T: Scalar> Real for T {
+    type Mask = bool;
+    const ZERO: Self = <T as Scalar>::ZERO;
+
+    #[inline(always)]
+    fn splat(x: f64) -> Self {
+        T::of(x)
+    }
+    #[inline(always)]
+    fn gather(f: impl Fn(usize) -> f64) -> Self {
+        T::of(f(0))
+    }
+    #[inline(always)]
+    fn slot(self, _: usize) -> f64 {
+        self.wide()
+    }
+    #[inline(always)]
+    fn set_slot(&mut self, _: usize, x: f64) {
+        *self = T::of(x);
+    }
+    #[inline(always)]
+    fn max(self, o: Self) -> Self {
+        Scalar::max(self, o)
+    }
+    #[inline(always)]
+    fn min(self, o: Self) -> Self {
+        Scalar::min(self, o)
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        Scalar::sqrt(self)
+    }
+    #[inline(always)]
+    fn gt(self, o: Self) -> bool {
+        self > o
+    }
+    #[inline(always)]
+    fn eq(self, o: Self) -> bool {
+        self == o
+    }
+    #[inline(always)]
+    fn select(m: bool, yes: Self, no: Self) -> Self {
+        if m { yes } else { no }
+    }
+    #[inline(always)]
+    fn and(m: bool, o: bool) -> bool {
+        m && o
+    }
+    #[inline(always)]
+    fn or(m: bool, o: bool) -> bool {
+        m || o
+    }
+    #[inline(always)]
+    fn not(m: bool) -> bool {
+        !m
+    }
+    #[inline(always)]
+    fn all(m: bool) -> bool {
+        m
+    }
+    #[inline(always)]
+    fn any(m: bool) -> bool {
+        m
+    }
+    #[inline(always)]
+    fn set_mask(m: &mut bool, _: usize, on: bool) {
+        *m = on;
+    }
+}
 
 /// One scalar per slot; every operation is the scalar one, slot by slot. Aligned to a
 /// 256-bit register.
