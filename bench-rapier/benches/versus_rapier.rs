@@ -19,60 +19,19 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use gyrolab::scene::Scene;
 use gyrolab::world::World;
 use rapier3d::prelude::*;
 
-const HALF: f32 = 0.5;
-const FRICTION: f32 = 0.6;
+#[path = "../shared/worlds.rs"]
+mod worlds;
+use worlds::{sleepy_gyrolab_world, sleepy_rapier_world};
 
-/// The scene's boxes as gyrolab generates them, with sleeping off.
 fn gyrolab_world(scene: &str, size: usize) -> World {
     sleepy_gyrolab_world(scene, size, false)
 }
 
-/// The scene's boxes as gyrolab generates them, with sleeping on or off.
-fn sleepy_gyrolab_world(scene: &str, size: usize, sleep: bool) -> World {
-    let mut scene = Scene::load(scene).expect("built-in scene");
-    scene.set_generated_size(size).expect("size in range");
-    let mut world = scene.build();
-    let contacts = world.contacts.as_mut().expect("a contact scene");
-    contacts.settings.sleep = sleep;
-    world
-}
-
 fn rapier_world(gyro: &World) -> PhysicsWorld {
     sleepy_rapier_world(gyro, false)
-}
-
-/// Rapier's copy of gyrolab's world, with sleeping on or off.
-fn sleepy_rapier_world(gyro: &World, sleep: bool) -> PhysicsWorld {
-    let s = gyro.contacts.as_ref().expect("a contact scene").settings;
-    let mut w = PhysicsWorld::default();
-    w.integration_parameters.num_solver_iterations = s.substeps as usize;
-    w.integration_parameters.num_internal_pgs_iterations = s.substep_iterations as usize;
-    w.integration_parameters
-        .num_internal_stabilization_iterations = 1;
-    w.insert(
-        RigidBodyBuilder::fixed(),
-        ColliderBuilder::halfspace(rapier3d::na::Unit::new_unchecked(Vector::Y)).friction(FRICTION),
-    );
-    for b in &gyro.bodies {
-        let p = b.state.position;
-        let p = Vector::new(p.x as f32, p.y as f32, p.z as f32);
-        let r = b.state.orientation.to_scaled_axis();
-        let r = Vector::new(r.x as f32, r.y as f32, r.z as f32);
-        w.insert(
-            RigidBodyBuilder::dynamic()
-                .translation(p)
-                .rotation(r)
-                .can_sleep(sleep),
-            ColliderBuilder::cuboid(HALF, HALF, HALF)
-                .density(1.0)
-                .friction(FRICTION),
-        );
-    }
-    w
 }
 
 /// Steps `iters` times from the scene's window `[warm, warm + len)`, rebuilding the world

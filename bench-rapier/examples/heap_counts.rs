@@ -12,49 +12,24 @@
 
 use std::time::Instant;
 
-use gyrolab::scene::Scene;
 use gyrolab::world::World;
 use rapier3d::prelude::*;
 
-const HALF: f32 = 0.5;
-const FRICTION: f32 = 0.6;
+#[path = "../shared/worlds.rs"]
+mod worlds;
+use worlds::{sleepy_gyrolab_world, sleepy_rapier_world};
+
 /// 30 s at 60 Hz, as the bench's fall.
 const FALL_STEPS: usize = 1800;
 
 /// The bench's heap of `size` boxes in gyrolab, sleeping on.
 fn gyrolab_world(size: usize) -> World {
-    let mut scene = Scene::load("pile").expect("built-in scene");
-    scene.set_generated_size(size).expect("size in range");
-    let mut world = scene.build();
-    world.contacts.as_mut().expect("contacts").settings.sleep = true;
-    world
+    sleepy_gyrolab_world("pile", size, true)
 }
 
 /// The bench's copy of gyrolab's heap in rapier, sleeping on, equal iterations.
 fn rapier_world(gyro: &World) -> PhysicsWorld {
-    let s = gyro.contacts.as_ref().expect("contacts").settings;
-    let mut w = PhysicsWorld::default();
-    w.integration_parameters.num_solver_iterations = s.substeps as usize;
-    w.integration_parameters.num_internal_pgs_iterations = s.substep_iterations as usize;
-    w.integration_parameters
-        .num_internal_stabilization_iterations = 1;
-    w.insert(
-        RigidBodyBuilder::fixed(),
-        ColliderBuilder::halfspace(rapier3d::na::Unit::new_unchecked(Vector::Y)).friction(FRICTION),
-    );
-    for b in &gyro.bodies {
-        let p = b.state.position;
-        let r = b.state.orientation.to_scaled_axis();
-        w.insert(
-            RigidBodyBuilder::dynamic()
-                .translation(Vector::new(p.x as f32, p.y as f32, p.z as f32))
-                .rotation(Vector::new(r.x as f32, r.y as f32, r.z as f32)),
-            ColliderBuilder::cuboid(HALF, HALF, HALF)
-                .density(1.0)
-                .friction(FRICTION),
-        );
-    }
-    w
+    sleepy_rapier_world(gyro, true)
 }
 
 /// One step's counts: awake bodies; broad-phase pairs, touching manifolds and their
