@@ -1,25 +1,15 @@
 //! gyrolab: a rigid-body physics sandbox that shows why rotation is hard.
 //!
-//! The layers run one way, each using only those before it:
-//! `math` ← `body` ← `integrators` ← {`hierarchy`, `contact`} ← `world` ← `scene` ← `lab`
-//! ← `lesson` ← {`cli`, `app`}; `heap` (the memory a value owns), `atomic_file` (files written
-//! whole or not at all) and `progress` (a bar on a terminal for long work) serve them all.
-//! See docs/architecture.md for what each holds.
+//! The physics (`math` ← `body` ← `integrators` ← {`hierarchy`, `contact`} ← `world`) is
+//! the crate `gyrolab-physics`, re-exported here under the same names; on it run
+//! `scene` ← `lab` ← `lesson` ← {`cli`, `app`}. `atomic_file` (files written whole or not
+//! at all) and `progress` (a bar on a terminal for long work) serve the layers above the
+//! physics. See docs/architecture.md for what each holds.
+
+pub use gyrolab_physics::{body, contact, heap, hierarchy, integrators, math, world};
 
 pub mod atomic_file;
-pub mod heap;
 pub mod progress;
-
-pub mod math;
-
-pub mod body;
-
-pub mod integrators;
-
-pub mod contact;
-pub mod hierarchy;
-
-pub mod world;
 
 pub mod scene;
 
