@@ -510,7 +510,7 @@ fn refused_at(text: &str, needle: &str, path: &str, message: &str) {
 }
 
 /// Each readout a lesson takes, by its label.
-fn measured(text: &str) -> Vec<lesson::run::Measured> {
+fn measured(text: &str) -> Vec<lesson::measure::Measured> {
     let l = Lesson::parse("test.ron", text).unwrap_or_else(|e| panic!("{e}"));
     lesson::run::run(&l).unwrap()
 }

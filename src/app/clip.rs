@@ -94,7 +94,7 @@ fn parent(dir: &Path) -> PathBuf {
 }
 
 /// Where a clip being recorded stands.
-enum Stage {
+enum ClipPhase {
     /// Simulating on to the clip's end.
     Reaching,
     /// Seeking frame `k` and waiting for it to be drawn until the frame count given.
@@ -106,7 +106,7 @@ enum Stage {
 struct Job {
     request: ClipRequest,
     partial: tempfile::TempDir,
-    stage: Stage,
+    phase: ClipPhase,
     written: Arc<AtomicUsize>,
     progress: Progress,
 }
@@ -133,9 +133,9 @@ impl Clip {
     pub fn status(&self) -> Option<String> {
         let job = self.job.as_ref()?;
         let n = job.request.frames();
-        Some(match job.stage {
-            Stage::Reaching => format!("clip: simulating to t = {} s", job.request.to),
-            Stage::Settling { k, .. } | Stage::Capturing { k } => {
+        Some(match job.phase {
+            ClipPhase::Reaching => format!("clip: simulating to t = {} s", job.request.to),
+            ClipPhase::Settling { k, .. } | ClipPhase::Capturing { k } => {
                 format!("clip: frame {} of {n}", k + 1)
             }
         })
@@ -223,7 +223,7 @@ fn begin(request: ClipRequest) -> Result<Job, String> {
     Ok(Job {
         request,
         partial,
-        stage: Stage::Reaching,
+        phase: ClipPhase::Reaching,
         written: Arc::new(AtomicUsize::new(0)),
         progress,
     })
@@ -237,7 +237,7 @@ fn frame_path(job: &Job, k: usize) -> PathBuf {
 /// Shows frame `k`'s moment; it is drawn from the next frame on. Refused where the
 /// timeline no longer holds that moment within half a step (its history thinned past
 /// its memory budget, or off): the clip would repeat frames.
-fn seek(sim: &mut Sim, request: &ClipRequest, k: usize, frame: u32) -> Result<Stage, String> {
+fn seek(sim: &mut Sim, request: &ClipRequest, k: usize, frame: u32) -> Result<ClipPhase, String> {
     let wanted = request.from + k as f64 / request.fps;
     sim.seek_time(wanted);
     if (sim.time() - wanted).abs() > 0.5 * sim.dt() {
@@ -246,7 +246,7 @@ fn seek(sim: &mut Sim, request: &ClipRequest, k: usize, frame: u32) -> Result<St
              moments than the clip needs); record a shorter range"
         ));
     }
-    Ok(Stage::Settling {
+    Ok(ClipPhase::Settling {
         k,
         until: (frame + SETTLE).max(WARM_UP),
     })
@@ -259,8 +259,8 @@ fn advance(
     frame: u32,
     sim: &mut Sim,
 ) -> Result<bool, String> {
-    match job.stage {
-        Stage::Reaching => {
+    match job.phase {
+        ClipPhase::Reaching => {
             let start = Instant::now();
             while sim.time() < job.request.to - 0.5 * sim.dt() {
                 if let Some(e) = &sim.lanes()[0].error {
@@ -279,9 +279,9 @@ fn advance(
                     ));
                 }
             }
-            job.stage = seek(sim, &job.request, 0, frame)?;
+            job.phase = seek(sim, &job.request, 0, frame)?;
         }
-        Stage::Settling { k, until } if frame >= until => {
+        ClipPhase::Settling { k, until } if frame >= until => {
             let written = job.written.clone();
             commands
                 .spawn(Screenshot::primary_window())
@@ -289,9 +289,9 @@ fn advance(
                 .observe(move |_: On<ScreenshotCaptured>| {
                     written.fetch_add(1, Ordering::SeqCst);
                 });
-            job.stage = Stage::Capturing { k };
+            job.phase = ClipPhase::Capturing { k };
         }
-        Stage::Capturing { k } if job.written.load(Ordering::SeqCst) > k => {
+        ClipPhase::Capturing { k } if job.written.load(Ordering::SeqCst) > k => {
             // Bevy's save_to_disk logs a failed write and goes on: the file is checked.
             let path = frame_path(job, k);
             if !path.is_file() {
@@ -301,7 +301,7 @@ fn advance(
             if k + 1 == job.request.frames() {
                 return Ok(true);
             }
-            job.stage = seek(sim, &job.request, k + 1, frame)?;
+            job.phase = seek(sim, &job.request, k + 1, frame)?;
         }
         _ => {}
     }

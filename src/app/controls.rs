@@ -10,11 +10,11 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::scene::scene_names;
 
+use super::draw_order::Panels;
 use super::panel::load_scene;
 use super::physics::{Playback, Sim};
 use super::timeline_strip::{step_back, step_forward, toggle_replay};
 use super::timing::Timed;
-use super::ui::Panels;
 use super::view::{Message, View};
 
 pub struct ControlsPlugin;

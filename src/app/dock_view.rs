@@ -12,7 +12,8 @@ use crate::hierarchy::InertialForces;
 use crate::lab::dock::{DockKind, Pendulum, RiderForces};
 use crate::world::Stage;
 
-use super::colors::{FORCE_COLORS, STAGE_COLORS, egui_color, integrator_color};
+use super::colors::{FORCE_COLORS, STAGE_COLORS, egui_color};
+use super::dock_plots::{energy, lane_color, lane_name, layout};
 use super::mechanism_view;
 use super::newton_map::NewtonMap;
 use super::physics::Sim;
@@ -32,27 +33,6 @@ pub fn show(
         DockKind::Contacts => contacts(ui, sim, view),
         DockKind::Frames => frames(ui, sim, view),
         DockKind::Joints => mechanism_view::show(ui, sim, view),
-    }
-}
-
-/// Each plot's share of the dock's width, and its height.
-pub(super) fn layout(ui: &egui::Ui, plots: usize, scroll: bool) -> Layout {
-    Layout {
-        width: (ui.available_width() / plots as f32 - 8.0).max(60.0),
-        height: ui.available_height().max(60.0),
-        log: false,
-        scroll,
-        legend: true,
-    }
-}
-
-/// A lane's line in the legends: `what` with one lane; where lanes are compared, the
-/// lane's integrator, whose colour the line has (its legend is the energy plot's).
-fn lane_name(sim: &Sim, lane: usize, what: &str) -> String {
-    if sim.lanes().len() > 1 {
-        sim.lanes()[lane].integrator().name().to_string()
-    } else {
-        what.to_string()
     }
 }
 
@@ -161,52 +141,6 @@ fn stages(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
                     |s| [s.t, s.micros[k]],
                     egui_color(STAGE_COLORS[k]),
                 ));
-            }
-        },
-    );
-}
-
-fn lane_color(sim: &Sim, lane: usize) -> egui::Color32 {
-    egui_color(integrator_color(sim.lanes()[lane].integrator()))
-}
-
-/// Each lane's kinetic energy (solid) and gravitational potential energy (dashed).
-pub(super) fn energy(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
-    plot(
-        ui,
-        "dock energy",
-        if sim.lanes().len() > 1 {
-            "kinetic, potential - - (J)"
-        } else {
-            "energy (J)"
-        },
-        "Kinetic energy (solid: translation and rotation) and gravitational potential \
-         energy (dashed: m g h, zero at height 0) of all bodies; their sum per body is \
-         the energy column of `gyrolab simulate`",
-        layout,
-        sim,
-        |p| {
-            for (lane, series) in sim.dock().energy.iter().enumerate() {
-                let color = lane_color(sim, lane);
-                p.line(line(
-                    &lane_name(sim, lane, "kinetic"),
-                    &series.samples,
-                    from,
-                    false,
-                    |s| [s.t, s.kinetic],
-                    color,
-                ));
-                p.line(
-                    line(
-                        &lane_name(sim, lane, "potential"),
-                        &series.samples,
-                        from,
-                        false,
-                        |s| [s.t, s.potential],
-                        color,
-                    )
-                    .style(LineStyle::dashed_loose()),
-                );
             }
         },
     );

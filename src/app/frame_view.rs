@@ -15,12 +15,12 @@ use crate::hierarchy::rig::Mount;
 use super::colors::{
     FORCE_COLORS, FRAME_PARTS, FRAME_PATH_COLOR, GROUND_COLOR, WORLD_PATH_COLOR, egui_color,
 };
+use super::draw_order::Panels;
 use super::frame_readouts::{circling, foucault};
 use super::labels::label_at;
 use super::physics::Sim;
 use super::render_sync::mesh_of;
 use super::timing::Timed;
-use super::ui::Panels;
 use super::view::View;
 
 pub struct FramesPlugin;

@@ -4,10 +4,10 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::colors::integrator_text;
+use super::draw_order::Panels;
 use super::layout::lane_offset;
 use super::physics::Sim;
 use super::timing::Timed;
-use super::ui::Panels;
 use super::view::View;
 
 pub struct LabelsPlugin;

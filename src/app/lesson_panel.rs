@@ -7,8 +7,8 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
+use super::draw_order::Panels;
 use super::physics::{PhysicsSet, Sim};
-use super::ui::Panels;
 use super::view::{Message, View};
 use crate::lab::Limit;
 use crate::lesson::{self, Event, Step, setup::Setup, walk::Walk};

@@ -7,7 +7,7 @@ use egui_plot::LineStyle;
 
 use crate::lab::mechanism::Mechanism;
 
-use super::dock_view::{energy, layout};
+use super::dock_plots::{energy, layout};
 use super::physics::Sim;
 use super::plots::{self, Layout, line, plot};
 use super::view::View;

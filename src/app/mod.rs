@@ -8,6 +8,7 @@
 // Shared by many plugins: the palette, where lanes go, the frame timer, input order.
 mod clip;
 mod colors;
+mod draw_order;
 mod files;
 mod layout;
 mod mouse_order;
@@ -16,6 +17,7 @@ mod timing;
 mod camera;
 mod contact_gizmos;
 mod controls;
+mod dock_plots;
 mod dock_view;
 pub mod environment;
 mod frame_readouts;
@@ -41,6 +43,7 @@ mod trails;
 mod ui;
 mod vectors;
 mod view;
+mod widgets;
 mod work_precision;
 
 use std::path::PathBuf;

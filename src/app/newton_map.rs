@@ -58,7 +58,7 @@ impl Diagram {
 /// What a map depends on: the principal moments, the half-width of the `h·L` square and
 /// the map chosen.
 #[derive(Clone, Copy, PartialEq, Debug)]
-struct Key {
+struct MapInputs {
     inertia: DVec3,
     extent: f64,
     diagram: Diagram,
@@ -71,7 +71,7 @@ enum Computed {
 }
 
 impl Computed {
-    fn of(key: Key) -> Self {
+    fn of(key: MapInputs) -> Self {
         match key.diagram {
             Diagram::Newton => Self::Iterations(ConvergenceMap::compute(
                 key.inertia,
@@ -126,9 +126,9 @@ impl Computed {
 pub struct NewtonMap {
     /// The map chosen in the dock.
     pub diagram: Diagram,
-    wanted: Option<Key>,
-    running: Option<(Key, JoinHandle<(Computed, Duration)>)>,
-    done: Option<(Key, Computed)>,
+    wanted: Option<MapInputs>,
+    running: Option<(MapInputs, JoinHandle<(Computed, Duration)>)>,
+    done: Option<(MapInputs, Computed)>,
     texture: Option<egui::TextureHandle>,
     /// How long the last map took on its thread.
     pub compute_time: Duration,
@@ -136,10 +136,10 @@ pub struct NewtonMap {
 
 /// The square shown: the safe disc and the current point with room, rounded up to a power
 /// of two so the map is not recomputed for every small change of `h·L`.
-fn key_for(sim: &Sim, diagram: Diagram) -> Key {
+fn key_for(sim: &Sim, diagram: Diagram) -> MapInputs {
     let (inertia, hl) = sim.newton_point();
     let needed = (2.5 * safe_radius(inertia)).max(1.3 * hl.truncate().length());
-    Key {
+    MapInputs {
         inertia,
         extent: 2f64.powi(needed.log2().ceil() as i32),
         diagram,
@@ -229,7 +229,7 @@ pub fn show(ui: &mut egui::Ui, sim: &Sim, map: &mut NewtonMap, side: f32) {
 }
 
 /// What the map shows, and where this step's `h·L` lies on it.
-fn hover(key: &Key, result: &Computed, hl: DVec3, safe: f64, took: Duration) -> String {
+fn hover(key: &MapInputs, result: &Computed, hl: DVec3, safe: f64, took: Duration) -> String {
     let inside = hl.length() <= safe;
     let point = format!(
         "Red dot: this step's h·L = ({:.2}, {:.2}, {:.2}), {} the safe disc{}.",

@@ -18,6 +18,7 @@ use super::colors::{
 use super::layout::omega_lane;
 use super::physics::Sim;
 use super::view::{MAX_TIME_SCALE, MIN_TIME_SCALE, Message, View};
+use super::widgets;
 
 /// The tooltip of an integrator: what it does, its update, its order, what it keeps.
 pub fn integrator_tooltip(ui: &mut egui::Ui, i: Integrator) {
@@ -125,21 +126,6 @@ fn scene(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View) {
     }
 }
 
-/// A one-line field and its button: whether the button was pressed, or Enter in the
-/// field.
-pub fn open_field(ui: &mut egui::Ui, text: &mut String, hint: &str, button: &str) -> bool {
-    ui.horizontal(|ui| {
-        let field = ui.add(
-            egui::TextEdit::singleline(text)
-                .hint_text(hint)
-                .desired_width(150.0),
-        );
-        let entered = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-        ui.button(button).clicked() || entered
-    })
-    .inner
-}
-
 /// The step and the integrator steps per step.
 fn dt_controls(ui: &mut egui::Ui, sim: &mut Sim, view: &View, message: &mut Message) {
     let mut dt = sim.dt();
@@ -222,7 +208,7 @@ fn scene_choice(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View) {
             }
         });
     // A scene file of one's own: an error shows below, and the running scene goes on.
-    let opened = open_field(ui, &mut view.scene_file, "my-scene.ron", "open");
+    let opened = widgets::open_field(ui, &mut view.scene_file, "my-scene.ron", "open");
     let file = opened.then(|| view.scene_file.clone());
     if let Some(name) = chosen.map(String::from).or(file) {
         view.scene_error = load_scene(sim, view, &name).err().unwrap_or_default();

@@ -36,7 +36,7 @@ pub fn show(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: &mut Mes
                 .desired_width(f32::INFINITY),
         );
     }
-    let opened = super::panel::open_field(ui, &mut view.setup_paste, "GL1-…", "open code");
+    let opened = super::widgets::open_field(ui, &mut view.setup_paste, "GL1-…", "open code");
     if opened {
         let code = view.setup_paste.clone();
         message.set(open(sim, view, &code));

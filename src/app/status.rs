@@ -76,7 +76,8 @@ impl FrameCost {
     /// One line for the log: mean, 95th percentile and worst frame, and the worst frame
     /// that rebuilt the lab.
     pub fn summary(&self, timing: &StepTiming) -> String {
-        let (Some(all), Some(ours)) = (Stats::of(&self.samples), Stats::of(&self.ours)) else {
+        let (Some(all), Some(ours)) = (FrameTimes::of(&self.samples), FrameTimes::of(&self.ours))
+        else {
             return "frame CPU: not enough frames measured".into();
         };
         let rebuild = self
@@ -97,13 +98,13 @@ impl FrameCost {
 }
 
 /// Mean, 95th percentile and worst of a set of frame times.
-struct Stats {
+struct FrameTimes {
     mean: f64,
     p95: f64,
     max: f64,
 }
 
-impl Stats {
+impl FrameTimes {
     fn of(samples: &[f64]) -> Option<Self> {
         let mut sorted = samples.to_vec();
         sorted.sort_by(f64::total_cmp);
@@ -116,7 +117,7 @@ impl Stats {
     }
 }
 
-impl std::fmt::Display for Stats {
+impl std::fmt::Display for FrameTimes {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         write!(
             f,

@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::camera::FreeRect;
+use super::draw_order::Panels;
 use super::newton_map::NewtonMap;
 use super::physics::{Playback, Sim, StepTiming};
 use super::status::{self, FrameCost};
@@ -22,10 +23,6 @@ impl Plugin for UiPlugin {
         app.add_systems(EguiPrimaryContextPass, layout.in_set(Panels));
     }
 }
-
-/// The panels; overlays that sit on the 3D view are drawn after them.
-#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Panels;
 
 #[allow(clippy::too_many_arguments)]
 fn layout(

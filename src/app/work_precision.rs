@@ -31,7 +31,7 @@ impl Plugin for WorkPrecisionPlugin {
 /// What a diagram depends on: the first body's start, the integrators, the step and the
 /// time of the error.
 #[derive(Clone, PartialEq, Debug)]
-struct Key {
+struct DiagramInputs {
     inertia: DVec3,
     orientation: DQuat,
     momentum: DVec3,
@@ -45,18 +45,18 @@ type Outcome = (Result<Sweep, String>, Duration);
 
 #[derive(Resource, Default)]
 pub struct WorkPrecision {
-    running: Option<(Key, JoinHandle<Outcome>)>,
-    done: Option<(Key, Result<Sweep, String>)>,
+    running: Option<(DiagramInputs, JoinHandle<Outcome>)>,
+    done: Option<(DiagramInputs, Result<Sweep, String>)>,
     /// How long the last sweep took on its thread.
     pub compute_time: Duration,
 }
 
 /// The key of the current start, or why there is no diagram.
-fn key_for(sim: &Sim) -> Result<Key, String> {
+fn key_for(sim: &Sim) -> Result<DiagramInputs, String> {
     let world = sim.start().apply(sim.scene())?;
     sweep::check(&world)?;
     let body = &world.bodies[0];
-    Ok(Key {
+    Ok(DiagramInputs {
         inertia: body.props.inertia.principal(),
         orientation: body.state.orientation,
         momentum: body.state.angular_momentum,

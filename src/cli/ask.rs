@@ -10,7 +10,7 @@ use std::io::{BufRead, IsTerminal};
 use std::path::Path;
 
 use crate::lab::Lab;
-use crate::lesson::{self, Step, run::Measured, setup::Setup, walk::Walk};
+use crate::lesson::{self, Step, measure::Measured, setup::Setup, walk::Walk};
 
 use super::output::Output;
 use super::{CliError, emit};

@@ -8,7 +8,7 @@ use std::fmt::Write;
 use std::path::Path;
 
 use crate::lab::Lab;
-use crate::lesson::{self, Step, run::Measured, setup::Setup, walk::Walk};
+use crate::lesson::{self, Step, measure::Measured, setup::Setup, walk::Walk};
 use crate::scene::Scene;
 
 use super::output::Output;

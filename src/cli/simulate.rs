@@ -16,7 +16,7 @@ const PROGRESS_EVERY: u64 = 1024;
 
 /// What a run starts from: the scene, one world per lane (one, but for a lesson's or a
 /// set-up code's lanes), the step, the first step's number and the default duration.
-struct Start {
+struct RunStart {
     scene: Scene,
     worlds: Vec<World>,
     dt: f64,
@@ -26,7 +26,7 @@ struct Start {
 
 pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
     check_paths(args)?;
-    let Start {
+    let RunStart {
         scene,
         mut worlds,
         dt,
@@ -160,14 +160,14 @@ impl Told {
 }
 
 /// What the run starts from: a lesson's or a set-up code's lanes, or one world.
-fn starting(args: &SimulateArgs) -> Result<Start, CliError> {
+fn starting(args: &SimulateArgs) -> Result<RunStart, CliError> {
     let lanes = match (&args.lesson, &args.setup) {
         (Some(name), _) => at_step::lesson(name, args.step as usize)?,
         (None, Some(code)) => at_step::setup(code)?,
         (None, None) => {
             let (scene, world, dt, first_step) = starting_world(args)?;
             let duration = scene.duration;
-            return Ok(Start {
+            return Ok(RunStart {
                 scene,
                 worlds: vec![world],
                 dt,
@@ -176,7 +176,7 @@ fn starting(args: &SimulateArgs) -> Result<Start, CliError> {
             });
         }
     };
-    Ok(Start {
+    Ok(RunStart {
         scene: lanes.scene,
         worlds: lanes.worlds,
         dt: lanes.h,

@@ -6,6 +6,7 @@
 //! simulation does not do fails its test.
 
 mod builtin;
+pub mod measure;
 mod read;
 pub mod run;
 mod schema;

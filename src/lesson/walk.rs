@@ -3,8 +3,8 @@
 //! headless runner ([`super::run`]) walks the same way, so the app and `gyrolab lesson`
 //! measure the same thing.
 
+use super::measure::{Measured, measure};
 use super::read::MAX_STEPS;
-use super::run::{Measured, measure};
 use super::schema::{Event, Lesson, Setting, Step};
 use super::tolerance::Tolerance;
 use crate::integrators::Integrator;

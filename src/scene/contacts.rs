@@ -7,13 +7,13 @@ use std::collections::HashMap;
 use glam::DVec3;
 use serde::Deserialize;
 
+use super::check::material;
 use super::error::{Invalid, unknown};
 use super::ranges::{
     ANGLE, BODIES, DAMPING_RATIO, DIRECTION, DURATION, ERP, FORCE, HINGE_LIMIT, JOINT_LENGTH, MASS,
     POSITION, Range, SIZE, SOLVER_DISTANCE, SOLVER_ITERATIONS, SOLVER_SPEED, SOLVER_SUBSTEPS, SOR,
     SPIN, STIFFNESS, TORQUE, TRAVEL, VELOCITY,
 };
-use super::validate::material;
 use super::{BodyDesc, PartDesc, euler_deg};
 use crate::body::inertia::Shape;
 use crate::contact::{

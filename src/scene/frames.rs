@@ -6,12 +6,12 @@ use std::collections::HashMap;
 use glam::DVec3;
 use serde::Deserialize;
 
+use super::check::{mass_and_inertia, material, part};
 use super::error::{Invalid, unknown};
 use super::ranges::{
     ACCELERATION, ANGLE, ANGULAR_ACCELERATION, DIRECTION, DURATION, POSITION, SPIN, STOP_TIME,
     VELOCITY,
 };
-use super::validate::{mass_and_inertia, material, part};
 use super::{PartDesc, euler_deg};
 use crate::body::inertia::{Inertia, Part};
 use crate::body::{Body, Material};

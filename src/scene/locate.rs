@@ -6,11 +6,11 @@
 
 /// One value and, for a struct, tuple, list or map, what is inside it.
 #[derive(Debug, Default)]
-struct Node {
+struct RonValue {
     start: usize,
     end: usize,
-    fields: Vec<(String, Node)>,
-    items: Vec<Node>,
+    fields: Vec<(String, RonValue)>,
+    items: Vec<RonValue>,
 }
 
 /// RON's own default recursion limit: deeper text is read as one value.
@@ -105,24 +105,24 @@ impl Reader<'_> {
         self.i = (self.i + close.len()).min(self.s.len());
     }
 
-    fn value(&mut self, depth: usize) -> Node {
+    fn value(&mut self, depth: usize) -> RonValue {
         self.skip();
         let start = self.i;
         let mut node = match self.peek() {
             _ if depth > MAX_DEPTH => {
                 self.i = self.s.len();
-                Node::default()
+                RonValue::default()
             }
             Some(b'(') => self.group(b')', depth),
             Some(b'[') => self.group(b']', depth),
             Some(b'{') => self.group(b'}', depth),
             Some(q @ (b'"' | b'\'')) => {
                 self.quoted(q);
-                Node::default()
+                RonValue::default()
             }
             Some(b'r') if matches!(self.s.get(self.i + 1), Some(b'"' | b'#')) => {
                 self.raw_string();
-                Node::default()
+                RonValue::default()
             }
             Some(c) if c.is_ascii_alphabetic() || c == b'_' => {
                 let name = self.ident().to_owned();
@@ -136,7 +136,7 @@ impl Reader<'_> {
                     inner
                 } else {
                     self.i = end;
-                    Node::default()
+                    RonValue::default()
                 }
             }
             _ => {
@@ -146,7 +146,7 @@ impl Reader<'_> {
                 {
                     self.i += 1;
                 }
-                Node::default()
+                RonValue::default()
             }
         };
         node.start = start;
@@ -155,9 +155,9 @@ impl Reader<'_> {
     }
 
     /// A struct, tuple, enum variant's fields, list or map, from its opening bracket.
-    fn group(&mut self, close: u8, depth: usize) -> Node {
+    fn group(&mut self, close: u8, depth: usize) -> RonValue {
         self.i += 1;
-        let mut node = Node::default();
+        let mut node = RonValue::default();
         loop {
             self.skip();
             match self.peek() {
@@ -212,7 +212,7 @@ impl Reader<'_> {
     }
 }
 
-fn read(text: &str) -> Node {
+fn read(text: &str) -> RonValue {
     Reader {
         s: text.as_bytes(),
         i: 0,
@@ -221,22 +221,22 @@ fn read(text: &str) -> Node {
 }
 
 /// A path's steps: `bodies[2].parts[0].shape` is `bodies`, 2, `parts`, 0, `shape`.
-enum Step<'a> {
+enum PathStep<'a> {
     Field(&'a str),
     Index(usize),
 }
 
-fn steps(path: &str) -> Vec<Step<'_>> {
+fn steps(path: &str) -> Vec<PathStep<'_>> {
     let mut out = Vec::new();
     for piece in path.split('.').filter(|p| !p.is_empty()) {
         let mut parts = piece.split('[');
         if let Some(name) = parts.next().filter(|n| !n.is_empty()) {
-            out.push(Step::Field(name));
+            out.push(PathStep::Field(name));
         }
         out.extend(
             parts
                 .filter_map(|p| p.trim_end_matches(']').parse().ok())
-                .map(Step::Index),
+                .map(PathStep::Index),
         );
     }
     out
@@ -279,7 +279,7 @@ pub fn locate(text: &str, path: &str) -> (usize, usize) {
     let mut node = &root;
     for step in steps(path) {
         let next = match step {
-            Step::Field(name) => node
+            PathStep::Field(name) => node
                 .fields
                 .iter()
                 .find(|(n, _)| n == name)
@@ -289,7 +289,7 @@ pub fn locate(text: &str, path: &str) -> (usize, usize) {
                     let axis = ["x", "y", "z"].iter().position(|a| *a == name)?;
                     node.items.get(axis).filter(|_| node.items.len() == 3)
                 }),
-            Step::Index(i) => node.items.get(i),
+            PathStep::Index(i) => node.items.get(i),
         };
         match next {
             Some(n) => node = n,
@@ -315,7 +315,7 @@ fn deepest(text: &str, line: usize, column: usize, strictly: bool) -> String {
     let at = offset_of(text, line, column);
     let offset = at + text[at..].len() - text[at..].trim_start().len();
     let root = read(text);
-    let holds = |n: &Node| {
+    let holds = |n: &RonValue| {
         n.start <= offset && (offset < n.end || !strictly && offset == n.end) && n.end > n.start
     };
     let mut path = String::new();

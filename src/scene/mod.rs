@@ -7,6 +7,7 @@
 
 mod build;
 mod builtin;
+mod check;
 mod contacts;
 mod describe;
 mod error;
@@ -19,10 +20,10 @@ mod schema;
 mod validate;
 
 pub use builtin::{DEFAULT_SCENE, builtin_scenes, scene_names};
+pub use check::check_step;
 pub use contacts::{JointType, validate_solver};
 pub use error::{Invalid, SceneError, unknown};
 pub use schema::{BodyDesc, CameraDesc, PartDesc, Readout, Scene};
-pub use validate::check_step;
 
 use schema::euler_deg;
 

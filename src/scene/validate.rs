@@ -4,66 +4,15 @@
 
 use std::collections::HashMap;
 
+use super::check::{mass_and_inertia, material, part};
 use super::error::{Invalid, join, unknown};
 use super::ranges::{
-    ACCELERATION, ANGLE, BODIES, DISTANCE, DURATION, FRICTION, INERTIA, LENGTH, MASS, OFFSET,
-    PITCH, POSITION, RESTITUTION, SIZE, SPIN, TIME_STEP, VELOCITY,
+    ACCELERATION, ANGLE, BODIES, DISTANCE, DURATION, PITCH, POSITION, SIZE, SPIN, TIME_STEP,
+    VELOCITY,
 };
 use super::{BodyDesc, PartDesc, Readout, Scene, contacts, frames};
-use crate::body::inertia::{Inertia, Part, Shape, compound};
+use crate::body::inertia::Part;
 use crate::integrators::Integrator;
-
-/// A time step against its range, for the command line and the app.
-pub fn check_step(dt: f64) -> Result<(), String> {
-    TIME_STEP.check("", dt).map_err(String::from)
-}
-
-/// A shape's dimensions, at `shape.radius`, `shape.half_extents.x`, ….
-pub(super) fn shape(s: &Shape) -> Result<(), Invalid> {
-    match *s {
-        Shape::Sphere { radius } => SIZE.check("radius", radius),
-        Shape::Box { half_extents } => SIZE.check_each("half_extents", half_extents),
-        Shape::Cylinder { radius, length } | Shape::Capsule { radius, length } => {
-            SIZE.check("radius", radius)?;
-            LENGTH.check("length", length)
-        }
-    }
-    .map_err(|e| e.under("shape"))
-}
-
-/// A part's shape, placement and (where it has one) mass.
-pub(super) fn part(p: &PartDesc, massive: bool) -> Result<(), Invalid> {
-    shape(&p.shape)?;
-    if massive {
-        MASS.check("mass", p.mass)?;
-    }
-    OFFSET.check_each("offset", p.offset)?;
-    ANGLE.check_each("rotation_deg", p.rotation_deg)
-}
-
-/// The mass and principal moments of a body of `parts` (at `path`), against their ranges.
-pub(super) fn mass_and_inertia(parts: &[Part], path: &str) -> Result<(), Invalid> {
-    let mp = compound(parts);
-    let message = |m: String| Invalid::new(path, format!("the parts' total {m}"));
-    MASS.check("", mp.mass).map_err(|e| message(e.message))?;
-    for moment in mp.principal.to_array() {
-        INERTIA
-            .check("", moment)
-            .map_err(|e| message(format!("principal moment {}", e.message)))?;
-    }
-    Inertia::new(mp.principal).map_err(|e| Invalid::new(path, e.to_string()))?;
-    Ok(())
-}
-
-pub(super) fn material(friction: Option<f64>, restitution: Option<f64>) -> Result<(), Invalid> {
-    if let Some(f) = friction {
-        FRICTION.check("friction", f)?;
-    }
-    if let Some(r) = restitution {
-        RESTITUTION.check("restitution", r)?;
-    }
-    Ok(())
-}
 
 impl Scene {
     pub(crate) fn validate(&self) -> Result<(), Invalid> {
