@@ -183,11 +183,11 @@ fn workloads() -> [(&'static str, Steps); 2] {
     world.contacts.as_mut().expect("contacts").settings.sleep = false;
     let dt = 1.0 / 60.0;
     for _ in 0..120 {
-        world.step(dt).expect("finite step");
+        world.advance(dt).expect("finite step");
     }
     let pile: Steps = (0..STEPS)
         .map(|_| {
-            world.step(dt).expect("finite step");
+            world.advance(dt).expect("finite step");
             let graph = &world.contacts.as_ref().expect("contacts").graph;
             graph.ends().iter().map(|&[a, b]| (a, b)).collect()
         })

@@ -104,7 +104,7 @@ pub fn spins(mut world: World, seconds: f64) -> Vec<(f64, f64, f64)> {
     let spin = |w: &World, i: usize| w.bodies[i].state.world_omega(&w.bodies[i].props).z;
     (0..(seconds / dt).round() as usize)
         .map(|_| {
-            world.step(dt).expect("the gear world steps");
+            world.advance(dt).expect("the gear world steps");
             (world.time, spin(&world, 0), spin(&world, 1))
         })
         .collect()

@@ -18,7 +18,7 @@ fn rested_pile(size: usize) -> World {
     let mut world = scene.build();
     world.contacts.as_mut().expect("contacts").settings.sleep = true;
     for _ in 0..(12.0 / H) as usize {
-        world.step(H).expect("finite step");
+        world.advance(H).expect("finite step");
         let contacts = world.contacts.as_ref().expect("contacts");
         if (0..world.bodies.len()).all(|b| contacts.is_asleep(b)) {
             return world;
@@ -51,7 +51,7 @@ fn most_made_beside(mut world: World) -> usize {
     world.bodies[lone].state.velocity.y = 5.0;
     let mut most = 0;
     for step in 0..90 {
-        world.step(H).expect("finite step");
+        world.advance(H).expect("finite step");
         let contacts = world.contacts.as_ref().expect("contacts");
         let others_asleep = (0..world.bodies.len()).all(|b| b == lone || contacts.is_asleep(b));
         assert!(others_asleep, "the lone box woke the pile");
@@ -76,7 +76,7 @@ fn one_box_awake_beside_an_asleep_heap_costs_the_same_whatever_the_heap() {
 
 /// The single-body entries of the next step of `world`.
 fn made_next(world: &mut World) -> usize {
-    world.step(H).expect("finite step");
+    world.advance(H).expect("finite step");
     world.contacts.as_ref().expect("contacts").stats.made
 }
 
@@ -96,7 +96,7 @@ fn an_asleep_box_changed_from_outside_is_found_and_nothing_else_is_made() {
     // Half a second: the lone box is more than three metres up (the first step remakes,
     // once, the proxies of the boxes that fell asleep after the detection that made
     // them).
-    (0..30).for_each(|_| world.step(H).expect("finite step"));
+    (0..30).for_each(|_| world.advance(H).expect("finite step"));
     let other = (lone + 1) % world.bodies.len();
     let contacts = world.contacts.as_ref().expect("contacts");
     assert!(contacts.is_asleep(other), "box {other} is asleep");
@@ -123,7 +123,7 @@ fn an_asleep_box_changed_from_outside_is_found_and_nothing_else_is_made() {
             "{what}: the step's entries"
         );
         let mut unchanged = world.clone();
-        unchanged.step(H).expect("finite step");
+        unchanged.advance(H).expect("finite step");
         let plain = made_next(&mut unchanged);
         assert_eq!(
             made_next(&mut changed),
@@ -134,7 +134,7 @@ fn an_asleep_box_changed_from_outside_is_found_and_nothing_else_is_made() {
     // Into the lone box's place on the ground, as it rested there.
     let state = &mut world.bodies[other].state;
     (state.position, state.orientation) = (rest.position, rest.orientation);
-    (0..150).for_each(|_| world.step(H).expect("finite step"));
+    (0..150).for_each(|_| world.advance(H).expect("finite step"));
     let half = rest.position.y;
     let y = world.bodies[lone].state.position.y;
     assert!(

@@ -221,7 +221,7 @@ fn a_setup_code_keeps_its_friction_from_the_start() {
     let mut world = scene.build();
     world.set_friction(0.2);
     for _ in 0..100 {
-        world.step(scene.dt).unwrap();
+        world.advance(scene.dt).unwrap();
     }
     let &(t, p, v) = rows_of(&text, "slippery").last().unwrap();
     let body = world.bodies.iter().find(|b| b.name == "slippery").unwrap();

@@ -682,7 +682,7 @@ fn overflow_in_the_solver_is_a_step_error_not_a_panic() {
                 world.contacts.as_mut().unwrap().settings.solver = solver;
                 world.gravity = gravity;
                 for _ in 0..4 {
-                    let stepped = world.step(0.01);
+                    let stepped = world.advance(0.01);
                     assert!(
                         world.bodies.iter().all(|b| b.state.is_finite()),
                         "{name} {solver:?}"
@@ -717,7 +717,7 @@ fn deepest(world: &World) -> f64 {
 #[test]
 fn the_pile_starts_with_no_box_overlapping_another() {
     let mut world = load("pile");
-    world.step(1.0 / 60.0).unwrap();
+    world.advance(1.0 / 60.0).unwrap();
     let first = deepest(&world);
     assert!(first == 0.0, "first step: a point {first} m deep");
 }
@@ -731,7 +731,7 @@ fn newtons_cradle_passes_momentum_then_all_swing_then_the_ends_again() {
     // Each ball's sideways range of motion over each 5 s window.
     let mut ranges = vec![vec![(f64::INFINITY, f64::NEG_INFINITY); 5]; 6];
     while world.time < 30.0 - 1e-9 {
-        world.step(0.002).unwrap();
+        world.advance(0.002).unwrap();
         let window = ((world.time / 5.0) as usize).min(5);
         for (b, r) in world.bodies.iter().zip(&mut ranges[window]) {
             r.0 = r.0.min(b.state.position.x);

@@ -34,7 +34,7 @@ fn a_failed_parallel_step_advances_every_other_body() {
         );
         let before = world.bodies.clone();
         assert!(
-            world.step(0.01).is_err(),
+            world.advance(0.01).is_err(),
             "{n} bodies: the first body overflows"
         );
         assert_eq!(

@@ -80,7 +80,7 @@ fn a_free_body_moves_straight_in_the_world_seen_from_a_spinning_accelerating_fra
     let run = |mut world: World, h: f64| {
         let mut worst: f64 = 0.0;
         while world.time < 10.0 - 1e-9 {
-            world.step(h).unwrap();
+            world.advance(h).unwrap();
             let exact = x0 + v0 * world.time;
             worst = worst.max((world.bodies[0].state.position - exact).length());
             assert!((world.bodies[1].state.position - exact).length() < 1e-9);
@@ -119,7 +119,7 @@ fn the_carousel_puck_curves_by_coriolis_on_the_platform_and_goes_straight_in_the
     // sideways: 0.14 mm over the 2.5 m.
     let level = |x: DVec3| x * DVec3::new(1.0, 0.0, 1.0);
     while world.time < 2.5 {
-        world.step(h).unwrap();
+        world.advance(h).unwrap();
         let t = world.time;
         let p = world.bodies[0].state.position;
         assert!(
@@ -174,7 +174,7 @@ fn foucaults_pendulum_precesses_at_omega_sin_latitude() {
     let mut meter = PrecessionMeter::default();
     let mut rod = (f64::MAX, 0.0f64);
     while world.time < 40.0 {
-        world.step(0.005).unwrap();
+        world.advance(0.005).unwrap();
         meter.record(world.time, horizontal(&world));
         let length = (rider(&world, 0).local.transform.translation - pivot).length();
         rod = (rod.0.min(length), rod.1.max(length));
@@ -201,7 +201,7 @@ fn loose_boxes_keep_moving_when_the_van_stops_dead() {
     let before: Vec<DVec3> = world.bodies.iter().map(|b| b.state.position).collect();
     // Just after the stop, before the first box reaches the front wall.
     while world.time < 2.1 {
-        world.step(0.01).unwrap();
+        world.advance(0.01).unwrap();
     }
     assert_eq!(
         world.frames[0].global.velocity,
@@ -240,7 +240,7 @@ fn shells_leave_with_the_muzzles_world_velocity() {
     let mut checked = 0;
     while world.time < 5.0 {
         let fired = world.gun.as_ref().unwrap().fired;
-        world.step(0.01).unwrap();
+        world.advance(0.01).unwrap();
         if world.gun.as_ref().unwrap().fired == fired {
             continue;
         }
@@ -285,7 +285,7 @@ fn the_tank_s_ball_stays_on_the_deck() {
     // after about 1.5 s and stays against it.
     let mut reached = None;
     for _ in 0..3000 {
-        world.step(0.01).unwrap();
+        world.advance(0.01).unwrap();
         let hull = &world.frames[0].global.transform;
         let local = hull
             .inverse()
@@ -322,7 +322,7 @@ fn the_top_on_the_turntable_drifts_in_then_out_and_off() {
     let radius = |w: &World| (w.bodies[0].state.position * DVec3::new(1.0, 0.0, 1.0)).length();
     let mut samples = Vec::new();
     while world.time < 13.0 {
-        world.step(0.004).unwrap();
+        world.advance(0.004).unwrap();
         samples.push((world.time, radius(&world), world.bodies[0].state.position.y));
     }
     let at = |t: f64| samples.iter().find(|s| s.0 >= t).copied().unwrap();

@@ -44,7 +44,7 @@ fn a_gear_row_wakes_the_wheel_it_drives() {
     let r = gear::RADII.1 / gear::RADII.0;
     let mut world = gear::world(false, f64::INFINITY);
     for _ in 0..60 {
-        world.step(DT).unwrap();
+        world.advance(DT).unwrap();
     }
     let c = world.contacts.as_mut().unwrap();
     assert!(c.is_asleep(0) && c.is_asleep(1), "the still wheels sleep");
@@ -52,7 +52,7 @@ fn a_gear_row_wakes_the_wheel_it_drives() {
     let big = &mut world.bodies[1];
     big.state.set_world_omega(&big.props, DVec3::Z);
     for _ in 0..15 {
-        world.step(DT).unwrap();
+        world.advance(DT).unwrap();
     }
     let c = world.contacts.as_ref().unwrap();
     assert!(!c.is_asleep(0), "the small wheel sleeps on");
@@ -76,7 +76,7 @@ fn a_gear_rows_torque_limit_is_the_same_at_any_sub_step_count() {
         let mut world = gear::world(true, tau);
         world.contacts.as_mut().unwrap().settings.substeps = substeps;
         for _ in 0..(t / DT).round() as usize {
-            world.step(DT).unwrap();
+            world.advance(DT).unwrap();
         }
         let expected = -tau * t / inertia;
         let a = spin(&world, 0);

@@ -45,8 +45,8 @@ fn the_groups_solve_bitwise_as_the_rows_one_at_a_time() {
         } as u64;
         let mut row_passes = 0;
         for step in 0..150 {
-            pool.install(|| grouped.step(dt)).unwrap();
-            pool.install(|| rows.step(dt)).unwrap();
+            pool.install(|| grouped.advance(dt)).unwrap();
+            pool.install(|| rows.advance(dt)).unwrap();
             row_passes +=
                 passes * grouped.contacts.as_ref().unwrap().state.contact_rows.len() as u64;
             assert!(

@@ -117,8 +117,8 @@ fn a_rope_is_slack_until_taut_and_never_longer() {
         let anchor = DVec3::new(0.0, 2.0, 0.0);
         let (mut taut, mut slack_steps, mut farthest) = (false, 0, 0.0f64);
         for _ in 0..(4.0 / dt) as usize {
-            roped.step(dt).unwrap();
-            free.step(dt).unwrap();
+            roped.advance(dt).unwrap();
+            free.advance(dt).unwrap();
             let (p, q) = (
                 roped.bodies[0].state.position,
                 free.bodies[0].state.position,
@@ -424,7 +424,7 @@ fn a_hub_of_200_arms_costs_what_a_chain_of_200_links_does() {
     let per_step = |world: &mut World| {
         let start = std::time::Instant::now();
         for _ in 0..5 {
-            world.step(1.0 / 60.0).unwrap();
+            world.advance(1.0 / 60.0).unwrap();
         }
         start.elapsed().as_secs_f64() / 5.0
     };

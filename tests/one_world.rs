@@ -19,7 +19,7 @@ fn circling(world: &mut World, seconds: f64) -> Vec<(f64, f64, f64)> {
     let mut out = Vec::new();
     let (mut angle, mut last) = (0.0, world.bodies[0].state.velocity);
     for _ in 0..(seconds / h).round() as usize {
-        world.step(h).unwrap();
+        world.advance(h).unwrap();
         let v = world.bodies[0].state.velocity;
         let (a, b) = (
             last * DVec3::new(1.0, 0.0, 1.0),
@@ -94,7 +94,7 @@ fn the_crash_boxes_end_against_the_front_wall_not_in_it() {
     let mut world = Scene::load("crash").unwrap().build();
     let slop = world.contacts.as_ref().unwrap().settings.slop;
     while world.time < 4.0 {
-        world.step(0.01).unwrap();
+        world.advance(0.01).unwrap();
     }
     let van = world.frames[0].global.transform;
     let wall = van.transform_point(DVec3::new(2.5, 0.0, 0.0)).x;
@@ -182,8 +182,8 @@ fn a_rider_hitting_its_frames_wall_moves_as_the_same_body_in_the_world() {
     assert!(matches!(free.mounts[0], Mount::World));
     let mut bounced = false;
     while rider.time < 1.5 {
-        rider.step(0.01).unwrap();
-        free.step(0.01).unwrap();
+        rider.advance(0.01).unwrap();
+        free.advance(0.01).unwrap();
         let (a, b) = (&rider.bodies[0].state, &free.bodies[0].state);
         assert!(
             (a.position - b.position).length() < 1e-6,
@@ -206,7 +206,7 @@ fn a_box_rebounds_from_a_moving_wall_at_e_times_its_impact_speed() {
         let mut world = wall(e, 2.0, true);
         let mut after = None;
         while world.time < 1.5 {
-            world.step(0.01).unwrap();
+            world.advance(0.01).unwrap();
             let v = world.bodies[0].state.velocity.x - 2.0;
             if v < 0.0 {
                 after = Some(after.map_or(v, |a: f64| a.min(v)));
@@ -257,13 +257,13 @@ fn a_shell_hitting_a_free_box_keeps_the_pairs_momentum() {
             .sum()
     };
     while !matches!(world.mounts[1], Mount::World) {
-        world.step(0.005).unwrap();
+        world.advance(0.005).unwrap();
     }
     let p0 = momentum(&world);
     assert!(p0.length() > 5.0, "the shell flies: {p0}");
     // The next shot is due at 3 s.
     while world.time < 2.0 {
-        world.step(0.005).unwrap();
+        world.advance(0.005).unwrap();
     }
     assert!(
         world.bodies[0].state.velocity.length() > 0.5,
@@ -305,7 +305,7 @@ fn a_rider_of_a_child_frame_keeps_its_world_velocity_when_a_turning_van_stops() 
     let v0 = world.bodies[0].state.velocity;
     assert!(v0.length() > 5.0, "carried by the van: {v0}");
     while world.time < 2.0 {
-        world.step(0.01).unwrap();
+        world.advance(0.01).unwrap();
         let v = world.bodies[0].state.velocity;
         assert!(
             (v - v0).length() < 1e-9,
@@ -331,7 +331,7 @@ fn a_load_added_between_stages_acts_for_one_step() {
         let mut plain = pushed.clone();
         let (h, force) = (0.01, DVec3::new(3.0, 0.0, -2.0));
         let mass = pushed.bodies[0].props.mass;
-        plain.step(h).unwrap();
+        plain.advance(h).unwrap();
         pushed.run_stage(Stage::Forces, h).unwrap();
         pushed.add_load(
             0,
@@ -350,8 +350,8 @@ fn a_load_added_between_stages_acts_for_one_step() {
             force * h / mass
         );
         // The next step has no load of its own.
-        plain.step(h).unwrap();
-        pushed.step(h).unwrap();
+        plain.advance(h).unwrap();
+        pushed.advance(h).unwrap();
         let dv2 = pushed.bodies[0].state.velocity - plain.bodies[0].state.velocity;
         assert!((dv2 - dv).length() < 1e-12, "{name}: the load lasted");
     }
@@ -383,7 +383,7 @@ fn a_box_rebounds_from_a_stopped_vans_wall_at_e_times_its_speed() {
         ));
         let mut fastest_back = 0.0f64;
         while world.time < 3.0 {
-            world.step(0.01).unwrap();
+            world.advance(0.01).unwrap();
             if world.time > 0.25 && world.time < 0.5 {
                 let v = world.bodies[0].state.velocity.x;
                 assert!((v - 3.0).abs() < 1e-9, "slides on at {v} after the stop");
@@ -424,7 +424,7 @@ fn a_moving_frame_pushes_a_sleeping_box() {
     );
     let mut slept = false;
     while world.time < 6.0 {
-        world.step(0.01).unwrap();
+        world.advance(0.01).unwrap();
         slept |= world.contacts.as_ref().unwrap().is_asleep(0);
     }
     assert!(slept, "the box fell asleep before the wall came");
@@ -472,7 +472,7 @@ fn a_motorised_hinge_on_a_driven_frame_reaches_its_speed_relative_to_the_frame()
 )"#,
     );
     while world.time < 4.0 {
-        world.step(0.005).unwrap();
+        world.advance(0.005).unwrap();
     }
     let hull = world.frames[0].global;
     let turret = &world.bodies[0];
@@ -511,11 +511,11 @@ fn the_tanks_shell_knocks_bricks_out_of_the_wall() {
             .count()
     };
     while world.time < 4.5 {
-        world.step(0.01).unwrap();
+        world.advance(0.01).unwrap();
     }
     assert_eq!(moved(&world), 0, "the wall stands before the shot");
     while world.time < 7.0 {
-        world.step(0.01).unwrap();
+        world.advance(0.01).unwrap();
     }
     assert!(moved(&world) >= 3, "{} bricks knocked out", moved(&world));
 }

@@ -38,7 +38,7 @@ fn the_coloured_solve_is_bitwise_the_same_on_any_number_of_threads() {
         let mut widest = 0;
         for step in 0..150 {
             for (pool, (world, dt)) in pools.iter().zip(&mut worlds) {
-                pool.install(|| world.step(*dt)).unwrap();
+                pool.install(|| world.advance(*dt)).unwrap();
             }
             let contacts = worlds[0].0.contacts.as_ref().unwrap();
             widest = contacts
@@ -120,7 +120,7 @@ fn a_ten_thousand_box_pile_settles_without_explosion_or_energy_gain() {
             "still moving at {} m/s after {limit} s",
             speed(&world)
         );
-        world.step(dt).unwrap();
+        world.advance(dt).unwrap();
         settle += dt;
         check(&world, settle);
         calm = if speed(&world) < settings.sleep_speed {
@@ -132,7 +132,7 @@ fn a_ten_thousand_box_pile_settles_without_explosion_or_energy_gain() {
     let settled = world.energy();
     let mut highest = settled;
     for k in 0..steps(watch) {
-        world.step(dt).unwrap();
+        world.advance(dt).unwrap();
         check(&world, settle + k as f64 * dt);
         highest = highest.max(world.energy());
     }

@@ -195,7 +195,7 @@ fn no_box_in_a_van_that_stops_dead_sleeps_inside_anything() {
                     1.0 / h
                 );
                 while world.time < 6.0 {
-                    world.step(h).unwrap();
+                    world.advance(h).unwrap();
                     for b in 0..world.bodies.len() {
                         if !world.contacts.as_ref().unwrap().is_asleep(b) {
                             continue;
@@ -278,7 +278,7 @@ fn resting_heap() -> (World, Footprint, DVec3) {
     let parked = heap.bodies[0].state;
     while heap.time < 6.0 {
         heap.bodies[0].state = parked;
-        heap.step(DROP_STEP).unwrap();
+        heap.advance(DROP_STEP).unwrap();
     }
     let positions = || heap.bodies[1..].iter().map(|b| b.state.position);
     let centre = positions().sum::<DVec3>() / 48.0;
@@ -361,7 +361,7 @@ fn drop_onto(
         Landing::NotUnder(_) => 12.0,
     };
     while world.time < until {
-        world.step(DROP_STEP).unwrap();
+        world.advance(DROP_STEP).unwrap();
         let contacts = world.contacts.as_ref().unwrap();
         for c in contacts.graph.values() {
             for p in c.manifold.points() {
@@ -422,7 +422,7 @@ fn rests_within_twelve_seconds(mut world: World, size: usize) -> f64 {
             "{size} boxes: {awake} still awake at {} s",
             world.time
         );
-        world.step(h).unwrap();
+        world.advance(h).unwrap();
     }
     let asleep_at = world.time;
     let (energy, rest): (f64, Vec<_>) = (
@@ -430,7 +430,7 @@ fn rests_within_twelve_seconds(mut world: World, size: usize) -> f64 {
         world.bodies.iter().map(|b| b.state).collect(),
     );
     while world.time < asleep_at + 5.0 {
-        world.step(h).unwrap();
+        world.advance(h).unwrap();
         assert!(all_asleep(&world), "{size} boxes: woke at {} s", world.time);
         assert!(
             world.energy() <= energy,
@@ -460,7 +460,7 @@ fn a_pyramid_kept_awake_settles_at_any_number_of_sub_steps() {
         settings.substeps = substeps;
         let mut fastest = 0.0f64;
         while world.time < 20.0 {
-            world.step(1.0 / 60.0).unwrap();
+            world.advance(1.0 / 60.0).unwrap();
             if world.time > 18.0 {
                 let v = world.bodies.iter().map(|b| b.state.velocity.length());
                 fastest = v.fold(fastest, f64::max);
@@ -484,7 +484,7 @@ fn rested(scene: &str, seconds: f64, recycle: bool) -> (World, f64) {
     }
     contacts.settings.sleep = false;
     while world.time < seconds {
-        world.step(1.0 / 60.0).unwrap();
+        world.advance(1.0 / 60.0).unwrap();
     }
     let stats = world.contacts.as_ref().unwrap().stats;
     let share = stats.recycled as f64 / stats.pairs.max(1) as f64;
@@ -545,7 +545,7 @@ fn recycled_manifolds_keep_momentum() {
     let (p0, l0) = momentum(&world);
     let mut carried = 0;
     while world.time < 2.0 {
-        world.step(0.005).unwrap();
+        world.advance(0.005).unwrap();
         carried += world.contacts.as_ref().unwrap().stats.recycled;
     }
     let (p1, l1) = momentum(&world);

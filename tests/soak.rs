@@ -156,7 +156,7 @@ fn run(
         stopped: None,
     };
     for k in 1..=steps {
-        let stepped = world.step(dt);
+        let stepped = world.advance(dt);
         if let Some(b) = world.bodies.iter().find(|b| !b.state.is_finite()) {
             broken.push(format!(
                 "{name} {}: body '{}' not finite at step {k}: {:?}",

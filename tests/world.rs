@@ -29,14 +29,14 @@ fn a_held_box_follows_the_target_and_falls_when_released() {
     let h = 1.0 / 60.0;
     for _ in 0..180 {
         grab.pull(&mut world, h);
-        world.step(h).unwrap();
+        world.advance(h).unwrap();
     }
     let miss = (grab.anchor(&world).unwrap() - grab.target).length();
     // Static sag of a 5 Hz spring under g: g / ω² ≈ 1 cm.
     assert!(miss < 0.03, "held point is {miss} m from the target");
     let height = world.bodies[top].state.position.y;
     for _ in 0..120 {
-        world.step(h).unwrap();
+        world.advance(h).unwrap();
     }
     assert!(
         world.bodies[top].state.position.y < height - 0.5,
@@ -51,17 +51,17 @@ fn a_restored_world_steps_on_bitwise() {
     let mut world = Scene::load("tank").unwrap().build();
     let h = 0.01;
     for _ in 0..150 {
-        world.step(h).unwrap();
+        world.advance(h).unwrap();
     }
     let snap = world.snapshot();
     let mut other = world.clone();
     for _ in 0..77 {
-        other.step(h).unwrap();
+        other.advance(h).unwrap();
     }
     other.restore(&snap);
     for _ in 0..200 {
-        world.step(h).unwrap();
-        other.step(h).unwrap();
+        world.advance(h).unwrap();
+        other.advance(h).unwrap();
     }
     let bits = |w: &gyrolab::world::World| -> Vec<[u64; 13]> {
         w.bodies

@@ -93,7 +93,7 @@ impl<W> Window<W> {
 }
 
 fn step_gyrolab(w: &mut World) {
-    w.step(1.0 / 60.0).expect("finite step");
+    w.advance(1.0 / 60.0).expect("finite step");
 }
 
 fn step_rapier(w: &mut PhysicsWorld) {

@@ -121,7 +121,7 @@ fn gyrolab_fall(size: usize) -> Fall {
     let mut fall = Fall::new(w.bodies.len());
     for k in 0..FALL_STEPS {
         let start = Instant::now();
-        w.step(1.0 / 60.0).expect("finite step");
+        w.advance(1.0 / 60.0).expect("finite step");
         let seconds = start.elapsed().as_secs_f64();
         let c = w.contacts.as_ref().expect("contacts");
         let awake = |b: u32| b != gyrolab::contact::NONE && !c.is_asleep(b as usize);
@@ -252,7 +252,7 @@ fn report(size: usize, traced: bool, pool: &rayon::ThreadPool) {
             3,
             || gyrolab_world(size),
             |w| {
-                w.step(1.0 / 60.0).expect("finite step");
+                w.advance(1.0 / 60.0).expect("finite step");
             },
         )
     });
@@ -283,13 +283,13 @@ fn window(size: usize, from: f64, to: f64) {
     let h = 1.0 / 60.0;
     let mut start = gyrolab_world(size);
     while start.time < from - 0.5 * h {
-        start.step(h).expect("finite step");
+        start.advance(h).expect("finite step");
     }
     let steps = ((to - from) / h).round() as usize;
     let t = Instant::now();
     for _ in 0..10 {
         let mut w = start.clone();
-        (0..steps).for_each(|_| w.step(h).expect("finite step"));
+        (0..steps).for_each(|_| w.advance(h).expect("finite step"));
     }
     let per = t.elapsed().as_secs_f64() / (10 * steps) as f64;
     println!("pile {size}, {from}-{to} s: {:.2} ms a step", per * 1e3);

@@ -1,6 +1,6 @@
 //! Steps the lab in `FixedUpdate`, at the rate the user sets: each stage of the world's
 //! step is a system of its own, in [`PhysicsSet`] order, calling the same stage function
-//! the command line's `World::step` calls, so the two cannot drift apart. The lab times
+//! the command line's `World::advance` calls, so the two cannot drift apart. The lab times
 //! each stage (`lab::stage_time`); the whole step is timed here. Under a replay
 //! ([`Playback::Replay`]) those systems rest and one system plays the recording back.
 

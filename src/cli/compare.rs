@@ -46,7 +46,7 @@ fn measure(
     timed.integrator = integrator;
     let start = Instant::now();
     let mut done = 0;
-    while done < steps && timed.step(dt).is_ok() {
+    while done < steps && timed.advance(dt).is_ok() {
         done += 1;
         if done % PROGRESS_EVERY == 0 {
             progress.set(done_before + done);

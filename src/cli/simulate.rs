@@ -70,7 +70,7 @@ pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
                 progress.set(i);
             }
             for ((world, start), told) in worlds.iter_mut().zip(&starts).zip(&mut told) {
-                if let Err(e) = world.step(dt) {
+                if let Err(e) = world.advance(dt) {
                     let why = diagnose(world, start, dt, Some(&e));
                     let step = first_step + i;
                     return Err(Stop::Failed(CliError(why.message(step, world.time))));

@@ -477,7 +477,7 @@ mod tests {
         let mut world = Scene::load("crash").unwrap().build();
         let mut riders = 0;
         while world.time < 4.0 {
-            world.step(0.01).unwrap();
+            world.advance(0.01).unwrap();
             for m in &world.mounts {
                 if let Mount::Riding(r) = m {
                     riders += 1;

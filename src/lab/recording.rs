@@ -120,7 +120,7 @@ mod tests {
         world.bodies[0].name = "a,b \"c\"\nd".into();
         let mut recording = Recording::default();
         recording.record(0, &world);
-        world.step(0.01).unwrap();
+        world.advance(0.01).unwrap();
         recording.record(0, &world);
         let text = recording.csv([&world]);
         let mut reader = csv::Reader::from_reader(text.as_bytes());

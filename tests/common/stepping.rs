@@ -12,7 +12,7 @@ pub fn parse(text: &str) -> World {
 /// Runs `seconds` at `dt`, calling `each` after every step.
 pub fn run(world: &mut World, dt: f64, seconds: f64, mut each: impl FnMut(&World)) {
     for _ in 0..(seconds / dt).round() as usize {
-        world.step(dt).unwrap();
+        world.advance(dt).unwrap();
         each(world);
     }
 }

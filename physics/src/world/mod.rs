@@ -1,6 +1,6 @@
 //! A world of bodies and the one order of a physics step.
 //!
-//! [`World::step`] runs the stages of [`Stage`] in order, for every scene, whatever it
+//! [`World::advance`] runs the stages of [`Stage`] in order, for every scene, whatever it
 //! mixes (free bodies, frames, riders, contacts, joints, a gun):
 //! 1. **forces**: starts the step; gravity acts on every body a frame does not carry, and
 //!    code between stages may add loads of its own ([`World::add_load`]);
@@ -22,7 +22,7 @@
 //!    the clock advances.
 //!
 //! Every stage is a public method, so the app runs each as a Bevy system of its own in
-//! this order, and the command line calls [`World::step`]: both run the same code.
+//! this order, and the command line calls [`World::advance`]: both run the same code.
 
 use glam::DVec3;
 use rayon::prelude::*;
@@ -157,17 +157,18 @@ impl World {
         self.bodies.len() == 1 && self.frames.is_empty() && self.contacts.is_none()
     }
 
-    /// One step of `h`: the stages in order. A body whose step fails keeps its state and
-    /// the first error is returned; the world is then not consistent in time and callers
-    /// stop (the CLI exits, the app shows the error).
-    pub fn step(&mut self, h: f64) -> Result<(), StepError> {
+    /// Advances the world by one integrator step of `h`: the stages in order. (A physics
+    /// step, `dt`, is one or more of these; the lab takes it.) A body whose step fails keeps
+    /// its state and the first error is returned; the world is then not consistent in time
+    /// and callers stop (the CLI exits, the app shows the error).
+    pub fn advance(&mut self, h: f64) -> Result<(), StepError> {
         Stage::ALL
             .into_iter()
             .try_for_each(|stage| self.run_stage(stage, h))
     }
 
     /// One stage of a step of `h` (`h` is read by [`Stage::Forces`], which starts the
-    /// step): what [`World::step`] runs in order, and what the app's stage systems call.
+    /// step): what [`World::advance`] runs in order, and what the app's stage systems call.
     pub fn run_stage(&mut self, stage: Stage, h: f64) -> Result<(), StepError> {
         match stage {
             Stage::Forces => self.forces(h)?,
