@@ -15,17 +15,25 @@ pub struct Inertia {
     inverse: DVec3,
 }
 
+/// Why three principal moments are not a rigid body's inertia.
 #[derive(Clone, Debug, PartialEq)]
 pub enum InertiaError {
+    /// A moment is NaN or infinite.
     NotFinite(DVec3),
+    /// A moment is zero or negative.
     NotPositive {
+        /// The axis: 'x', 'y' or 'z'.
         axis: char,
+        /// The moment given, kg·m².
         value: f64,
     },
     /// A physical body satisfies `Ia + Ib ≥ Ic` for every labelling of its axes.
     TriangleInequality {
+        /// One moment, kg·m².
         a: f64,
+        /// Another moment, kg·m².
         b: f64,
+        /// The moment that exceeds `a + b`, kg·m².
         c: f64,
     },
 }
@@ -61,6 +69,8 @@ impl From<Inertia> for DVec3 {
 }
 
 impl Inertia {
+    /// Validates principal moments (kg·m²): finite, positive, and each at most the sum
+    /// of the other two (to round-off).
     pub fn new(principal: DVec3) -> Result<Self, InertiaError> {
         if !principal.is_finite() {
             return Err(InertiaError::NotFinite(principal));
@@ -84,14 +94,17 @@ impl Inertia {
         })
     }
 
+    /// The principal moments, kg·m².
     #[inline]
     pub fn principal(&self) -> DVec3 {
         self.principal
     }
+    /// Their reciprocals, 1/(kg·m²).
     #[inline]
     pub fn inverse(&self) -> DVec3 {
         self.inverse
     }
+    /// The smallest principal moment, kg·m².
     #[inline]
     pub fn min(&self) -> f64 {
         self.principal.min_element()
@@ -118,19 +131,28 @@ impl Inertia {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub enum Shape {
+    /// A solid ball.
     Sphere {
+        /// Radius, m.
         radius: f64,
     },
+    /// A solid box.
     Box {
+        /// Half the side lengths along local x, y, z, m.
         half_extents: DVec3,
     },
+    /// A solid cylinder along local Y.
     Cylinder {
+        /// Radius, m.
         radius: f64,
+        /// Length along Y, m.
         length: f64,
     },
     /// `length` is the straight part, without the two hemispherical caps.
     Capsule {
+        /// Radius of the cylinder and the caps, m.
         radius: f64,
+        /// Length of the straight part along Y, m.
         length: f64,
     },
 }
@@ -176,9 +198,13 @@ impl Shape {
 /// One part of a compound body.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Part {
+    /// The part's shape, in its own frame.
     pub shape: Shape,
+    /// Its mass, kg.
     pub mass: f64,
+    /// Its centre in the compound's frame, m.
     pub offset: DVec3,
+    /// Its orientation in the compound's frame.
     pub rotation: DQuat,
 }
 
@@ -194,9 +220,13 @@ impl Part {
 /// principal frame to the frame the parts were given in.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MassProperties {
+    /// Total mass, kg.
     pub mass: f64,
+    /// Centre of mass in the parts' frame, m.
     pub center_of_mass: DVec3,
+    /// Principal moments about the centre of mass, kg·m².
     pub principal: DVec3,
+    /// The rotation from the principal frame to the parts' frame.
     pub principal_frame: DQuat,
 }
 

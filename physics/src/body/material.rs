@@ -3,7 +3,9 @@
 /// Friction and restitution of a body or a plane.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Material {
+    /// Coulomb friction coefficient (tangential over normal impulse), dimensionless.
     pub friction: f64,
+    /// Coefficient of restitution: separating over approaching normal speed, 0 to 1.
     pub restitution: f64,
 }
 

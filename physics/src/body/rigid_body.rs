@@ -5,10 +5,14 @@ use glam::DVec3;
 use super::inertia::Part;
 use super::{BodyState, MassProps, Material};
 
+/// A rigid body: its name, constant mass properties, state, shapes and material.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Body {
+    /// The name it is shown and looked up by.
     pub name: String,
+    /// Mass and principal inertia.
     pub props: MassProps,
+    /// Position, velocity, orientation and world angular momentum.
     pub state: BodyState,
     /// Shapes in the principal body frame, for collisions and rendering.
     pub parts: Vec<Part>,

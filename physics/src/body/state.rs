@@ -13,7 +13,9 @@ use super::inertia::Inertia;
 /// Constant properties of a body.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct MassProps {
+    /// Mass, kg.
     pub mass: f64,
+    /// Principal moments of inertia about the centre of mass, kg·m².
     pub inertia: Inertia,
 }
 
@@ -21,9 +23,13 @@ pub struct MassProps {
 /// world) and world angular momentum about the centre of mass.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct BodyState {
+    /// Centre of mass in world coordinates, m.
     pub position: DVec3,
+    /// Velocity of the centre of mass, m/s.
     pub velocity: DVec3,
+    /// Rotation from the principal body frame to the world (a unit quaternion).
     pub orientation: DQuat,
+    /// Angular momentum about the centre of mass in world axes, kg·m²/s.
     pub angular_momentum: DVec3,
 }
 
@@ -81,6 +87,7 @@ impl BodyState {
         (0.5 * lb * (lb * props.inertia.inverse())).element_sum()
     }
 
+    /// Whether every component of the state is finite (no NaN, no infinity).
     pub fn is_finite(&self) -> bool {
         self.position.is_finite()
             && self.velocity.is_finite()

@@ -6,6 +6,7 @@ use serde::Deserialize;
 
 use super::{Delta, DynamicTransform};
 
+/// The prescribed motion of a driven frame relative to its parent.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Deserialize, serde::Serialize)]
 pub enum Drive {
     /// Rigidly attached: no motion relative to the parent.
@@ -17,8 +18,11 @@ pub enum Drive {
     /// Drives at `speed` along its own x axis while turning at `yaw_rate` about the
     /// parent's y axis (up); from `stop_at` on it stands still, stopped in an instant.
     Vehicle {
+        /// Forward speed along its own x axis, m/s.
         speed: f64,
+        /// Turn rate about the parent's y axis, rad/s.
         yaw_rate: f64,
+        /// The time it stops dead, s; `None` never.
         #[serde(default)]
         stop_at: Option<f64>,
     },

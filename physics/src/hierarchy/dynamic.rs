@@ -14,25 +14,36 @@ use glam::DVec3;
 use super::transform::Transform;
 use crate::math::quat;
 
+/// A transform and its motion, all in the parent's frame.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct DynamicTransform {
+    /// The placement in the parent frame.
     pub transform: Transform,
+    /// `v`, velocity of the origin, m/s.
     pub velocity: DVec3,
+    /// `a`, acceleration of the origin, m/s².
     pub accel: DVec3,
+    /// `ω`, angular velocity, rad/s.
     pub angular_velocity: DVec3,
+    /// `α`, angular acceleration, rad/s².
     pub angular_accel: DVec3,
 }
 
 /// An instantaneous change of motion (an impulse's effect), transforms unchanged.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Delta {
+    /// Change of velocity, m/s.
     pub velocity: DVec3,
+    /// Change of acceleration, m/s².
     pub accel: DVec3,
+    /// Change of angular velocity, rad/s.
     pub angular_velocity: DVec3,
+    /// Change of angular acceleration, rad/s².
     pub angular_accel: DVec3,
 }
 
 impl Delta {
+    /// A change of velocity alone.
     pub fn velocity(dv: DVec3) -> Self {
         Self {
             velocity: dv,
@@ -66,8 +77,10 @@ impl Neg for Delta {
 }
 
 impl DynamicTransform {
+    /// The parent frame itself, at rest relative to it.
     pub const IDENTITY: Self = Self::at_rest(Transform::IDENTITY);
 
+    /// `transform` with no motion relative to the parent.
     pub const fn at_rest(transform: Transform) -> Self {
         Self {
             transform,
@@ -196,6 +209,7 @@ impl DynamicTransform {
             })
     }
 
+    /// Adds a change of motion; the transform is unchanged.
     pub fn apply(&mut self, d: Delta) {
         self.velocity += d.velocity;
         self.accel += d.accel;
@@ -218,6 +232,7 @@ impl DynamicTransform {
         next
     }
 
+    /// Whether the transform and every rate are finite.
     pub fn is_finite(&self) -> bool {
         self.transform.is_finite()
             && self.velocity.is_finite()

@@ -35,6 +35,7 @@ impl InertialForces {
         }
     }
 
+    /// The sum of the four, m/s².
     pub fn total(&self) -> DVec3 {
         self.frame + self.euler + self.centrifugal + self.coriolis
     }
@@ -53,7 +54,9 @@ impl InertialForces {
 /// Position and velocity in a frame's coordinates after one step.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LocalMotion {
+    /// Position in the frame's coordinates, m.
     pub position: DVec3,
+    /// Velocity in the frame's coordinates, m/s.
     pub velocity: DVec3,
     /// The local acceleration at the end of the step.
     pub accel: DVec3,
@@ -98,7 +101,9 @@ pub fn step_in_frame(
 #[derive(Clone, Copy, Debug, PartialEq, serde::Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Tether {
+    /// The rod's fixed end, in frame coordinates, m.
     pub anchor: DVec3,
+    /// The rod's length, m.
     pub length: f64,
 }
 

@@ -12,8 +12,11 @@ use super::DynamicTransform;
 /// the swing plane turns against the ground.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FoucaultSite {
+    /// The planet's spin `|Ω|`, rad/s.
     pub spin: f64,
+    /// The latitude φ, rad (positive where the vertical leans along Ω).
     pub latitude: f64,
+    /// `Ω sin φ`, the swing plane's rate against the ground, rad/s.
     pub rate: f64,
 }
 

@@ -17,9 +17,11 @@ use crate::body::{Body, Material};
 /// A driven, massless frame: a tank's hull, its turret, a carousel's platform.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Frame {
+    /// The name scenes and readouts refer to it by.
     pub name: String,
     /// Index of the parent frame, always smaller than this frame's own index.
     pub parent: Option<usize>,
+    /// How it moves relative to its parent.
     pub drive: Drive,
     /// Relative to the parent (to the world for a root).
     pub local: DynamicTransform,
@@ -28,6 +30,7 @@ pub struct Frame {
     /// Shapes in the frame's coordinates: drawn, and in a world with contacts solid,
     /// kinematic colliders that push bodies and are not pushed.
     pub parts: Vec<Part>,
+    /// Friction and restitution of those shapes.
     pub material: Material,
 }
 
@@ -42,12 +45,18 @@ pub enum Mount {
     Riding(Box<Rider>),
     /// Carried at a fixed point of a frame or a body until released (a shell in the
     /// breech).
-    Carried { by: Carrier, at: DVec3 },
+    Carried {
+        /// What carries it.
+        by: Carrier,
+        /// The point, in the carrier's coordinates, m.
+        at: DVec3,
+    },
 }
 
 /// A body that uses a frame as its reference.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Rider {
+    /// Index of the frame it rides in.
     pub frame: usize,
     /// The body's translational motion relative to the frame: translation (its centre of
     /// mass), velocity and acceleration. Its rotation is not kept here but in its
@@ -56,6 +65,7 @@ pub struct Rider {
     /// A real acceleration in the frame's basis besides the world's gravity (a
     /// pendulum's local weight on a turning planet, in a scene without world gravity).
     pub gravity: DVec3,
+    /// A rod that holds it at a fixed distance from a point of the frame (a pendulum).
     pub tether: Option<Tether>,
 }
 
@@ -73,7 +83,9 @@ impl Rider {
 /// What carries a gun and its shells: a driven frame, or a body (a turret on a hinge).
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Carrier {
+    /// The driven frame of this index.
     Frame(usize),
+    /// The body of this index.
     Body(usize),
 }
 
@@ -101,14 +113,19 @@ impl Carrier {
 /// velocity plus `speed` along the barrel.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Gun {
+    /// What the gun is mounted on.
     pub carrier: Carrier,
     /// The muzzle, and the barrel's direction, in the carrier's coordinates.
     pub muzzle: DVec3,
+    /// The barrel's direction, in the carrier's coordinates.
     pub direction: DVec3,
+    /// Muzzle speed along the barrel, m/s.
     pub speed: f64,
+    /// Time between shots, s; the first is due half a period in.
     pub period: f64,
     /// Bodies that are shells, in firing order; the oldest is reloaded when all are out.
     pub shells: Vec<usize>,
+    /// Shots fired so far.
     pub fired: usize,
 }
 
@@ -143,12 +160,16 @@ pub fn propagate(frames: &mut [Frame]) {
 /// motion at the step's start (plain data, copied each step without allocating).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FrameStart {
+    /// Index of the parent frame.
     pub parent: Option<usize>,
+    /// How it moves relative to its parent.
     pub drive: Drive,
+    /// Its motion relative to the parent at the step's start.
     pub local: DynamicTransform,
 }
 
 impl Frame {
+    /// Its parent, drive and local motion now.
     pub fn start(&self) -> FrameStart {
         FrameStart {
             parent: self.parent,

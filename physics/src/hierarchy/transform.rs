@@ -7,21 +7,26 @@ use std::ops::Mul;
 
 use glam::{DQuat, DVec3};
 
+/// `A(x) = R S x + T`: a child frame's placement in its parent's.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Transform {
+    /// `T`, the child origin in the parent frame, m.
     pub translation: DVec3,
+    /// `R`, the child basis in the parent frame.
     pub rotation: DQuat,
     /// Positive and constant in time; the dynamics formulas assume so.
     pub scale: f64,
 }
 
 impl Transform {
+    /// The parent frame itself: no translation, no rotation, scale 1.
     pub const IDENTITY: Self = Self {
         translation: DVec3::ZERO,
         rotation: DQuat::IDENTITY,
         scale: 1.0,
     };
 
+    /// A rigid placement: scale 1.
     pub fn from_translation_rotation(translation: DVec3, rotation: DQuat) -> Self {
         Self {
             translation,
@@ -42,6 +47,7 @@ impl Transform {
         self.rotation.inverse() * x / self.scale
     }
 
+    /// `A x = R S x + T`: a point from the child frame to the parent's.
     #[inline]
     pub fn transform_point(&self, x: DVec3) -> DVec3 {
         self.transform_vector(x) + self.translation
@@ -56,6 +62,7 @@ impl Transform {
         }
     }
 
+    /// Whether translation, rotation and scale are all finite.
     pub fn is_finite(&self) -> bool {
         self.translation.is_finite() && self.rotation.is_finite() && self.scale.is_finite()
     }

@@ -49,6 +49,7 @@ pub struct TorqueFreeTop {
 }
 
 impl TorqueFreeTop {
+    /// From the principal moments (kg·m²) and the body angular velocity at t = 0 (rad/s).
     pub fn new(inertia: DVec3, omega0: DVec3) -> Self {
         let mut perm = [0usize, 1, 2];
         perm.sort_by(|&a, &b| inertia[b].total_cmp(&inertia[a]));

@@ -31,7 +31,9 @@ pub use magnus::magnus_rotation;
 /// Force and torque on a body, world frame, constant over the step.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Loads {
+    /// Force through the centre of mass, N.
     pub force: DVec3,
+    /// Torque about the centre of mass, N·m.
     pub torque: DVec3,
 }
 
@@ -39,22 +41,34 @@ pub struct Loads {
 /// sub-steps the step was split into so that each Newton solve converges.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StepInfo {
+    /// Newton iterations summed over the sub-steps; 0 for methods without a Newton solve.
     pub newton_iterations: u32,
+    /// Sub-steps the rotation was split into; 0 for methods without a Newton solve.
     pub safe_substeps: u32,
 }
 
+/// Why an integrator refused a step; the state is left unchanged.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum StepError {
     /// `analytic` only knows the torque-free body.
     AnalyticNeedsTorqueFree,
     /// The exact solution was asked for a rotation larger than
     /// [`crate::integrators::analytic::MAX_STEP_ANGLE`] in one step.
-    AnalyticStepTooLarge { angle: f64 },
+    AnalyticStepTooLarge {
+        /// The rotation asked for, rad.
+        angle: f64,
+    },
     /// `exact-kicks` was asked for a rotation larger than
     /// [`crate::integrators::analytic::MAX_STEP_ANGLE`] in one step.
-    ExactStepTooLarge { angle: f64 },
+    ExactStepTooLarge {
+        /// The rotation asked for, rad.
+        angle: f64,
+    },
     /// Newton did not converge even with the most safe sub-steps.
-    NotConverged { safe_substeps: u32 },
+    NotConverged {
+        /// The sub-steps tried last (the most allowed).
+        safe_substeps: u32,
+    },
     /// The step would have produced a non-finite state or a degenerate orientation; the
     /// state was left untouched.
     NonFinite,
@@ -93,33 +107,52 @@ impl fmt::Display for StepError {
 
 impl std::error::Error for StepError {}
 
-/// Written and read by its command-line name.
+/// A rotational integrator, written and read by its command-line name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "&'static str")]
 pub enum Integrator {
+    /// `explicit-euler-body`: explicit Euler on Euler's equations in the body frame.
     ExplicitEulerBody,
+    /// `explicit-euler-world`: explicit Euler on the world angular velocity, as engines store it.
     ExplicitEulerWorld,
+    /// `symplectic-euler`: semi-implicit Euler, orientation moved with the new ω.
     SymplecticEuler,
+    /// `no-gyro`: semi-implicit Euler without the gyroscopic term (Havok, Godot).
     NoGyro,
+    /// `momentum-clamp`: explicit gyroscopic update rescaled to keep |L| (PhysX, Jolt, avian, rapier).
     MomentumClamp,
+    /// `implicit-gyro`: one Newton step of implicit Euler on the gyroscopic term (Catto 2015).
     ImplicitGyro,
+    /// `midpoint`: implicit midpoint in exponential coordinates; keeps world L exactly.
     Midpoint,
+    /// `trapezoid`: world-space trapezoidal rule; keeps world L exactly.
     Trapezoid,
+    /// `object-trapezoid`: object-space trapezoidal rule; keeps L and energy exactly.
     ObjectTrapezoid,
+    /// `rk4`: classical Runge-Kutta on the orientation and body ω.
     Rk4,
+    /// `magnus`: angular acceleration held constant, orientation by Magnus terms.
     Magnus,
+    /// `dmv`: discrete Moser–Veselov; keeps L and energy exactly.
     Dmv,
+    /// `dmv6`: DMV with Hairer–Vilmart's preprocessed moments, order 6 torque-free.
     Dmv6,
+    /// `axis-split`: symmetric splitting into exact turns about the principal axes.
     AxisSplit,
+    /// `exact-kicks`: the exact torque-free flow between two half torque kicks.
     ExactKicks,
+    /// `analytic`: the exact torque-free motion; fails under a torque.
     Analytic,
 }
 
 /// What the app and `gyrolab integrators` show about an integrator.
 #[derive(Clone, Copy, Debug)]
 pub struct Info {
+    /// The command-line name.
     pub name: &'static str,
+    /// One sentence: what the method is and whose it is.
     pub summary: &'static str,
+    /// The update it computes.
     pub formula: &'static str,
     /// Global order of accuracy of the rotation: how fast the error at a fixed time
     /// shrinks with h against the exact solution of the equation the method discretises;
@@ -128,6 +161,7 @@ pub struct Info {
     /// `Some(equation)` when that equation is not the rigid body's: the method converges
     /// to another motion, and against the true one its error does not shrink with h.
     pub other_equation: Option<&'static str>,
+    /// What it conserves, and what drifts.
     pub conserves: &'static str,
 }
 
@@ -292,6 +326,7 @@ pub const NAME_WIDTH: usize = {
 };
 
 impl Integrator {
+    /// Every integrator, in the order of their discriminants.
     pub const ALL: [Self; 16] = [
         Self::ExplicitEulerBody,
         Self::ExplicitEulerWorld,
@@ -311,6 +346,7 @@ impl Integrator {
         Self::Analytic,
     ];
 
+    /// The command-line name, e.g. `midpoint`.
     pub fn name(self) -> &'static str {
         self.info().name
     }

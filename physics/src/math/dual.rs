@@ -11,17 +11,22 @@ use super::scalar::{Scalar, V3};
 /// `f(t + ε₁ + ε₂)` gives `f''(t)` in the `ε₁ε₂` part (second derivatives of paths).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Dual<S = f64> {
+    /// The value part.
     pub re: S,
+    /// The derivative part: the coefficient of ε.
     pub eps: S,
 }
 
 impl<S: Scalar> Dual<S> {
+    /// `re + eps·ε`.
     pub fn new(re: S, eps: S) -> Self {
         Self { re, eps }
     }
+    /// A constant: derivative 0.
     pub fn constant(re: S) -> Self {
         Self::new(re, S::from_f64(0.0))
     }
+    /// The variable differentiated by: derivative 1 (`re + ε`).
     pub fn variable(re: S) -> Self {
         Self::new(re, S::from_f64(1.0))
     }

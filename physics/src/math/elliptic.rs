@@ -6,14 +6,18 @@
 /// An elliptic parameter with its complement, both exact.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Parameter {
+    /// The parameter `m` (= k², the modulus squared).
     pub m: f64,
+    /// Its complement `1 − m`.
     pub mc: f64,
 }
 
 impl Parameter {
+    /// From `m`, taking `mc = 1 − m` by subtraction: only for `m` away from 1.
     pub fn from_m(m: f64) -> Self {
         Self { m, mc: 1.0 - m }
     }
+    /// From the complement `mc`, exact where `m` is near 1.
     pub fn from_complement(mc: f64) -> Self {
         Self { m: 1.0 - mc, mc }
     }
@@ -22,8 +26,11 @@ impl Parameter {
 /// `sn, cn, dn` of `u` at parameter `p`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Jacobi {
+    /// `sn(u | m)`.
     pub sn: f64,
+    /// `cn(u | m)`.
     pub cn: f64,
+    /// `dn(u | m)`.
     pub dn: f64,
 }
 

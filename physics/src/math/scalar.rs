@@ -12,11 +12,15 @@ pub trait Scalar:
     + Div<Output = Self>
     + Neg<Output = Self>
 {
+    /// The constant `x` (zero derivative part for a dual number).
     fn from_f64(x: f64) -> Self;
     /// The real part; used only for branch decisions (series vs trigonometry).
     fn re(self) -> f64;
+    /// Square root.
     fn sqrt(self) -> Self;
+    /// Sine (argument in radians).
     fn sin(self) -> Self;
+    /// Cosine (argument in radians).
     fn cos(self) -> Self;
 }
 
@@ -47,28 +51,36 @@ impl Scalar for f64 {
 /// only so residuals can be written once and differentiated.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct V3<S> {
+    /// The x component.
     pub x: S,
+    /// The y component.
     pub y: S,
+    /// The z component.
     pub z: S,
 }
 
 impl<S: Scalar> V3<S> {
+    /// The vector `(x, y, z)`.
     #[inline]
     pub fn new(x: S, y: S, z: S) -> Self {
         Self { x, y, z }
     }
+    /// A constant vector from glam's `DVec3`.
     #[inline]
     pub fn from_dvec3(v: glam::DVec3) -> Self {
         Self::new(S::from_f64(v.x), S::from_f64(v.y), S::from_f64(v.z))
     }
+    /// The real parts, as glam's `DVec3`.
     #[inline]
     pub fn re(self) -> glam::DVec3 {
         glam::DVec3::new(self.x.re(), self.y.re(), self.z.re())
     }
+    /// Dot product.
     #[inline]
     pub fn dot(self, o: Self) -> S {
         self.x * o.x + self.y * o.y + self.z * o.z
     }
+    /// Cross product `self × o`.
     #[inline]
     pub fn cross(self, o: Self) -> Self {
         Self::new(
@@ -77,6 +89,7 @@ impl<S: Scalar> V3<S> {
             self.x * o.y - self.y * o.x,
         )
     }
+    /// Every component times `s`.
     #[inline]
     pub fn scale(self, s: S) -> Self {
         Self::new(self.x * s, self.y * s, self.z * s)

@@ -76,11 +76,15 @@ fn poly<S: Scalar>(x: S, c: &[f64; 8]) -> S {
 /// The coefficients `a, b, c` of `R(v)` and `T(v)`, from `θ²`.
 #[derive(Clone, Copy, Debug)]
 pub struct Coeffs<S> {
+    /// `a = sinθ/θ`.
     pub a: S,
+    /// `b = (1−cosθ)/θ²`.
     pub b: S,
+    /// `c = (θ−sinθ)/θ³`.
     pub c: S,
 }
 
+/// `a, b, c` from `θ²`: series, double angle or trigonometry by the size of `θ`.
 #[inline]
 pub fn coeffs<S: Scalar>(t2: S) -> Coeffs<S> {
     coeffs_with::<S, true>(t2)
