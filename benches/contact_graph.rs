@@ -180,7 +180,7 @@ fn walk(bodies: usize, mut neighbours: impl FnMut(u32, &mut Vec<u32>)) -> usize 
 /// them; and the same pairs shuffled within each step, the worst order for list walks.
 fn workloads() -> [(&'static str, Steps); 2] {
     let mut world = Scene::load("pile").expect("built-in scene").build();
-    world.contacts.as_mut().expect("contacts").settings.sleep = false;
+    world.contacts_mut().expect("contacts").settings.sleep = false;
     let dt = 1.0 / 60.0;
     for _ in 0..120 {
         world.advance(dt).expect("finite step");
@@ -188,7 +188,7 @@ fn workloads() -> [(&'static str, Steps); 2] {
     let pile: Steps = (0..STEPS)
         .map(|_| {
             world.advance(dt).expect("finite step");
-            let graph = &world.contacts.as_ref().expect("contacts").graph;
+            let graph = &world.contacts().expect("contacts").graph;
             graph.ends().iter().map(|&[a, b]| (a, b)).collect()
         })
         .collect();

@@ -93,7 +93,7 @@ pub fn world(motor: bool, max_torque: f64) -> World {
         max_torque,
         impulse: 0.0,
     };
-    let contacts = world.contacts.as_mut().expect("the scene has contacts");
+    let contacts = world.contacts_mut().expect("the scene has contacts");
     contacts.user_rows.0.push(Box::new(gear));
     world
 }
@@ -101,11 +101,11 @@ pub fn world(motor: bool, max_torque: f64) -> World {
 /// Each wheel's spin about z after every step of `seconds` of `world`: `(t, ω_a, ω_b)`.
 pub fn spins(mut world: World, seconds: f64) -> Vec<(f64, f64, f64)> {
     let dt = 1.0 / 60.0;
-    let spin = |w: &World, i: usize| w.bodies[i].state.world_omega(&w.bodies[i].props).z;
+    let spin = |w: &World, i: usize| w.bodies()[i].state.world_omega(&w.bodies()[i].props).z;
     (0..(seconds / dt).round() as usize)
         .map(|_| {
             world.advance(dt).expect("the gear world steps");
-            (world.time, spin(&world, 0), spin(&world, 1))
+            (world.time(), spin(&world, 0), spin(&world, 1))
         })
         .collect()
 }

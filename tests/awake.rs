@@ -16,11 +16,11 @@ fn rested_pile(size: usize) -> World {
     let mut scene = Scene::load("pile").expect("built-in scene");
     scene.set_generated_size(size).expect("size in range");
     let mut world = scene.build();
-    world.contacts.as_mut().expect("contacts").settings.sleep = true;
+    world.contacts_mut().expect("contacts").settings.sleep = true;
     for _ in 0..(12.0 / H) as usize {
         world.advance(H).expect("finite step");
-        let contacts = world.contacts.as_ref().expect("contacts");
-        if (0..world.bodies.len()).all(|b| contacts.is_asleep(b)) {
+        let contacts = world.contacts().expect("contacts");
+        if (0..world.bodies().len()).all(|b| contacts.is_asleep(b)) {
             return world;
         }
     }
@@ -29,7 +29,7 @@ fn rested_pile(size: usize) -> World {
 
 /// The box farthest from any other: an island of its own, whatever it does.
 fn lone_box(world: &World) -> usize {
-    let centres: Vec<_> = world.bodies.iter().map(|b| b.state.position).collect();
+    let centres: Vec<_> = world.bodies().iter().map(|b| b.state.position).collect();
     let nearest = |i: usize| {
         (centres.iter().enumerate())
             .filter(|&(j, _)| j != i)
@@ -46,14 +46,14 @@ fn lone_box(world: &World) -> usize {
 /// first step.
 fn most_made_beside(mut world: World) -> usize {
     let lone = lone_box(&world);
-    let contacts = world.contacts.as_mut().expect("contacts");
+    let contacts = world.contacts_mut().expect("contacts");
     contacts.wake(lone);
-    world.bodies[lone].state.velocity.y = 5.0;
+    world.bodies_mut()[lone].state.velocity.y = 5.0;
     let mut most = 0;
     for step in 0..90 {
         world.advance(H).expect("finite step");
-        let contacts = world.contacts.as_ref().expect("contacts");
-        let others_asleep = (0..world.bodies.len()).all(|b| b == lone || contacts.is_asleep(b));
+        let contacts = world.contacts().expect("contacts");
+        let others_asleep = (0..world.bodies().len()).all(|b| b == lone || contacts.is_asleep(b));
         assert!(others_asleep, "the lone box woke the pile");
         // The first step remakes, once, the proxies of the boxes that fell asleep after
         // the detection that made them (they were made with their speed's reach).
@@ -77,7 +77,7 @@ fn one_box_awake_beside_an_asleep_heap_costs_the_same_whatever_the_heap() {
 /// The single-body entries of the next step of `world`.
 fn made_next(world: &mut World) -> usize {
     world.advance(H).expect("finite step");
-    world.contacts.as_ref().expect("contacts").stats.made
+    world.contacts().expect("contacts").stats.made
 }
 
 /// An asleep box changed from outside without being woken (moved, turned, pushed or
@@ -90,15 +90,15 @@ fn made_next(world: &mut World) -> usize {
 fn an_asleep_box_changed_from_outside_is_found_and_nothing_else_is_made() {
     let mut world = rested_pile(250);
     let lone = lone_box(&world);
-    let rest = world.bodies[lone].state;
-    world.contacts.as_mut().expect("contacts").wake(lone);
-    world.bodies[lone].state.velocity.y = 10.0;
+    let rest = world.bodies()[lone].state;
+    world.contacts_mut().expect("contacts").wake(lone);
+    world.bodies_mut()[lone].state.velocity.y = 10.0;
     // Half a second: the lone box is more than three metres up (the first step remakes,
     // once, the proxies of the boxes that fell asleep after the detection that made
     // them).
     (0..30).for_each(|_| world.advance(H).expect("finite step"));
-    let other = (lone + 1) % world.bodies.len();
-    let contacts = world.contacts.as_ref().expect("contacts");
+    let other = (lone + 1) % world.bodies().len();
+    let contacts = world.contacts().expect("contacts");
     assert!(contacts.is_asleep(other), "box {other} is asleep");
     type Edit = fn(&mut BodyState);
     let edits: [(&str, Edit, usize); 4] = [
@@ -115,7 +115,7 @@ fn an_asleep_box_changed_from_outside_is_found_and_nothing_else_is_made() {
     ];
     for (what, edit, after) in edits {
         let mut changed = world.clone();
-        edit(&mut changed.bodies[other].state);
+        edit(&mut changed.bodies_mut()[other].state);
         let plain = made_next(&mut world.clone());
         assert_eq!(
             made_next(&mut changed),
@@ -132,11 +132,11 @@ fn an_asleep_box_changed_from_outside_is_found_and_nothing_else_is_made() {
         );
     }
     // Into the lone box's place on the ground, as it rested there.
-    let state = &mut world.bodies[other].state;
+    let state = &mut world.bodies_mut()[other].state;
     (state.position, state.orientation) = (rest.position, rest.orientation);
     (0..150).for_each(|_| world.advance(H).expect("finite step"));
     let half = rest.position.y;
-    let y = world.bodies[lone].state.position.y;
+    let y = world.bodies()[lone].state.position.y;
     assert!(
         (y - 3.0 * half).abs() < 0.02,
         "the lone box rests {y} m up, not on the moved box ({} m)",

@@ -16,7 +16,7 @@ fn run(integrator: Integrator) -> (Vec<f64>, Run) {
     for k in 1..=(scene.duration / scene.dt).round() as usize {
         run.step(scene.dt).unwrap();
         if k % steps_per_second == 0 {
-            let body = &run.world.bodies[0];
+            let body = &run.world.bodies()[0];
             ratios.push(separatrix_ratio(&body.props, &body.state).unwrap());
         }
     }
@@ -26,7 +26,8 @@ fn run(integrator: Integrator) -> (Vec<f64>, Run) {
 #[test]
 fn the_clamp_rises_to_the_separatrix_and_flips_while_midpoint_does_not() {
     let scene = Scene::load("clamp-drift").unwrap();
-    let body = &scene.build().bodies[0];
+    let world = scene.build();
+    let body = &world.bodies()[0];
     let start = separatrix_ratio(&body.props, &body.state).unwrap();
     // A stable spin about the major axis: well below the separatrix.
     assert!((0.7..0.8).contains(&start), "{start}");

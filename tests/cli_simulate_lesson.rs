@@ -224,8 +224,12 @@ fn a_setup_code_keeps_its_friction_from_the_start() {
         world.advance(scene.dt).unwrap();
     }
     let &(t, p, v) = rows_of(&text, "slippery").last().unwrap();
-    let body = world.bodies.iter().find(|b| b.name == "slippery").unwrap();
-    assert_eq!(t, world.time);
+    let body = world
+        .bodies()
+        .iter()
+        .find(|b| b.name == "slippery")
+        .unwrap();
+    assert_eq!(t, world.time());
     assert_eq!(p, body.state.position.to_array());
     assert_eq!(v, body.state.velocity.to_array());
     // μ = 0.2 is not the box's own 0.3: the speeds differ.

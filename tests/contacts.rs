@@ -32,13 +32,13 @@ fn load(name: &str) -> World {
 fn bounce_apex_heights_scale_by_e_squared() {
     for solver in SolverKind::ALL {
         let mut world = load("bounce");
-        world.contacts.as_mut().unwrap().settings.solver = solver;
-        let e = world.bodies[0].material.restitution;
+        world.contacts_mut().unwrap().settings.solver = solver;
+        let e = world.bodies()[0].material.restitution;
         let r = 0.2;
-        let mut apexes = vec![world.bodies[0].state.position.y - r];
+        let mut apexes = vec![world.bodies()[0].state.position.y - r];
         let mut last_vy = 0.0;
         run(&mut world, 0.001, 4.0, |w| {
-            let s = &w.bodies[0].state;
+            let s = &w.bodies()[0].state;
             if last_vy > 0.0 && s.velocity.y <= 0.0 {
                 apexes.push(s.position.y - r);
             }
@@ -93,16 +93,16 @@ fn incline_holds_iff_tan_theta_at_most_mu_else_slides_at_the_coulomb_rate() {
             (0.3, false),
         ] {
             let mut world = slope(mu, theta);
-            world.contacts.as_mut().unwrap().settings.solver = solver;
+            world.contacts_mut().unwrap().settings.solver = solver;
             let down = -DVec3::new(theta.to_radians().cos(), theta.to_radians().sin(), 0.0);
-            let start = world.bodies[0].state.position;
+            let start = world.bodies()[0].state.position;
             // Settle first: the box starts a hair above the slope.
             run(&mut world, 0.005, 0.5, |_| {});
-            let s1 = (world.bodies[0].state.position - start).dot(down);
+            let s1 = (world.bodies()[0].state.position - start).dot(down);
             run(&mut world, 0.005, 0.75, |_| {});
-            let s_mid = (world.bodies[0].state.position - start).dot(down);
+            let s_mid = (world.bodies()[0].state.position - start).dot(down);
             run(&mut world, 0.005, 0.75, |_| {});
-            let s2 = (world.bodies[0].state.position - start).dot(down);
+            let s2 = (world.bodies()[0].state.position - start).dot(down);
             if holds {
                 // After settling: the soft step's contacts give under load as the box
                 // lands, and it slips up to 1.5 cm while they do.
@@ -121,7 +121,7 @@ fn incline_holds_iff_tan_theta_at_most_mu_else_slides_at_the_coulomb_rate() {
                     (a / expected - 1.0).abs() < 0.01,
                     "{solver} μ = {mu}: a = {a}, expected g(sin θ − μ cos θ) = {expected}"
                 );
-                let spin = world.bodies[0].state.angular_momentum.length();
+                let spin = world.bodies()[0].state.angular_momentum.length();
                 assert!(spin < 1e-6, "{solver} μ = {mu}: spins, L = {spin}");
             }
         }
@@ -141,11 +141,11 @@ fn a_box_released_on_a_slope_has_the_coulomb_speed_after_one_second() {
     for solver in SolverKind::ALL {
         for (mu, theta) in [(0.3, 30f64), (0.5, 30.0), (0.4, 25.0)] {
             let mut world = slope(mu, theta);
-            world.contacts.as_mut().unwrap().settings.solver = solver;
+            world.contacts_mut().unwrap().settings.solver = solver;
             let t = theta.to_radians();
             let down = -DVec3::new(t.cos(), t.sin(), 0.0);
             run(&mut world, 0.005, 1.0, |_| {});
-            let v = world.bodies[0].state.velocity.dot(down);
+            let v = world.bodies()[0].state.velocity.dot(down);
             let expected = G * (t.sin() - mu * t.cos());
             assert!(
                 (v / expected - 1.0).abs() < 5e-3,
@@ -179,10 +179,10 @@ fn pendulum_on_a_joint_has_the_small_angle_period() {
             2.0 - l * theta0.cos()
         ));
         let (mut crossings, mut t) = (Crossings::default(), 0.0);
-        crossings.record(t, dt, world.bodies[0].state.position.x);
+        crossings.record(t, dt, world.bodies()[0].state.position.x);
         run(&mut world, dt, 10.0, |w| {
             t += dt;
-            crossings.record(t, dt, w.bodies[0].state.position.x);
+            crossings.record(t, dt, w.bodies()[0].state.position.x);
         });
         assert!(crossings.times.len() >= 4, "{solver}: {crossings:?}");
         let period = crossings.period();
@@ -217,12 +217,12 @@ fn momentum_is_conserved_in_free_collisions() {
         ));
         let momentum = |w: &World| -> (DVec3, DVec3) {
             let p = w
-                .bodies
+                .bodies()
                 .iter()
                 .map(|b| b.state.velocity * b.props.mass)
                 .sum();
             let l = w
-                .bodies
+                .bodies()
                 .iter()
                 .map(|b| {
                     b.state.position.cross(b.state.velocity * b.props.mass)
@@ -232,10 +232,10 @@ fn momentum_is_conserved_in_free_collisions() {
             (p, l)
         };
         let (p0, l0) = momentum(&world);
-        let v_rel0 = world.bodies[1].state.velocity - world.bodies[0].state.velocity;
+        let v_rel0 = world.bodies()[1].state.velocity - world.bodies()[0].state.velocity;
         run(&mut world, 0.005, 1.0, |_| {});
         let (p1, l1) = momentum(&world);
-        let v_rel1 = world.bodies[1].state.velocity - world.bodies[0].state.velocity;
+        let v_rel1 = world.bodies()[1].state.velocity - world.bodies()[0].state.velocity;
         assert!(
             v_rel1.x > 0.0,
             "{solver}: they must have collided ({v_rel0} → {v_rel1})"
@@ -270,7 +270,7 @@ fn a_fast_ball_does_not_tunnel_through_a_thin_plate() {
         ));
         let mut furthest = f64::NEG_INFINITY;
         run(&mut world, 1.0 / 60.0, 1.0, |w| {
-            furthest = furthest.max(w.bodies[1].state.position.x)
+            furthest = furthest.max(w.bodies()[1].state.position.x)
         });
         assert!(
             furthest < -0.05,
@@ -283,16 +283,16 @@ fn a_fast_ball_does_not_tunnel_through_a_thin_plate() {
 #[test]
 fn newtons_cradle_passes_the_motion_to_the_last_ball() {
     let mut world = load("newtons-cradle");
-    let n = world.bodies.len();
-    let rise0 = world.bodies[0].state.position.y - world.bodies[1].state.position.y;
-    let rest = world.bodies[n - 1].state.position.y;
+    let n = world.bodies().len();
+    let rise0 = world.bodies()[0].state.position.y - world.bodies()[1].state.position.y;
+    let rest = world.bodies()[n - 1].state.position.y;
     // At the last ball's highest point the others should be (nearly) at rest.
     let (mut last_max, mut others_then) = (0.0f64, f64::INFINITY);
     run(&mut world, 0.002, 1.2, |w| {
-        let rise = w.bodies[n - 1].state.position.y - rest;
+        let rise = w.bodies()[n - 1].state.position.y - rest;
         if rise > last_max {
             last_max = rise;
-            others_then = w.bodies[..n - 1]
+            others_then = w.bodies()[..n - 1]
                 .iter()
                 .map(|b| b.state.velocity.length())
                 .fold(0.0, f64::max);
@@ -328,21 +328,21 @@ fn a_ten_box_stack_stays_put_and_gains_no_energy() {
 fn ten_box_stack(solver: SolverKind, sleep: bool, dt: f64) {
     let mut world = load("stack");
     {
-        let s = &mut world.contacts.as_mut().unwrap().settings;
+        let s = &mut world.contacts_mut().unwrap().settings;
         s.solver = solver;
         s.sleep = sleep;
     }
-    assert_eq!(world.bodies.len(), 10);
+    assert_eq!(world.bodies().len(), 10);
     let e0 = world.energy();
     let mut max_energy = f64::NEG_INFINITY;
     run(&mut world, dt, 1.0, |w| {
         max_energy = max_energy.max(w.energy())
     });
-    let settled: Vec<DVec3> = world.bodies.iter().map(|b| b.state.position).collect();
+    let settled: Vec<DVec3> = world.bodies().iter().map(|b| b.state.position).collect();
     run(&mut world, dt, 10.0, |w| {
         max_energy = max_energy.max(w.energy())
     });
-    for (b, p) in world.bodies.iter().zip(&settled) {
+    for (b, p) in world.bodies().iter().zip(&settled) {
         let drift = (b.state.position - *p).length();
         assert!(
             drift < 1e-3,
@@ -357,7 +357,7 @@ fn ten_box_stack(solver: SolverKind, sleep: bool, dt: f64) {
         "energy rose from {e0} to {max_energy}"
     );
     assert!(
-        world.contacts.as_ref().unwrap().stats.awake == if sleep { 0 } else { 10 },
+        world.contacts().unwrap().stats.awake == if sleep { 0 } else { 10 },
         "a resting stack sleeps iff sleeping is on"
     );
 }
@@ -369,10 +369,10 @@ fn a_twenty_row_pyramid_stands_awake() {
     let mut scene = Scene::load("pyramid").unwrap();
     scene.set_generated_size(20).unwrap();
     let mut world = scene.build();
-    world.contacts.as_mut().unwrap().settings.sleep = false;
-    let start: Vec<DVec3> = world.bodies.iter().map(|b| b.state.position).collect();
+    world.contacts_mut().unwrap().settings.sleep = false;
+    let start: Vec<DVec3> = world.bodies().iter().map(|b| b.state.position).collect();
     run(&mut world, scene.dt, 10.0, |_| {});
-    for (b, p) in world.bodies.iter().zip(&start) {
+    for (b, p) in world.bodies().iter().zip(&start) {
         let d = b.state.position - *p;
         let lateral = DVec3::new(d.x, 0.0, d.z).length();
         assert!(lateral < 0.02, "{} slid {lateral} m", b.name);
@@ -388,13 +388,13 @@ fn a_twenty_row_pyramid_stands_awake() {
 fn every_domino_falls_in_turn() {
     let dt = world_dt("dominoes");
     let mut world = load("dominoes");
-    let n = world.bodies.len();
+    let n = world.bodies().len();
     let mut fell_at = vec![f64::NAN; n];
     run(&mut world, dt, 8.0, |w| {
-        for (k, b) in w.bodies.iter().enumerate() {
+        for (k, b) in w.bodies().iter().enumerate() {
             let tilt = (b.state.orientation * DVec3::Y).angle_between(DVec3::Y);
             if fell_at[k].is_nan() && tilt > 45f64.to_radians() {
-                fell_at[k] = w.time;
+                fell_at[k] = w.time();
             }
         }
     });
@@ -425,7 +425,7 @@ fn spinning_top_precesses_at_the_gyroscopic_rate() {
     contacts.friction = 0.0;
     contacts.planes.iter_mut().for_each(|p| p.friction = 0.0);
     let mut world = scene.build();
-    let top = &world.bodies[0];
+    let top = &world.bodies()[0];
     let tip = top
         .parts
         .iter()
@@ -436,7 +436,7 @@ fn spinning_top_precesses_at_the_gyroscopic_rate() {
             _ => None,
         })
         .expect("the top's stem is a capsule");
-    let axis = |w: &World| w.bodies[0].state.orientation * DVec3::Y;
+    let axis = |w: &World| w.bodies()[0].state.orientation * DVec3::Y;
     let (i1, i3) = (
         top.props.inertia.principal().x,
         top.props.inertia.principal().y,
@@ -454,14 +454,14 @@ fn spinning_top_precesses_at_the_gyroscopic_rate() {
         let phi = a.z.atan2(a.x);
         azimuth += (phi - last + PI).rem_euclid(TAU) - PI;
         last = phi;
-        if w.time >= 2.0 && from.is_none() {
-            from = Some((w.time, azimuth));
+        if w.time() >= 2.0 && from.is_none() {
+            from = Some((w.time(), azimuth));
         }
-        let d = w.bodies[0].state.position - start;
+        let d = w.bodies()[0].state.position - start;
         drift = drift.max(DVec3::new(d.x, 0.0, d.z).length());
     });
     let (t0, a0) = from.unwrap();
-    let rate = (azimuth - a0).abs() / (world.time - t0);
+    let rate = (azimuth - a0).abs() / (world.time() - t0);
     assert!(drift < 1e-6, "the centre of mass moved {drift} m sideways");
     assert!(
         (rate / expected - 1.0).abs() < 0.01,
@@ -475,7 +475,7 @@ fn world_dt(name: &str) -> f64 {
 
 /// The pole's tilt from vertical, degrees.
 fn tilt(world: &World) -> f64 {
-    let axis = world.bodies[0].state.orientation * DVec3::Y;
+    let axis = world.bodies()[0].state.orientation * DVec3::Y;
     axis.y.abs().clamp(0.0, 1.0).acos().to_degrees()
 }
 
@@ -486,7 +486,7 @@ fn dancing_pole_falls_with_midpoint_and_not_with_no_gyro() {
     let dt = world_dt("dancing-pole");
     for (integrator, falls) in [(Integrator::Midpoint, true), (Integrator::NoGyro, false)] {
         let mut world = load("dancing-pole");
-        world.integrator = integrator;
+        world.set_integrator(integrator);
         let mut max_tilt = 0.0f64;
         run(&mut world, dt, 4.0, |w| max_tilt = max_tilt.max(tilt(w)));
         if falls {
@@ -518,10 +518,12 @@ fn hinge_motor_reaches_its_speed_and_the_limit_holds() {
     );
     let mut lowest = f64::INFINITY;
     run(&mut world, 0.01, 3.0, |w| {
-        let b = &w.bodies[1].state;
+        let b = &w.bodies()[1].state;
         lowest = lowest.min(b.position.y);
     });
-    let spin = world.bodies[0].state.world_omega(&world.bodies[0].props);
+    let spin = world.bodies()[0]
+        .state
+        .world_omega(&world.bodies()[0].props);
     assert!((spin.y - 5.0).abs() < 1e-3, "wheel spins at {spin}");
     // The arm hangs from its left end; at −30° its centre is 0.5 sin 30° below the pivot.
     let floor = 2.0 - 0.5 * (PI / 6.0).sin();
@@ -607,14 +609,14 @@ fn a_rolling_ball_keeps_its_speed() {
 )"#
         ));
         run(&mut world, 0.005, 8.0, |w| {
-            let v = w.bodies[0].state.velocity;
+            let v = w.bodies()[0].state.velocity;
             assert!(
                 (v.length() - 0.3).abs() < 1e-3 * 0.3,
                 "{solver}: {v} at {}",
-                w.time
+                w.time()
             );
         });
-        let z = world.bodies[0].state.position.z;
+        let z = world.bodies()[0].state.position.z;
         assert!((z + 2.4).abs() < 0.01, "{solver}: rolled to {z}");
     }
 }
@@ -651,7 +653,7 @@ fn resting_balls_sink_by_the_springs_static_deflection() {
         let mut world = balls(hertz);
         run(&mut world, 0.01, 3.0, |_| {});
         let omega = TAU * expected_f;
-        let y = |i: usize| world.bodies[i].state.position.y;
+        let y = |i: usize| world.bodies()[i].state.position.y;
         let ground = 0.2 - y(0);
         let between = 0.4 - (y(1) - y(0));
         let (ground_law, between_law) = (2.0 * G / (2.0 * omega).powi(2), 2.0 * G / omega.powi(2));
@@ -679,12 +681,12 @@ fn overflow_in_the_solver_is_a_step_error_not_a_panic() {
                 DVec3::new(0.0, 1e300, 1e300),
             ] {
                 let mut world = load(name);
-                world.contacts.as_mut().unwrap().settings.solver = solver;
-                world.gravity = gravity;
+                world.contacts_mut().unwrap().settings.solver = solver;
+                world.set_gravity(gravity);
                 for _ in 0..4 {
                     let stepped = world.advance(0.01);
                     assert!(
-                        world.bodies.iter().all(|b| b.state.is_finite()),
+                        world.bodies().iter().all(|b| b.state.is_finite()),
                         "{name} {solver:?}"
                     );
                     if stepped.is_err() {
@@ -699,8 +701,7 @@ fn overflow_in_the_solver_is_a_step_error_not_a_panic() {
 /// The deepest overlap among a world's manifold points, in metres.
 fn deepest(world: &World) -> f64 {
     world
-        .contacts
-        .as_ref()
+        .contacts()
         .unwrap()
         .graph
         .values()
@@ -730,10 +731,10 @@ fn newtons_cradle_passes_momentum_then_all_swing_then_the_ends_again() {
     let mut world = Scene::load("newtons-cradle").unwrap().build();
     // Each ball's sideways range of motion over each 5 s window.
     let mut ranges = vec![vec![(f64::INFINITY, f64::NEG_INFINITY); 5]; 6];
-    while world.time < 30.0 - 1e-9 {
+    while world.time() < 30.0 - 1e-9 {
         world.advance(0.002).unwrap();
-        let window = ((world.time / 5.0) as usize).min(5);
-        for (b, r) in world.bodies.iter().zip(&mut ranges[window]) {
+        let window = ((world.time() / 5.0) as usize).min(5);
+        for (b, r) in world.bodies().iter().zip(&mut ranges[window]) {
             r.0 = r.0.min(b.state.position.x);
             r.1 = r.1.max(b.state.position.x);
         }
@@ -777,12 +778,12 @@ fn an_asleep_body_moved_without_waking_is_found_where_it_now_is() {
     );
     run(&mut world, 0.01, 1.0, |_| {});
     assert!(
-        world.contacts.as_ref().unwrap().is_asleep(0),
+        world.contacts().unwrap().is_asleep(0),
         "the resting box is asleep before it is moved"
     );
-    world.bodies[0].state.position.x = 3.0;
+    world.bodies_mut()[0].state.position.x = 3.0;
     run(&mut world, 0.01, 2.0, |_| {});
-    let y = world.bodies[1].state.position.y;
+    let y = world.bodies()[1].state.position.y;
     assert!(
         (y - 0.6).abs() < 0.02,
         "the falling box rests at {y} m, not on the moved box"
@@ -812,24 +813,21 @@ fn a_spinning_plank_does_not_sweep_its_end_into_a_box() {
 )"#
         ));
         let momentum = |w: &World| -> DVec3 {
-            w.bodies
+            w.bodies()
                 .iter()
                 .map(|b| b.state.velocity * b.props.mass)
                 .sum()
         };
-        let (p0, slop) = (
-            momentum(&world),
-            world.contacts.as_ref().unwrap().settings.slop,
-        );
+        let (p0, slop) = (momentum(&world), world.contacts().unwrap().settings.slop);
         let mut deepest = 0.0f64;
         run(&mut world, 1.0 / 60.0, 1.0, |w| {
-            for c in w.contacts.as_ref().unwrap().graph.values() {
+            for c in w.contacts().unwrap().graph.values() {
                 for p in c.manifold.points() {
                     deepest = deepest.max(-p.separation);
                 }
             }
         });
-        let knocked = world.bodies[1].state.velocity.length();
+        let knocked = world.bodies()[1].state.velocity.length();
         assert!(knocked > 1.0, "{spin} rad/s: the plank must hit the box");
         assert!(deepest <= slop, "{spin} rad/s: a point {deepest} m deep");
         let dp = (momentum(&world) - p0).length();

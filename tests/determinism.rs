@@ -32,16 +32,17 @@ fn a_failed_parallel_step_advances_every_other_body() {
             DVec3::new(0.0, -9.81, 0.0),
             Integrator::ExplicitEulerWorld,
         );
-        let before = world.bodies.clone();
+        let before = world.bodies().to_vec();
         assert!(
             world.advance(0.01).is_err(),
             "{n} bodies: the first body overflows"
         );
         assert_eq!(
-            world.bodies[0].state, before[0].state,
+            world.bodies()[0].state,
+            before[0].state,
             "the failed body is untouched"
         );
-        let moved = world.bodies[1..]
+        let moved = world.bodies()[1..]
             .iter()
             .zip(&before[1..])
             .filter(|(a, b)| a.state.velocity != b.state.velocity)

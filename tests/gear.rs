@@ -14,7 +14,7 @@ const DT: f64 = 1.0 / 60.0;
 
 /// Each wheel's spin about z.
 fn spin(w: &World, i: usize) -> f64 {
-    w.bodies[i].state.world_omega(&w.bodies[i].props).z
+    w.bodies()[i].state.world_omega(&w.bodies()[i].props).z
 }
 
 #[test]
@@ -46,15 +46,15 @@ fn a_gear_row_wakes_the_wheel_it_drives() {
     for _ in 0..60 {
         world.advance(DT).unwrap();
     }
-    let c = world.contacts.as_mut().unwrap();
+    let c = world.contacts_mut().unwrap();
     assert!(c.is_asleep(0) && c.is_asleep(1), "the still wheels sleep");
     c.wake(1);
-    let big = &mut world.bodies[1];
+    let big = &mut world.bodies_mut()[1];
     big.state.set_world_omega(&big.props, DVec3::Z);
     for _ in 0..15 {
         world.advance(DT).unwrap();
     }
-    let c = world.contacts.as_ref().unwrap();
+    let c = world.contacts().unwrap();
     assert!(!c.is_asleep(0), "the small wheel sleeps on");
     let (a, b) = (spin(&world, 0), spin(&world, 1));
     // Sharing the big wheel's spin with the small one leaves it 0.8 rad/s.
@@ -74,7 +74,7 @@ fn a_gear_rows_torque_limit_is_the_same_at_any_sub_step_count() {
     let (tau, inertia, t) = (0.05, 0.5 * 1.0 * 0.2f64.powi(2), 0.5);
     for substeps in [4, 8] {
         let mut world = gear::world(true, tau);
-        world.contacts.as_mut().unwrap().settings.substeps = substeps;
+        world.contacts_mut().unwrap().settings.substeps = substeps;
         for _ in 0..(t / DT).round() as usize {
             world.advance(DT).unwrap();
         }

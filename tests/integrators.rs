@@ -396,7 +396,7 @@ fn explicit_euler_gains_on_body_omega_and_loses_on_world_omega() {
     use gyrolab::scene::Scene;
     let first_body = |name: &str| {
         let world = Scene::load(name).unwrap().build();
-        (world.bodies[0].props, world.bodies[0].state)
+        (world.bodies()[0].props, world.bodies()[0].state)
     };
     // Mid-flip, where the angular acceleration is large: at the start it is small, and
     // the gain would be lost in the energy's round-off.

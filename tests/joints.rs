@@ -52,7 +52,7 @@ fn a_slider_on_an_incline_slides_at_g_sin_theta_and_stops_at_its_limit() {
         let (mut worst_turn, mut worst_s) = (0.0f64, 0.0f64);
         run(&mut world, dt, 2.5, |w| {
             t += dt;
-            let s = &w.bodies[0].state;
+            let s = &w.bodies()[0].state;
             worst_turn = worst_turn.max(s.orientation.angle_between(glam::DQuat::IDENTITY));
             let along = (s.position - start).dot(axis);
             if t <= 1.0 {
@@ -62,7 +62,7 @@ fn a_slider_on_an_incline_slides_at_g_sin_theta_and_stops_at_its_limit() {
                 }
             }
         });
-        let along = (world.bodies[0].state.position - start).dot(axis);
+        let along = (world.bodies()[0].state.position - start).dot(axis);
         assert!(
             worst_s < 0.005,
             "{solver:?}: s off ½ g sin θ t² by {worst_s}"
@@ -92,7 +92,7 @@ fn a_rod_pendulum_has_the_small_angle_period() {
         crossings.record(t, dt, bob.x);
         run(&mut world, dt, 10.0, |w| {
             t += dt;
-            crossings.record(t, dt, w.bodies[0].state.position.x);
+            crossings.record(t, dt, w.bodies()[0].state.position.x);
         });
         assert!(crossings.times.len() >= 4, "{solver:?}: {crossings:?}");
         let period = crossings.period();
@@ -120,8 +120,8 @@ fn a_rope_is_slack_until_taut_and_never_longer() {
             roped.advance(dt).unwrap();
             free.advance(dt).unwrap();
             let (p, q) = (
-                roped.bodies[0].state.position,
-                free.bodies[0].state.position,
+                roped.bodies()[0].state.position,
+                free.bodies()[0].state.position,
             );
             let d = p.distance(anchor);
             farthest = farthest.max(d);
@@ -174,7 +174,7 @@ fn a_mass_on_a_spring_oscillates_at_its_frequency() {
         let (mut crossings, mut t) = (Crossings::default(), 0.0);
         run(&mut world, dt, 5.0, |w| {
             t += dt;
-            crossings.record(t, dt, 1.0 - w.bodies[0].state.position.y);
+            crossings.record(t, dt, 1.0 - w.bodies()[0].state.position.y);
         });
         assert!(crossings.times.len() >= 5, "{solver:?}: {crossings:?}");
         let period = crossings.period();
@@ -197,7 +197,7 @@ fn a_springs_damping_ratio_shrinks_each_peak_as_theory_says() {
         let (dt, mut world) = spring(solver, hertz, zeta);
         let (mut peaks, mut last, mut rising) = (Vec::new(), 0.0, true);
         run(&mut world, dt, 2.0, |w| {
-            let y = w.bodies[0].state.position.y - 1.0;
+            let y = w.bodies()[0].state.position.y - 1.0;
             if rising && y < last {
                 peaks.push(last);
             }
@@ -285,13 +285,13 @@ fn hang(
           joints: [{joint}])"
     ));
     run(&mut world, dt, 3.0, |_| {});
-    let c = world.contacts.as_ref().unwrap();
+    let c = world.contacts().unwrap();
     let broke: Vec<_> = c.breaks().collect();
     if breaks {
         assert_eq!(broke.len(), 1, "{what}: did not break");
         let b = broke[0].1;
         assert!(b.time <= 1.0 && carried(b) > limit, "{what}: {b:?}");
-        let fell = 1.0 - world.bodies[0].state.position.y;
+        let fell = 1.0 - world.bodies()[0].state.position.y;
         let free = 0.5 * G * (3.0 - b.time).powi(2);
         assert!(
             (fell / free - 1.0).abs() < 0.05,
@@ -299,7 +299,7 @@ fn hang(
         );
     } else {
         assert!(broke.is_empty(), "{what}: broke {broke:?}");
-        let sag = (world.bodies[0].state.position.y - 1.0).abs();
+        let sag = (world.bodies()[0].state.position.y - 1.0).abs();
         // The soft joints give a little: 2.1 cm for the cantilever.
         assert!(sag < 0.03, "{what}: sagged {sag} m");
     }
@@ -443,7 +443,7 @@ fn a_hub_of_200_arms_costs_what_a_chain_of_200_links_does() {
         "star {best_star} s against chain {best_chain} s a step"
     );
     for (what, world) in [("star", &star), ("chain", &chain)] {
-        let c = world.contacts.as_ref().unwrap();
+        let c = world.contacts().unwrap();
         let direct = &c.state.direct;
         assert!(
             direct.loops.is_empty() && direct.singular.is_empty(),
@@ -463,13 +463,13 @@ fn the_slider_cranks_piston_follows_x_of_theta() {
     let scene = Scene::load("slider-crank").unwrap();
     for joint_solver in JointSolver::ALL {
         let mut world = scene.build();
-        world.contacts.as_mut().unwrap().settings.joint_solver = joint_solver;
+        world.contacts_mut().unwrap().settings.joint_solver = joint_solver;
         let meter = Mechanism::of(&scene, &world).unwrap();
         let (mut worst, mut turned, mut last) = (0.0f64, 0.0, 0.0);
         run(&mut world, scene.dt, 2.1, |w| {
             let s = meter.sample(w);
             worst = worst.max((s.measured - s.expected).abs());
-            let arm = w.bodies[0].state.orientation * DVec3::X;
+            let arm = w.bodies()[0].state.orientation * DVec3::X;
             let theta = arm.y.atan2(arm.x);
             turned += (theta - last + std::f64::consts::PI).rem_euclid(TAU) - std::f64::consts::PI;
             last = theta;
@@ -506,8 +506,8 @@ fn the_elastic_pendulum_trades_bouncing_for_swinging_and_back() {
     // Per 2 s window: the largest |x| (swing) and the height's range (bounce).
     let mut windows = [(0.0f64, f64::INFINITY, f64::NEG_INFINITY); 14];
     run(&mut world, scene.dt, 28.0, |w| {
-        let p = w.bodies[0].state.position;
-        let k = ((w.time / 2.0) as usize).min(13);
+        let p = w.bodies()[0].state.position;
+        let k = ((w.time() / 2.0) as usize).min(13);
         let (swing, low, high) = &mut windows[k];
         *swing = swing.max(p.x.abs());
         (*low, *high) = (low.min(p.y), high.max(p.y));
@@ -546,7 +546,7 @@ fn the_chain_scene_stretches_a_third_iterative_and_not_at_all_direct() {
     let scene = Scene::load("chain").unwrap();
     let stretch = |joint_solver: JointSolver, substeps: u32| {
         let mut world = scene.build();
-        let settings = &mut world.contacts.as_mut().unwrap().settings;
+        let settings = &mut world.contacts_mut().unwrap().settings;
         (settings.joint_solver, settings.substeps) = (joint_solver, substeps);
         let meter = Mechanism::of(&scene, &world).unwrap();
         let mut most = 0.0f64;
@@ -596,8 +596,13 @@ fn the_chain_scene_loses_its_swing_iterative_and_keeps_it_direct() {
     let scene = Scene::load("chain").unwrap();
     let energy = |joint_solver: JointSolver, seconds: f64| {
         let mut world = scene.build();
-        world.contacts.as_mut().unwrap().settings.joint_solver = joint_solver;
-        let total = |w: &World| w.bodies.iter().map(|b| b.energy(w.gravity)).sum::<f64>();
+        world.contacts_mut().unwrap().settings.joint_solver = joint_solver;
+        let total = |w: &World| {
+            w.bodies()
+                .iter()
+                .map(|b| b.energy(w.gravity()))
+                .sum::<f64>()
+        };
         let start = total(&world);
         run(&mut world, scene.dt, seconds, |_| {});
         (start, total(&world))
@@ -606,7 +611,7 @@ fn the_chain_scene_loses_its_swing_iterative_and_keeps_it_direct() {
     // And it comes to hang still: by the scene's end, 10 s, its motion is all but gone.
     let mut world = scene.build();
     run(&mut world, scene.dt, 10.0, |_| {});
-    let kinetic: f64 = (world.bodies.iter())
+    let kinetic: f64 = (world.bodies().iter())
         .map(|b| b.state.kinetic_energy(&b.props))
         .sum();
     eprintln!("chain kinetic energy at 10 s: {kinetic:.4} J");
@@ -636,13 +641,13 @@ fn the_wrecking_ball_breaks_the_wall_only_when_it_hits() {
     let mut longest = 0.0f64;
     run(&mut world, scene.dt, 3.0, |w| {
         longest = longest.max(
-            w.bodies[0]
+            w.bodies()[0]
                 .state
                 .position
                 .distance(DVec3::new(0.0, 6.0, 0.0)),
         );
     });
-    let c = world.contacts.as_ref().unwrap();
+    let c = world.contacts().unwrap();
     let times: Vec<f64> = c.breaks().map(|(_, b)| b.time).collect();
     let first = times.iter().copied().fold(f64::INFINITY, f64::min);
     eprintln!(

@@ -292,9 +292,9 @@ fn energy_drift_says_what_each_lane_measures() {
     // spin's share about the crossbar at 10 s, flips after 10 s)
     let run = |integrator: Integrator, dt: f64| {
         let mut world = scene.build();
-        world.integrator = integrator;
-        let energy = |w: &gyrolab::world::World| w.bodies[0].energy(w.gravity);
-        let (e0, l0) = (energy(&world), world.bodies[0].state.angular_momentum);
+        world.set_integrator(integrator);
+        let energy = |w: &gyrolab::world::World| w.bodies()[0].energy(w.gravity());
+        let (e0, l0) = (energy(&world), world.bodies()[0].state.angular_momentum);
         let (mut at, mut largest, mut crossbar) = ([0.0; 3], 0.0f64, 0.0);
         let (mut flips, mut by_10) = (FlipCounter::default(), 0);
         for k in 1..=(30.0 / dt).round() as usize {
@@ -307,7 +307,7 @@ fn energy_drift_says_what_each_lane_measures() {
                     at[i] = change;
                 }
             }
-            let b = &world.bodies[0];
+            let b = &world.bodies()[0];
             let w = b.state.body_omega(&b.props);
             flips.record(t, w.x);
             if (t - 10.0).abs() < 0.5 * dt {
@@ -315,7 +315,7 @@ fn energy_drift_says_what_each_lane_measures() {
                 by_10 = flips.flips();
             }
         }
-        let l = world.bodies[0].state.angular_momentum.length() / l0.length();
+        let l = world.bodies()[0].state.angular_momentum.length() / l0.length();
         (at, largest, l, crossbar, flips.flips() - by_10)
     };
     let (coarse, _, l, _, _) = run(Integrator::ExplicitEulerBody, 0.01);
@@ -366,15 +366,15 @@ fn space_pole_says_what_each_lane_measures() {
     let scene = Scene::load("space-pole").unwrap();
     let run = |integrator: Integrator, dt: f64| {
         let mut world = scene.build();
-        world.integrator = integrator;
+        world.set_integrator(integrator);
         let (e0, l0) = (
             world.energy(),
-            world.bodies[0].state.angular_momentum.length(),
+            world.bodies()[0].state.angular_momentum.length(),
         );
         for _ in 0..(20.0 / dt).round() as usize {
             world.advance(dt).unwrap();
         }
-        let l = world.bodies[0].state.angular_momentum.length();
+        let l = world.bodies()[0].state.angular_momentum.length();
         (world.energy() / e0, l / l0)
     };
     let (body, body_l) = run(Integrator::ExplicitEulerBody, 0.01);

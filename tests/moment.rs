@@ -96,12 +96,12 @@ fn pile_with_sleeping_and_waking_bodies() {
         }
     });
     let world = &at_save.lanes()[0].world;
-    let contacts = world.contacts.as_ref().unwrap();
-    let asleep = (0..world.bodies.len())
+    let contacts = world.contacts().unwrap();
+    let asleep = (0..world.bodies().len())
         .filter(|&b| contacts.is_asleep(b))
         .count();
     assert!(asleep > 0, "some sleep at the save");
-    assert!(asleep < world.bodies.len(), "some are awake");
+    assert!(asleep < world.bodies().len(), "some are awake");
     assert!(
         contacts.graph.values().iter().any(|c| c
             .manifold
@@ -123,18 +123,14 @@ fn newtons_cradle() {
 fn tank_with_frames_riders_the_turret_and_the_gun() {
     let at_save = continues_bitwise("tank", 200, |_, _| {});
     let world = &at_save.lanes()[0].world;
-    assert_eq!(
-        world.gun.as_ref().unwrap().fired,
-        1,
-        "one shot before the save"
-    );
-    assert!(!world.frames.is_empty());
+    assert_eq!(world.gun().unwrap().fired, 1, "one shot before the save");
+    assert!(!world.frames().is_empty());
     let riding = |name: &str| {
-        let i = world.bodies.iter().position(|b| b.name == name).unwrap();
-        matches!(world.mounts[i], gyrolab::hierarchy::rig::Mount::Riding(_))
+        let i = world.bodies().iter().position(|b| b.name == name).unwrap();
+        matches!(world.mounts()[i], gyrolab::hierarchy::rig::Mount::Riding(_))
     };
     assert!(riding("turret"), "the turret rides the hull");
-    let joints = &world.contacts.as_ref().unwrap().joints;
+    let joints = &world.contacts().unwrap().joints;
     assert!(
         joints
             .iter()
@@ -148,7 +144,7 @@ fn tank_with_frames_riders_the_turret_and_the_gun() {
 fn a_held_body_stays_held_across_the_save() {
     continues_bitwise("stack", 40, |lab, i| {
         if i == 10 {
-            let p = lab.lanes()[0].world.bodies[9].state.position;
+            let p = lab.lanes()[0].world.bodies()[9].state.position;
             lab.hold(
                 0,
                 gyrolab::world::grab::Grab {
@@ -195,9 +191,9 @@ fn json_keeps_every_bit_of_an_f64() {
     let back: Moment = serde_json::from_str(&serde_json::to_string(&moment).unwrap()).unwrap();
     for (a, b) in moment.state.lanes[0]
         .world
-        .bodies
+        .bodies()
         .iter()
-        .zip(&back.state.lanes[0].world.bodies)
+        .zip(back.state.lanes[0].world.bodies())
     {
         assert_eq!(format!("{:?}", a.state), format!("{:?}", b.state));
         assert_eq!(

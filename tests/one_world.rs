@@ -17,16 +17,16 @@ fn parse(text: &str) -> World {
 fn circling(world: &mut World, seconds: f64) -> Vec<(f64, f64, f64)> {
     let h = 0.005;
     let mut out = Vec::new();
-    let (mut angle, mut last) = (0.0, world.bodies[0].state.velocity);
+    let (mut angle, mut last) = (0.0, world.bodies()[0].state.velocity);
     for _ in 0..(seconds / h).round() as usize {
         world.advance(h).unwrap();
-        let v = world.bodies[0].state.velocity;
+        let v = world.bodies()[0].state.velocity;
         let (a, b) = (
             last * DVec3::new(1.0, 0.0, 1.0),
             v * DVec3::new(1.0, 0.0, 1.0),
         );
         angle += a.cross(b).y.atan2(a.dot(b));
-        out.push((world.time, angle, b.length()));
+        out.push((world.time(), angle, b.length()));
         last = v;
     }
     out
@@ -61,10 +61,10 @@ fn a_ball_rolling_on_a_turntable_circles_at_two_sevenths_of_its_rate() {
         ("riding", parse(&riding)),
     ] {
         assert_eq!(
-            matches!(world.mounts[0], Mount::Riding(_)),
+            matches!(world.mounts()[0], Mount::Riding(_)),
             what == "riding"
         );
-        let v0 = world.bodies[0].state.velocity;
+        let v0 = world.bodies()[0].state.velocity;
         assert!(
             (v0 - DVec3::new(0.0, 0.0, -2.0 / 7.0)).length() < 1e-12,
             "{what}: {v0}"
@@ -92,14 +92,14 @@ fn a_ball_rolling_on_a_turntable_circles_at_two_sevenths_of_its_rate() {
 #[test]
 fn the_crash_boxes_end_against_the_front_wall_not_in_it() {
     let mut world = Scene::load("crash").unwrap().build();
-    let slop = world.contacts.as_ref().unwrap().settings.slop;
-    while world.time < 4.0 {
+    let slop = world.contacts().unwrap().settings.slop;
+    while world.time() < 4.0 {
         world.advance(0.01).unwrap();
     }
-    let van = world.frames[0].global.transform;
+    let van = world.frames()[0].global.transform;
     let wall = van.transform_point(DVec3::new(2.5, 0.0, 0.0)).x;
     let mut touching = 0;
-    for b in &world.bodies {
+    for b in world.bodies() {
         let gyrolab::body::inertia::Shape::Box { half_extents } = b.parts[0].shape else {
             unreachable!("the crash holds boxes");
         };
@@ -126,7 +126,7 @@ fn the_crash_boxes_end_against_the_front_wall_not_in_it() {
         );
     }
     assert!(touching >= 1, "{touching} boxes against the wall");
-    for b in &world.bodies {
+    for b in world.bodies() {
         assert!(
             b.state.velocity.length() < 0.05,
             "{} still moves: {}",
@@ -178,17 +178,17 @@ fn wall(restitution: f64, frame_speed: f64, riding: bool) -> World {
 #[test]
 fn a_rider_hitting_its_frames_wall_moves_as_the_same_body_in_the_world() {
     let (mut rider, mut free) = (wall(0.5, 2.0, true), wall(0.5, 2.0, false));
-    assert!(matches!(rider.mounts[0], Mount::Riding(_)));
-    assert!(matches!(free.mounts[0], Mount::World));
+    assert!(matches!(rider.mounts()[0], Mount::Riding(_)));
+    assert!(matches!(free.mounts()[0], Mount::World));
     let mut bounced = false;
-    while rider.time < 1.5 {
+    while rider.time() < 1.5 {
         rider.advance(0.01).unwrap();
         free.advance(0.01).unwrap();
-        let (a, b) = (&rider.bodies[0].state, &free.bodies[0].state);
+        let (a, b) = (&rider.bodies()[0].state, &free.bodies()[0].state);
         assert!(
             (a.position - b.position).length() < 1e-6,
             "at {}: {} vs {}",
-            rider.time,
+            rider.time(),
             a.position,
             b.position
         );
@@ -205,9 +205,9 @@ fn a_box_rebounds_from_a_moving_wall_at_e_times_its_impact_speed() {
     for e in [0.3, 0.7] {
         let mut world = wall(e, 2.0, true);
         let mut after = None;
-        while world.time < 1.5 {
+        while world.time() < 1.5 {
             world.advance(0.01).unwrap();
-            let v = world.bodies[0].state.velocity.x - 2.0;
+            let v = world.bodies()[0].state.velocity.x - 2.0;
             if v < 0.0 {
                 after = Some(after.map_or(v, |a: f64| a.min(v)));
             }
@@ -249,24 +249,24 @@ fn a_shell_hitting_a_free_box_keeps_the_pairs_momentum() {
 )"#,
     );
     let momentum = |w: &World| -> DVec3 {
-        w.bodies
+        w.bodies()
             .iter()
-            .zip(&w.mounts)
+            .zip(w.mounts())
             .filter(|(_, m)| matches!(m, Mount::World))
             .map(|(b, _)| b.props.mass * b.state.velocity)
             .sum()
     };
-    while !matches!(world.mounts[1], Mount::World) {
+    while !matches!(world.mounts()[1], Mount::World) {
         world.advance(0.005).unwrap();
     }
     let p0 = momentum(&world);
     assert!(p0.length() > 5.0, "the shell flies: {p0}");
     // The next shot is due at 3 s.
-    while world.time < 2.0 {
+    while world.time() < 2.0 {
         world.advance(0.005).unwrap();
     }
     assert!(
-        world.bodies[0].state.velocity.length() > 0.5,
+        world.bodies()[0].state.velocity.length() > 0.5,
         "the shell hit the box"
     );
     let p1 = momentum(&world);
@@ -302,19 +302,19 @@ fn a_rider_of_a_child_frame_keeps_its_world_velocity_when_a_turning_van_stops() 
     )],
 )"#,
     );
-    let v0 = world.bodies[0].state.velocity;
+    let v0 = world.bodies()[0].state.velocity;
     assert!(v0.length() > 5.0, "carried by the van: {v0}");
-    while world.time < 2.0 {
+    while world.time() < 2.0 {
         world.advance(0.01).unwrap();
-        let v = world.bodies[0].state.velocity;
+        let v = world.bodies()[0].state.velocity;
         assert!(
             (v - v0).length() < 1e-9,
             "at {}: {v}, started at {v0}",
-            world.time
+            world.time()
         );
     }
     assert_eq!(
-        world.frames[0].global.velocity,
+        world.frames()[0].global.velocity,
         DVec3::ZERO,
         "the van stopped"
     );
@@ -330,7 +330,7 @@ fn a_load_added_between_stages_acts_for_one_step() {
         let mut pushed = Scene::load(name).unwrap().build();
         let mut plain = pushed.clone();
         let (h, force) = (0.01, DVec3::new(3.0, 0.0, -2.0));
-        let mass = pushed.bodies[0].props.mass;
+        let mass = pushed.bodies()[0].props.mass;
         plain.advance(h).unwrap();
         pushed.run_stage(Stage::Forces, h).unwrap();
         pushed.add_load(
@@ -343,7 +343,7 @@ fn a_load_added_between_stages_acts_for_one_step() {
         for stage in &Stage::ALL[1..] {
             pushed.run_stage(*stage, h).unwrap();
         }
-        let dv = pushed.bodies[0].state.velocity - plain.bodies[0].state.velocity;
+        let dv = pushed.bodies()[0].state.velocity - plain.bodies()[0].state.velocity;
         assert!(
             (dv - force * h / mass).length() < 1e-12,
             "{name}: {dv} vs {}",
@@ -352,7 +352,7 @@ fn a_load_added_between_stages_acts_for_one_step() {
         // The next step has no load of its own.
         plain.advance(h).unwrap();
         pushed.advance(h).unwrap();
-        let dv2 = pushed.bodies[0].state.velocity - plain.bodies[0].state.velocity;
+        let dv2 = pushed.bodies()[0].state.velocity - plain.bodies()[0].state.velocity;
         assert!((dv2 - dv).length() < 1e-12, "{name}: the load lasted");
     }
 }
@@ -382,13 +382,13 @@ fn a_box_rebounds_from_a_stopped_vans_wall_at_e_times_its_speed() {
 )"#
         ));
         let mut fastest_back = 0.0f64;
-        while world.time < 3.0 {
+        while world.time() < 3.0 {
             world.advance(0.01).unwrap();
-            if world.time > 0.25 && world.time < 0.5 {
-                let v = world.bodies[0].state.velocity.x;
+            if world.time() > 0.25 && world.time() < 0.5 {
+                let v = world.bodies()[0].state.velocity.x;
                 assert!((v - 3.0).abs() < 1e-9, "slides on at {v} after the stop");
             }
-            fastest_back = fastest_back.max(-world.bodies[0].state.velocity.x);
+            fastest_back = fastest_back.max(-world.bodies()[0].state.velocity.x);
         }
         assert!(
             (fastest_back - e * 3.0).abs() < 0.02 * 3.0,
@@ -423,13 +423,13 @@ fn a_moving_frame_pushes_a_sleeping_box() {
 )"#,
     );
     let mut slept = false;
-    while world.time < 6.0 {
+    while world.time() < 6.0 {
         world.advance(0.01).unwrap();
-        slept |= world.contacts.as_ref().unwrap().is_asleep(0);
+        slept |= world.contacts().unwrap().is_asleep(0);
     }
     assert!(slept, "the box fell asleep before the wall came");
-    let x = world.bodies[0].state.position.x;
-    let wall = world.frames[0].global.transform.translation.x;
+    let x = world.bodies()[0].state.position.x;
+    let wall = world.frames()[0].global.transform.translation.x;
     assert!(
         x > wall + 0.3,
         "pushed ahead of the wall: box at {x}, wall at {wall}"
@@ -471,11 +471,11 @@ fn a_motorised_hinge_on_a_driven_frame_reaches_its_speed_relative_to_the_frame()
     )],
 )"#,
     );
-    while world.time < 4.0 {
+    while world.time() < 4.0 {
         world.advance(0.005).unwrap();
     }
-    let hull = world.frames[0].global;
-    let turret = &world.bodies[0];
+    let hull = world.frames()[0].global;
+    let turret = &world.bodies()[0];
     let relative = turret.state.world_omega(&turret.props) - hull.angular_velocity;
     assert!(
         (relative.y - 0.5).abs() < 0.005 && relative.length() - relative.y.abs() < 1e-3,
@@ -495,26 +495,26 @@ fn a_motorised_hinge_on_a_driven_frame_reaches_its_speed_relative_to_the_frame()
 #[test]
 fn the_tanks_shell_knocks_bricks_out_of_the_wall() {
     let mut world = Scene::load("tank").unwrap().build();
-    let bricks: Vec<usize> = (0..world.bodies.len())
-        .filter(|&i| world.bodies[i].name.starts_with("brick"))
+    let bricks: Vec<usize> = (0..world.bodies().len())
+        .filter(|&i| world.bodies()[i].name.starts_with("brick"))
         .collect();
     assert_eq!(bricks.len(), 30);
     let start: Vec<DVec3> = bricks
         .iter()
-        .map(|&i| world.bodies[i].state.position)
+        .map(|&i| world.bodies()[i].state.position)
         .collect();
     let moved = |w: &World| {
         bricks
             .iter()
             .zip(&start)
-            .filter(|&(&i, x0)| (w.bodies[i].state.position - *x0).length() > 0.5)
+            .filter(|&(&i, x0)| (w.bodies()[i].state.position - *x0).length() > 0.5)
             .count()
     };
-    while world.time < 4.5 {
+    while world.time() < 4.5 {
         world.advance(0.01).unwrap();
     }
     assert_eq!(moved(&world), 0, "the wall stands before the shot");
-    while world.time < 7.0 {
+    while world.time() < 7.0 {
         world.advance(0.01).unwrap();
     }
     assert!(moved(&world) >= 3, "{} bricks knocked out", moved(&world));

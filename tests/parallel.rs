@@ -14,7 +14,7 @@ fn pile(count: usize, solver: SolverKind) -> (World, f64) {
     let mut scene = Scene::load("pile").unwrap();
     scene.set_generated_size(count).unwrap();
     let mut world = scene.build();
-    let s = &mut world.contacts.as_mut().unwrap().settings;
+    let s = &mut world.contacts_mut().unwrap().settings;
     s.solver = solver;
     s.sleep = false;
     (world, scene.dt)
@@ -40,7 +40,7 @@ fn the_coloured_solve_is_bitwise_the_same_on_any_number_of_threads() {
             for (pool, (world, dt)) in pools.iter().zip(&mut worlds) {
                 pool.install(|| world.advance(*dt)).unwrap();
             }
-            let contacts = worlds[0].0.contacts.as_ref().unwrap();
+            let contacts = worlds[0].0.contacts().unwrap();
             widest = contacts
                 .state
                 .colours
@@ -74,7 +74,7 @@ fn the_coloured_solve_is_bitwise_the_same_on_any_number_of_threads() {
 fn a_ten_thousand_box_pile_settles_without_explosion_or_energy_gain() {
     let (mut world, dt) = pile(10_000, SolverKind::Soft);
     let top = world
-        .bodies
+        .bodies()
         .iter()
         .map(|b| b.state.position.y)
         .fold(f64::NEG_INFINITY, f64::max);
@@ -83,7 +83,7 @@ fn a_ten_thousand_box_pile_settles_without_explosion_or_energy_gain() {
     // `√(2 g h)`: boxes landing on a box can pass it some of their energy).
     let v_max = (3.0 * 9.81 * top).sqrt() + 1.0;
     let check = |w: &World, t: f64| {
-        for b in &w.bodies {
+        for b in w.bodies() {
             let s = &b.state;
             assert!(s.is_finite(), "{} is not finite at {t} s", b.name);
             assert!(
@@ -102,7 +102,7 @@ fn a_ten_thousand_box_pile_settles_without_explosion_or_energy_gain() {
         }
     };
     let speed = |w: &World| {
-        w.bodies
+        w.bodies()
             .iter()
             .map(|b| b.state.velocity.length())
             .fold(0.0, f64::max)
@@ -110,7 +110,7 @@ fn a_ten_thousand_box_pile_settles_without_explosion_or_energy_gain() {
     // Settled: every box slower than the speed at which islands may sleep, for twice
     // the time after which they would (a brief calm while the heap forms does not last
     // that long).
-    let settings = world.contacts.as_ref().unwrap().settings;
+    let settings = world.contacts().unwrap().settings;
     let (limit, watch) = (20.0, 3.0);
     let steps = |seconds: f64| (seconds / dt).round() as usize;
     let (mut settle, mut calm) = (0.0, 0.0);
@@ -136,7 +136,7 @@ fn a_ten_thousand_box_pile_settles_without_explosion_or_energy_gain() {
         check(&world, settle + k as f64 * dt);
         highest = highest.max(world.energy());
     }
-    let mass: f64 = world.bodies.iter().map(|b| b.props.mass).sum();
+    let mass: f64 = world.bodies().iter().map(|b| b.props.mass).sum();
     let tolerance = 0.1 * mass * 9.81 * settings.slop;
     assert!(
         highest <= settled + tolerance,

@@ -17,7 +17,7 @@ fn parse(text: &str) -> World {
 
 /// The body's parts as boxes in the world (the crash holds boxes).
 fn boxes(world: &World, body: usize) -> Vec<Geom> {
-    let (b, s) = (&world.bodies[body], &world.bodies[body].state);
+    let (b, s) = (&world.bodies()[body], &world.bodies()[body].state);
     (b.parts.iter())
         .map(|p| Geom::of_part(p, s.position, s.orientation))
         .collect()
@@ -101,7 +101,7 @@ fn deepest(world: &World, body: usize) -> (f64, String) {
             deepest = (depth, what());
         }
     };
-    let planes = &world.contacts.as_ref().unwrap().planes;
+    let planes = &world.contacts().unwrap().planes;
     for g in boxes(world, body) {
         let Geom::Box { center, axes, half } = g else {
             unreachable!("the crash holds boxes");
@@ -117,16 +117,16 @@ fn deepest(world: &World, body: usize) -> (f64, String) {
                 .fold(f64::INFINITY, f64::min);
             seen(-low, &|| format!("plane {k}"));
         }
-        for (f, frame) in world.frames.iter().enumerate() {
+        for (f, frame) in world.frames().iter().enumerate() {
             let t = frame.global.transform;
             for (k, part) in frame.parts.iter().enumerate() {
                 let depth = overlap(&g, &Geom::of_part(part, t.translation, t.rotation));
-                seen(depth, &|| format!("{}'s part {k}", world.frames[f].name));
+                seen(depth, &|| format!("{}'s part {k}", world.frames()[f].name));
             }
         }
-        for other in (0..world.bodies.len()).filter(|&o| o != body) {
+        for other in (0..world.bodies().len()).filter(|&o| o != body) {
             for h in boxes(world, other) {
-                seen(overlap(&g, &h), &|| world.bodies[other].name.clone());
+                seen(overlap(&g, &h), &|| world.bodies()[other].name.clone());
             }
         }
     }
@@ -167,7 +167,8 @@ fn crash_variant(friction: f64, walls: bool, loose: bool) -> World {
     let world = parse(&text);
     let inelastic = |m: &gyrolab::contact::Material| m.restitution == 0.0;
     assert!(
-        world.bodies.iter().all(|b| inelastic(&b.material)) && inelastic(&world.frames[0].material)
+        world.bodies().iter().all(|b| inelastic(&b.material))
+            && inelastic(&world.frames()[0].material)
     );
     world
 }
@@ -189,32 +190,32 @@ fn no_box_in_a_van_that_stops_dead_sleeps_inside_anything() {
         for friction in [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8] {
             for (walls, loose) in [(true, false), (false, false), (true, true), (false, true)] {
                 let mut world = crash_variant(friction, walls, loose);
-                let slop = world.contacts.as_ref().unwrap().settings.slop;
+                let slop = world.contacts().unwrap().settings.slop;
                 let what = format!(
                     "h 1/{}, friction {friction}, side walls {walls}, loose {loose}",
                     1.0 / h
                 );
-                while world.time < 6.0 {
+                while world.time() < 6.0 {
                     world.advance(h).unwrap();
-                    for b in 0..world.bodies.len() {
-                        if !world.contacts.as_ref().unwrap().is_asleep(b) {
+                    for b in 0..world.bodies().len() {
+                        if !world.contacts().unwrap().is_asleep(b) {
                             continue;
                         }
                         let (depth, inside) = deepest(&world, b);
                         assert!(
                             depth < slop,
                             "{what}: box {b} asleep {depth} m inside {inside} at {} s",
-                            world.time
+                            world.time()
                         );
                     }
                 }
-                for b in 0..world.bodies.len() {
+                for b in 0..world.bodies().len() {
                     let (depth, inside) = deepest(&world, b);
                     assert!(
                         depth < slop,
                         "{what}: box {b} rests {depth} m inside {inside}"
                     );
-                    let asleep = world.contacts.as_ref().unwrap().is_asleep(b);
+                    let asleep = world.contacts().unwrap().is_asleep(b);
                     assert!(!loose || asleep, "{what}: box {b} is still awake");
                 }
             }
@@ -275,12 +276,12 @@ fn resting_heap() -> (World, Footprint, DVec3) {
     )"#;
     let mut heap = parse(text);
     // Hold the dropped box far above until the heap rests.
-    let parked = heap.bodies[0].state;
-    while heap.time < 6.0 {
-        heap.bodies[0].state = parked;
+    let parked = heap.bodies()[0].state;
+    while heap.time() < 6.0 {
+        heap.bodies_mut()[0].state = parked;
         heap.advance(DROP_STEP).unwrap();
     }
-    let positions = || heap.bodies[1..].iter().map(|b| b.state.position);
+    let positions = || heap.bodies()[1..].iter().map(|b| b.state.position);
     let centre = positions().sum::<DVec3>() / 48.0;
     let (low, high) = positions().fold((DVec3::MAX, DVec3::MIN), |(l, h), p| (l.min(p), h.max(p)));
     let footprint = Footprint { low, high };
@@ -350,28 +351,28 @@ fn drop_onto(
     orientation: DQuat,
 ) -> Result<(), String> {
     let mut world = heap.clone();
-    let state = &mut world.bodies[0].state;
+    let state = &mut world.bodies_mut()[0].state;
     state.position = start;
     state.orientation = orientation;
     state.velocity = DVec3::new(0.0, -15.0, 0.0);
-    world.contacts.as_mut().unwrap().wake(0);
+    world.contacts_mut().unwrap().wake(0);
     let mut deepest = (0.0f64, 0.0);
     let until = match landing {
         Landing::OnHeap => 9.0,
         Landing::NotUnder(_) => 12.0,
     };
-    while world.time < until {
+    while world.time() < until {
         world.advance(DROP_STEP).unwrap();
-        let contacts = world.contacts.as_ref().unwrap();
+        let contacts = world.contacts().unwrap();
         for c in contacts.graph.values() {
             for p in c.manifold.points() {
                 if -p.separation > deepest.0 {
-                    deepest = (-p.separation, world.time);
+                    deepest = (-p.separation, world.time());
                 }
             }
         }
     }
-    let s = &world.bodies[0].state;
+    let s = &world.bodies()[0].state;
     if s.velocity.length() >= 0.5 {
         return Err(format!("still moves at {}", s.velocity));
     }
@@ -410,35 +411,39 @@ fn clear_heaps_of_up_to_fifteen_hundred_boxes_are_asleep_within_twelve_seconds()
 fn rests_within_twelve_seconds(mut world: World, size: usize) -> f64 {
     let h = 1.0 / 60.0;
     let all_asleep = |w: &World| {
-        let c = w.contacts.as_ref().unwrap();
-        (0..w.bodies.len()).all(|b| c.is_asleep(b))
+        let c = w.contacts().unwrap();
+        (0..w.bodies().len()).all(|b| c.is_asleep(b))
     };
     while !all_asleep(&world) {
-        let awake = (0..world.bodies.len())
-            .filter(|&b| !world.contacts.as_ref().unwrap().is_asleep(b))
+        let awake = (0..world.bodies().len())
+            .filter(|&b| !world.contacts().unwrap().is_asleep(b))
             .count();
         assert!(
-            world.time < 12.0,
+            world.time() < 12.0,
             "{size} boxes: {awake} still awake at {} s",
-            world.time
+            world.time()
         );
         world.advance(h).unwrap();
     }
-    let asleep_at = world.time;
+    let asleep_at = world.time();
     let (energy, rest): (f64, Vec<_>) = (
         world.energy(),
-        world.bodies.iter().map(|b| b.state).collect(),
+        world.bodies().iter().map(|b| b.state).collect(),
     );
-    while world.time < asleep_at + 5.0 {
+    while world.time() < asleep_at + 5.0 {
         world.advance(h).unwrap();
-        assert!(all_asleep(&world), "{size} boxes: woke at {} s", world.time);
+        assert!(
+            all_asleep(&world),
+            "{size} boxes: woke at {} s",
+            world.time()
+        );
         assert!(
             world.energy() <= energy,
             "{size} boxes: gained energy at {} s",
-            world.time
+            world.time()
         );
     }
-    for (b, then) in world.bodies.iter().zip(&rest) {
+    for (b, then) in world.bodies().iter().zip(&rest) {
         assert_eq!(b.state.position, then.position, "{} moved asleep", b.name);
         assert!(b.state.position.y > 0.0, "{} is below the ground", b.name);
     }
@@ -455,14 +460,14 @@ fn a_pyramid_kept_awake_settles_at_any_number_of_sub_steps() {
         let mut scene = Scene::load("pyramid").unwrap();
         scene.set_generated_size(20).unwrap();
         let mut world = scene.build();
-        let settings = &mut world.contacts.as_mut().unwrap().settings;
+        let settings = &mut world.contacts_mut().unwrap().settings;
         settings.sleep = false;
         settings.substeps = substeps;
         let mut fastest = 0.0f64;
-        while world.time < 20.0 {
+        while world.time() < 20.0 {
             world.advance(1.0 / 60.0).unwrap();
-            if world.time > 18.0 {
-                let v = world.bodies.iter().map(|b| b.state.velocity.length());
+            if world.time() > 18.0 {
+                let v = world.bodies().iter().map(|b| b.state.velocity.length());
                 fastest = v.fold(fastest, f64::max);
             }
         }
@@ -478,15 +483,15 @@ fn a_pyramid_kept_awake_settles_at_any_number_of_sub_steps() {
 /// and the share of manifolds carried on in the last step.
 fn rested(scene: &str, seconds: f64, recycle: bool) -> (World, f64) {
     let mut world = Scene::load(scene).unwrap().build();
-    let contacts = world.contacts.as_mut().unwrap();
+    let contacts = world.contacts_mut().unwrap();
     if !recycle {
         contacts.settings.recycle_distance = 0.0;
     }
     contacts.settings.sleep = false;
-    while world.time < seconds {
+    while world.time() < seconds {
         world.advance(1.0 / 60.0).unwrap();
     }
-    let stats = world.contacts.as_ref().unwrap().stats;
+    let stats = world.contacts().unwrap().stats;
     let share = stats.recycled as f64 / stats.pairs.max(1) as f64;
     (world, share)
 }
@@ -502,7 +507,7 @@ fn recycled_manifolds_rest_bodies_where_computed_ones_do() {
         let (computed, none) = rested(scene, 5.0, false);
         assert!(share > 0.5, "{scene}: {share} of the pairs carried on");
         assert_eq!(none, 0.0);
-        for (a, b) in carried.bodies.iter().zip(&computed.bodies) {
+        for (a, b) in carried.bodies().iter().zip(computed.bodies()) {
             let d = (a.state.position - b.state.position).length();
             assert!(d < 1e-5, "{scene}: {} rests {d} m apart", a.name);
         }
@@ -528,12 +533,12 @@ fn recycled_manifolds_keep_momentum() {
     )"#;
     let momentum = |w: &World| -> (DVec3, DVec3) {
         let p = w
-            .bodies
+            .bodies()
             .iter()
             .map(|b| b.state.velocity * b.props.mass)
             .sum();
         let l = w
-            .bodies
+            .bodies()
             .iter()
             .map(|b| {
                 b.state.position.cross(b.state.velocity * b.props.mass) + b.state.angular_momentum
@@ -544,9 +549,9 @@ fn recycled_manifolds_keep_momentum() {
     let mut world = parse(text);
     let (p0, l0) = momentum(&world);
     let mut carried = 0;
-    while world.time < 2.0 {
+    while world.time() < 2.0 {
         world.advance(0.005).unwrap();
-        carried += world.contacts.as_ref().unwrap().stats.recycled;
+        carried += world.contacts().unwrap().stats.recycled;
     }
     let (p1, l1) = momentum(&world);
     assert!(carried > 200, "{carried} manifolds carried on in 400 steps");

@@ -73,10 +73,10 @@ struct Drift {
 }
 
 fn torque_free(world: &World) -> bool {
-    world.contacts.is_none()
-        && world.frames.is_empty()
-        && world.gun.is_none()
-        && world.gravity == DVec3::ZERO
+    world.contacts().is_none()
+        && world.frames().is_empty()
+        && world.gun().is_none()
+        && world.gravity() == DVec3::ZERO
 }
 
 fn soak(name: &str) {
@@ -91,7 +91,7 @@ fn soak(name: &str) {
         }
         let clock = std::time::Instant::now();
         let mut world = start.clone();
-        world.integrator = integrator;
+        world.set_integrator(integrator);
         let run = run(&mut world, scene.dt, steps, free, &mut broken, name);
         let worst = |f: fn(&Drift) -> f64| run.drift.iter().map(f).fold(0.0, f64::max);
         println!(
@@ -111,7 +111,7 @@ fn soak(name: &str) {
         }
         if free {
             let at = |b: &str| format!("{name} {integrator} body '{b}'");
-            for (b, d) in world.bodies.iter().zip(&run.drift) {
+            for (b, d) in world.bodies().iter().zip(&run.drift) {
                 broken.extend(
                     judge(promised, d, round_off(steps))
                         .map(|why| format!("{}: {why}", at(&b.name))),
@@ -141,47 +141,49 @@ fn run(
     name: &str,
 ) -> Outcome {
     let e0: Vec<f64> = world
-        .bodies
+        .bodies()
         .iter()
-        .map(|b| b.energy(world.gravity))
+        .map(|b| b.energy(world.gravity()))
         .collect();
     let l0: Vec<DVec3> = world
-        .bodies
+        .bodies()
         .iter()
         .map(|b| b.state.angular_momentum)
         .collect();
     let mut out = Outcome {
-        drift: vec![Drift::default(); world.bodies.len()],
+        drift: vec![Drift::default(); world.bodies().len()],
         done: 0,
         stopped: None,
     };
     for k in 1..=steps {
         let stepped = world.advance(dt);
-        if let Some(b) = world.bodies.iter().find(|b| !b.state.is_finite()) {
+        if let Some(b) = world.bodies().iter().find(|b| !b.state.is_finite()) {
             broken.push(format!(
                 "{name} {}: body '{}' not finite at step {k}: {:?}",
-                world.integrator, b.name, b.state
+                world.integrator(),
+                b.name,
+                b.state
             ));
             break;
         }
         if let Err(e) = stepped {
             out.stopped = Some(format!(
                 "stopped at step {k} (t = {:.2} s): {e}",
-                world.time
+                world.time()
             ));
             break;
         }
         out.done = k;
         if free {
-            let first_minute = world.time <= 60.0;
+            let first_minute = world.time() <= 60.0;
             for ((b, d), (e0, l0)) in world
-                .bodies
+                .bodies()
                 .iter()
                 .zip(&mut out.drift)
                 .zip(e0.iter().zip(&l0))
             {
                 d.add(
-                    b.energy(world.gravity),
+                    b.energy(world.gravity()),
                     *e0,
                     b.state.angular_momentum,
                     *l0,

@@ -10,11 +10,11 @@ use gyrolab::world::grab::Grab;
 #[test]
 fn a_held_box_follows_the_target_and_falls_when_released() {
     let mut world = Scene::load("stack").unwrap().build();
-    let top = world.bodies.len() - 1;
-    let above = world.bodies[top].state.position + DVec3::Y * 5.0;
+    let top = world.bodies().len() - 1;
+    let above = world.bodies()[top].state.position + DVec3::Y * 5.0;
     let (grab, t) = Grab::pick(&world, above, -DVec3::Y).expect("the top box");
     assert_eq!(grab.body, top);
-    let gyrolab::body::inertia::Shape::Box { half_extents } = world.bodies[top].parts[0].shape
+    let gyrolab::body::inertia::Shape::Box { half_extents } = world.bodies()[top].parts[0].shape
     else {
         panic!("the stack is boxes");
     };
@@ -34,12 +34,12 @@ fn a_held_box_follows_the_target_and_falls_when_released() {
     let miss = (grab.anchor(&world).unwrap() - grab.target).length();
     // Static sag of a 5 Hz spring under g: g / ω² ≈ 1 cm.
     assert!(miss < 0.03, "held point is {miss} m from the target");
-    let height = world.bodies[top].state.position.y;
+    let height = world.bodies()[top].state.position.y;
     for _ in 0..120 {
         world.advance(h).unwrap();
     }
     assert!(
-        world.bodies[top].state.position.y < height - 0.5,
+        world.bodies()[top].state.position.y < height - 0.5,
         "falls when let go"
     );
 }
@@ -64,7 +64,7 @@ fn a_restored_world_steps_on_bitwise() {
         other.advance(h).unwrap();
     }
     let bits = |w: &gyrolab::world::World| -> Vec<[u64; 13]> {
-        w.bodies
+        w.bodies()
             .iter()
             .map(|b| {
                 let s = &b.state;
@@ -86,6 +86,6 @@ fn a_restored_world_steps_on_bitwise() {
             .collect()
     };
     assert_eq!(bits(&world), bits(&other));
-    assert_eq!(world.time.to_bits(), other.time.to_bits());
-    assert!(world.gun.as_ref().unwrap().fired > 0, "the gun fired");
+    assert_eq!(world.time().to_bits(), other.time().to_bits());
+    assert!(world.gun().unwrap().fired > 0, "the gun fired");
 }

@@ -105,7 +105,7 @@ fn report_standing(rows: usize) {
     let mut gyro = gyrolab_world("pyramid", rows);
     let mut rapier = rapier_world(&gyro);
     let top0 = gyro
-        .bodies
+        .bodies()
         .iter()
         .map(|b| b.state.position.y)
         .fold(0.0, f64::max);
@@ -114,7 +114,7 @@ fn report_standing(rows: usize) {
         step_rapier(&mut rapier);
     });
     let top_g = gyro
-        .bodies
+        .bodies()
         .iter()
         .map(|b| b.state.position.y)
         .fold(0.0, f64::max);
@@ -180,11 +180,7 @@ fn versus(c: &mut Criterion) {
             let f = f.get_or_insert_with(|| {
                 let build = move || {
                     let mut w = gyrolab_world(scene, size);
-                    w.contacts
-                        .as_mut()
-                        .expect("contacts")
-                        .settings
-                        .follow_anchors = false;
+                    w.contacts_mut().expect("contacts").settings.follow_anchors = false;
                     w
                 };
                 let pool = pool(1);
@@ -221,8 +217,8 @@ fn report_sleeping(size: usize) {
         step_gyrolab(&mut gyro);
         step_rapier(&mut rapier);
         let t = k as f64 / 60.0;
-        let contacts = gyro.contacts.as_ref().expect("contacts");
-        if g.is_none() && (0..gyro.bodies.len()).all(|b| contacts.is_asleep(b)) {
+        let contacts = gyro.contacts().expect("contacts");
+        if g.is_none() && (0..gyro.bodies().len()).all(|b| contacts.is_asleep(b)) {
             g = Some(t);
         }
         if r.is_none()
@@ -291,7 +287,7 @@ fn sleeping(c: &mut Criterion) {
     let two = pool(2);
     for (asleep, threads) in [(true, 1), (true, 2), (false, 1)] {
         let mut w = rested.clone();
-        w.contacts.as_mut().expect("contacts").settings.sleep = asleep;
+        w.contacts_mut().expect("contacts").settings.sleep = asleep;
         let pool = if threads == 1 { &one } else { &two };
         pool.install(|| (0..10).for_each(|_| step_gyrolab(&mut w)));
         let name = match (asleep, threads) {
@@ -312,7 +308,7 @@ fn sleeping(c: &mut Criterion) {
     // One box awake, the one farthest from any other (an island of its own), thrown up
     // whenever it falls asleep: what the asleep rest of the heap costs beside it.
     let mut w = rested;
-    let centres: Vec<_> = w.bodies.iter().map(|b| b.state.position).collect();
+    let centres: Vec<_> = w.bodies().iter().map(|b| b.state.position).collect();
     let nearest = |i: usize| {
         (centres.iter().enumerate())
             .filter(|&(j, _)| j != i)
@@ -327,10 +323,10 @@ fn sleeping(c: &mut Criterion) {
             one.install(|| {
                 let start = Instant::now();
                 for _ in 0..n {
-                    let contacts = w.contacts.as_mut().expect("contacts");
+                    let contacts = w.contacts_mut().expect("contacts");
                     if contacts.is_asleep(lone) {
                         contacts.wake(lone);
-                        w.bodies[lone].state.velocity.y = 5.0;
+                        w.bodies_mut()[lone].state.velocity.y = 5.0;
                     }
                     step_gyrolab(black_box(&mut w));
                 }

@@ -118,15 +118,15 @@ impl Fall {
 
 fn gyrolab_fall(size: usize) -> Fall {
     let mut w = gyrolab_world(size);
-    let mut fall = Fall::new(w.bodies.len());
+    let mut fall = Fall::new(w.bodies().len());
     for k in 0..FALL_STEPS {
         let start = Instant::now();
         w.advance(1.0 / 60.0).expect("finite step");
         let seconds = start.elapsed().as_secs_f64();
-        let c = w.contacts.as_ref().expect("contacts");
+        let c = w.contacts().expect("contacts");
         let awake = |b: u32| b != gyrolab::contact::NONE && !c.is_asleep(b as usize);
         let mut counts = Counts {
-            awake: (0..w.bodies.len()).filter(|&b| !c.is_asleep(b)).count(),
+            awake: (0..w.bodies().len()).filter(|&b| !c.is_asleep(b)).count(),
             moving: (c.sleep.iter())
                 .filter(|s| !s.asleep && s.timer == 0.0)
                 .count(),
@@ -282,7 +282,7 @@ fn report(size: usize, traced: bool, pool: &rayon::ThreadPool) {
 fn window(size: usize, from: f64, to: f64) {
     let h = 1.0 / 60.0;
     let mut start = gyrolab_world(size);
-    while start.time < from - 0.5 * h {
+    while start.time() < from - 0.5 * h {
         start.advance(h).expect("finite step");
     }
     let steps = ((to - from) / h).round() as usize;

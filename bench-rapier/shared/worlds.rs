@@ -14,14 +14,14 @@ pub fn sleepy_gyrolab_world(scene: &str, size: usize, sleep: bool) -> World {
     let mut scene = Scene::load(scene).expect("built-in scene");
     scene.set_generated_size(size).expect("size in range");
     let mut world = scene.build();
-    let contacts = world.contacts.as_mut().expect("a contact scene");
+    let contacts = world.contacts_mut().expect("a contact scene");
     contacts.settings.sleep = sleep;
     world
 }
 
 /// Rapier's copy of gyrolab's world, with sleeping on or off.
 pub fn sleepy_rapier_world(gyro: &World, sleep: bool) -> PhysicsWorld {
-    let s = gyro.contacts.as_ref().expect("a contact scene").settings;
+    let s = gyro.contacts().expect("a contact scene").settings;
     let mut w = PhysicsWorld::default();
     w.integration_parameters.num_solver_iterations = s.substeps as usize;
     w.integration_parameters.num_internal_pgs_iterations = s.substep_iterations as usize;
@@ -31,7 +31,7 @@ pub fn sleepy_rapier_world(gyro: &World, sleep: bool) -> PhysicsWorld {
         RigidBodyBuilder::fixed(),
         ColliderBuilder::halfspace(rapier3d::na::Unit::new_unchecked(Vector::Y)).friction(FRICTION),
     );
-    for b in &gyro.bodies {
+    for b in gyro.bodies() {
         let p = b.state.position;
         let p = Vector::new(p.x as f32, p.y as f32, p.z as f32);
         let r = b.state.orientation.to_scaled_axis();

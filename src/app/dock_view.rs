@@ -89,8 +89,7 @@ fn contact_points(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
 fn penetration(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
     let slop = sim.lanes()[0]
         .world
-        .contacts
-        .as_ref()
+        .contacts()
         .map_or(0.0, |c| c.settings.slop);
     plot(
         ui,
@@ -193,13 +192,13 @@ fn frame_switches(ui: &mut egui::Ui, sim: &Sim, view: &mut View) -> usize {
         );
         if let Some(rider) = dock.riders.get(chosen) {
             egui::ComboBox::from_label("inertial forces on")
-                .selected_text(&world.bodies[rider.body].name)
+                .selected_text(&world.bodies()[rider.body].name)
                 .show_ui(ui, |ui| {
                     for r in &dock.riders {
                         ui.selectable_value(
                             &mut view.rider,
                             Some(r.body),
-                            &world.bodies[r.body].name,
+                            &world.bodies()[r.body].name,
                         );
                     }
                 });
@@ -211,7 +210,7 @@ fn frame_switches(ui: &mut egui::Ui, sim: &Sim, view: &mut View) -> usize {
 /// The magnitudes of the inertial forces per kilogram on one rider, a line per force in
 /// its arrow's colour.
 fn inertial_forces(ui: &mut egui::Ui, sim: &Sim, rider: &RiderForces, layout: Layout, from: f64) {
-    let name = &sim.lanes()[0].world.bodies[rider.body].name;
+    let name = &sim.lanes()[0].world.bodies()[rider.body].name;
     plot(
         ui,
         "inertial forces",

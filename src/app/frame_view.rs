@@ -72,7 +72,7 @@ fn respawn(
             })
         })
         .clone();
-    for (i, frame) in sim.lanes()[0].world.frames.iter().enumerate() {
+    for (i, frame) in sim.lanes()[0].world.frames().iter().enumerate() {
         let id = commands
             .spawn((ShowsFrame(i), Transform::default(), Visibility::default()))
             .id();
@@ -92,7 +92,7 @@ fn place(sim: Res<Sim>, mut frames: Query<(&ShowsFrame, &mut Transform)>) {
     let _timed = Timed::start();
     let world = &sim.lanes()[0].world;
     for (shows, mut transform) in &mut frames {
-        let Some(frame) = world.frames.get(shows.0) else {
+        let Some(frame) = world.frames().get(shows.0) else {
             continue;
         };
         let t = &frame.global.transform;
@@ -108,15 +108,11 @@ fn place(sim: Res<Sim>, mut frames: Query<(&ShowsFrame, &mut Transform)>) {
 fn draw_decks(sim: Res<Sim>, mut gizmos: Gizmos) {
     let _timed = Timed::start();
     let world = &sim.lanes()[0].world;
-    if world
-        .contacts
-        .as_ref()
-        .is_some_and(|c| !c.planes.is_empty())
-    {
+    if world.contacts().is_some_and(|c| !c.planes.is_empty()) {
         return;
     }
     let mut decks: Vec<usize> = world
-        .mounts
+        .mounts()
         .iter()
         .filter_map(|m| match m {
             Mount::Riding(r) => Some(r.frame),
@@ -126,7 +122,7 @@ fn draw_decks(sim: Res<Sim>, mut gizmos: Gizmos) {
     decks.sort_unstable();
     decks.dedup();
     for f in decks {
-        let frame = &world.frames[f];
+        let frame = &world.frames()[f];
         let size = frame
             .parts
             .iter()
@@ -151,13 +147,13 @@ const FORCE_SCALE: f64 = 1.0;
 fn inertial_arrows(sim: &Sim) -> Vec<(Vec3, [(&'static str, Vec3); 4])> {
     let world = &sim.lanes()[0].world;
     world
-        .bodies
+        .bodies()
         .iter()
-        .zip(&world.mounts)
+        .zip(world.mounts())
         .filter_map(|(b, mount)| match mount {
             Mount::Riding(r) => {
-                let forces = r.inertial(&world.frames);
-                let rotation = world.frames[r.frame].global.transform.rotation;
+                let forces = r.inertial(world.frames());
+                let rotation = world.frames()[r.frame].global.transform.rotation;
                 let to_world = |v: glam::DVec3| (rotation * v * FORCE_SCALE).as_vec3();
                 Some((
                     b.state.position.as_vec3(),
@@ -252,18 +248,18 @@ fn until(path: &VecDeque<(u64, glam::DVec3)>, step: u64) -> impl Iterator<Item =
 fn record(sim: Res<Sim>, mut paths: ResMut<Paths>) {
     let _timed = Timed::start();
     let world = &sim.lanes()[0].world;
-    if paths.generation != sim.generation() || paths.world.len() != world.bodies.len() {
+    if paths.generation != sim.generation() || paths.world.len() != world.bodies().len() {
         *paths = Paths {
             generation: sim.generation(),
-            world: vec![VecDeque::new(); world.bodies.len()],
-            local: vec![VecDeque::new(); world.bodies.len()],
+            world: vec![VecDeque::new(); world.bodies().len()],
+            local: vec![VecDeque::new(); world.bodies().len()],
         };
     }
-    if world.frames.is_empty() {
+    if world.frames().is_empty() {
         return;
     }
     let (step, ahead) = (sim.step_index(), sim.steps_ahead());
-    for (i, (b, mount)) in world.bodies.iter().zip(&world.mounts).enumerate() {
+    for (i, (b, mount)) in world.bodies().iter().zip(world.mounts()).enumerate() {
         let Mount::Riding(r) = mount else { continue };
         let Paths {
             world: w, local, ..
@@ -279,7 +275,7 @@ fn draw_paths(sim: Res<Sim>, view: Res<View>, paths: Res<Paths>, mut gizmos: Giz
         return;
     }
     let world = &sim.lanes()[0].world;
-    for (i, (b, mount)) in world.bodies.iter().zip(&world.mounts).enumerate() {
+    for (i, (b, mount)) in world.bodies().iter().zip(world.mounts()).enumerate() {
         let Mount::Riding(r) = mount else { continue };
         let step = sim.step_index();
         gizmos.linestrip(
@@ -287,11 +283,11 @@ fn draw_paths(sim: Res<Sim>, view: Res<View>, paths: Res<Paths>, mut gizmos: Giz
             WORLD_PATH_COLOR,
         );
         // Drawn on the frame as it is now: the curve turns with the platform.
-        let t = world.frames[r.frame].global.transform;
+        let t = world.frames()[r.frame].global.transform;
         if let Some(p) = &sim.dock().pendulum
             && p.body == i
         {
-            let rod = world.frames[p.frame]
+            let rod = world.frames()[p.frame]
                 .global
                 .transform
                 .transform_point(p.pivot);

@@ -59,7 +59,7 @@ pub fn controls(
     egui::CollapsingHeader::new("Time")
         .default_open(true)
         .show(ui, |ui| time_controls(ui, sim, view, time, message));
-    if sim.lanes()[0].world.contacts.is_some() && !view.hides("solver") {
+    if sim.lanes()[0].world.contacts().is_some() && !view.hides("solver") {
         egui::CollapsingHeader::new("Solver")
             .default_open(true)
             .show(ui, |ui| {
@@ -414,7 +414,7 @@ fn readouts(ui: &mut egui::Ui, sim: &Sim) {
             );
             ui.label(format!("{:+.1e}", run.drift.final_energy));
             ui.label(format!("{:.1e}", run.drift.max_momentum));
-            let body = &run.world.bodies[0];
+            let body = &run.world.bodies()[0];
             ui.label(
                 separatrix_ratio(&body.props, &body.state).map_or("-".into(), |r| format!("{r:.4}")),
             );

@@ -95,7 +95,7 @@ fn respawn(
         for (world, ghost, material) in std::iter::once((&run.world, false, solid))
             .chain(ghost.map(|(g, m)| (&g.world, true, m)))
         {
-            for (body, b) in world.bodies.iter().enumerate() {
+            for (body, b) in world.bodies().iter().enumerate() {
                 commands
                     .spawn((
                         Shows { lane, body, ghost },
@@ -138,7 +138,7 @@ fn sync(
         };
         let Some(run) = run else { continue };
         let (Some(body), Some(prev)) = (
-            run.world.bodies.get(shows.body),
+            run.world.bodies().get(shows.body),
             run.previous.get(shows.body),
         ) else {
             continue;

@@ -55,7 +55,7 @@ pub struct WorkPrecision {
 fn key_for(sim: &Sim) -> Result<DiagramInputs, String> {
     let world = sim.start().apply(sim.scene())?;
     sweep::check(&world)?;
-    let body = &world.bodies[0];
+    let body = &world.bodies()[0];
     Ok(DiagramInputs {
         inertia: body.props.inertia.principal(),
         orientation: body.state.orientation,

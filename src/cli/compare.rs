@@ -43,7 +43,7 @@ fn measure(
 ) -> Comparison {
     // Timing run: nothing but stepping, so the figure is the integrator's cost.
     let mut timed = world.clone();
-    timed.integrator = integrator;
+    timed.set_integrator(integrator);
     let start = Instant::now();
     let mut done = 0;
     while done < steps && timed.advance(dt).is_ok() {
@@ -52,7 +52,7 @@ fn measure(
             progress.set(done_before + done);
         }
     }
-    let ns = start.elapsed().as_nanos() as f64 / (done.max(1) as f64 * world.bodies.len() as f64);
+    let ns = start.elapsed().as_nanos() as f64 / (done.max(1) as f64 * world.bodies().len() as f64);
 
     let mut run = Run::new(world.clone(), integrator);
     let mut failure = None;
@@ -93,7 +93,7 @@ pub fn compare(args: &CompareArgs) -> Result<Vec<Comparison>, CliError> {
             .collect(),
     };
     let steps = step_count(args.duration.unwrap_or(scene.duration), dt)?;
-    diagnosis::check(&world, &world, dt).map_err(|why| CliError(why.message(0, world.time)))?;
+    diagnosis::check(&world, &world, dt).map_err(|why| CliError(why.message(0, world.time())))?;
     let mut progress = Progress::new(2 * steps * integrators.len() as u64, "compare");
     Ok(integrators
         .into_iter()

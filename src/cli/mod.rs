@@ -319,7 +319,7 @@ pub(crate) fn prepare(args: &SceneArgs) -> Result<(Scene, World, f64), CliError>
         let solver = name
             .parse()
             .map_err(|m| CliError(format!("--solver: {m}")))?;
-        let Some(contacts) = world.contacts.as_mut() else {
+        let Some(contacts) = world.contacts_mut() else {
             return Err(CliError(format!(
                 "--solver: scene '{}' has no contacts to solve",
                 scene.name
@@ -327,7 +327,7 @@ pub(crate) fn prepare(args: &SceneArgs) -> Result<(Scene, World, f64), CliError>
         };
         contacts.settings.solver = solver;
     }
-    let first = &mut world.bodies[0];
+    let first = &mut world.bodies_mut()[0];
     if let Some(Vec3Arg(moments)) = args.inertia {
         let omega = first.state.body_omega(&first.props);
         for (k, m) in moments.to_array().into_iter().enumerate() {
@@ -357,8 +357,8 @@ pub(crate) fn parse_integrator(name: &str, world: &World) -> Result<Integrator, 
     if integrator == Integrator::Analytic && !world.analytic_applies() {
         return Err(CliError(format!(
             "integrator 'analytic' is exact only for a single torque-free body in the world; this scene has {} bodies and {} moving frames",
-            world.bodies.len(),
-            world.frames.len()
+            world.bodies().len(),
+            world.frames().len()
         )));
     }
     Ok(integrator)

@@ -54,7 +54,7 @@ pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
                     Err(RecordError::NonFinite { .. }) => {
                         let why = diagnose(world, start, dt, None);
                         let step = first_step + i;
-                        return Err(Stop::Failed(CliError(why.message(step, world.time))));
+                        return Err(Stop::Failed(CliError(why.message(step, world.time()))));
                     }
                 }
             }
@@ -73,7 +73,7 @@ pub fn run(args: &SimulateArgs) -> Result<(), CliError> {
                 if let Err(e) = world.advance(dt) {
                     let why = diagnose(world, start, dt, Some(&e));
                     let step = first_step + i;
-                    return Err(Stop::Failed(CliError(why.message(step, world.time))));
+                    return Err(Stop::Failed(CliError(why.message(step, world.time()))));
                 }
                 told.tell(world, &progress);
             }
@@ -117,7 +117,7 @@ impl Told {
     /// What a world (a fresh scene's, or a saved state's) has already: its breaks are
     /// not news.
     fn of(world: &World) -> Self {
-        let joints = world.contacts.as_ref().map_or(&[][..], |c| &c.joints[..]);
+        let joints = world.contacts().map_or(&[][..], |c| &c.joints[..]);
         Self {
             broken: joints.iter().map(|j| !j.holds()).collect(),
             loops: false,
@@ -126,20 +126,23 @@ impl Told {
     }
 
     fn tell(&mut self, world: &World, progress: &Progress) {
-        let Some(c) = &world.contacts else {
+        let Some(c) = &world.contacts() else {
             return;
         };
         for (k, b) in c.breaks() {
             if !std::mem::replace(&mut self.broken[k], true) {
                 let j = &c.joints[k];
                 let second = match (j.b, j.frame) {
-                    (Some(b), _) => world.bodies[b].name.as_str(),
-                    (None, Some(f)) => world.frames[f].name.as_str(),
+                    (Some(b), _) => world.bodies()[b].name.as_str(),
+                    (None, Some(f)) => world.frames()[f].name.as_str(),
                     (None, None) => "the world",
                 };
                 progress.say(&format!(
                     "t = {:.4} s: joint {k} ({} to {second}) broke carrying {:.1} N and {:.1} N·m",
-                    b.time, world.bodies[j.a].name, b.force, b.torque
+                    b.time,
+                    world.bodies()[j.a].name,
+                    b.force,
+                    b.torque
                 ));
             }
         }
@@ -201,10 +204,13 @@ fn starting_world(args: &SimulateArgs) -> Result<(Scene, World, f64, u64), CliEr
     };
     // A saved moment goes on with the integrator it was running.
     let default = match args.state {
-        Some(_) => world.integrator.name().to_owned(),
+        Some(_) => world.integrator().name().to_owned(),
         None => scene.integrator.clone(),
     };
-    world.integrator = parse_integrator(args.integrator.as_deref().unwrap_or(&default), &world)?;
+    world.set_integrator(parse_integrator(
+        args.integrator.as_deref().unwrap_or(&default),
+        &world,
+    )?);
     Ok((scene, world, dt, first_step))
 }
 

@@ -128,10 +128,10 @@ impl fmt::Display for Diagnosis {
 
 /// The first body with a quantity that is not finite, and that quantity.
 fn first_non_finite(world: &World) -> Option<(usize, Quantity)> {
-    world.bodies.iter().enumerate().find_map(|(i, b)| {
+    world.bodies().iter().enumerate().find_map(|(i, b)| {
         Quantity::ALL
             .into_iter()
-            .find(|q| !q.of(b, world.gravity).is_finite())
+            .find(|q| !q.of(b, world.gravity()).is_finite())
             .map(|q| (i, q))
     })
 }
@@ -168,20 +168,20 @@ pub fn check(world: &World, start: &World, dt: f64) -> Result<(), Diagnosis> {
 pub fn diagnose(world: &World, start: &World, dt: f64, error: Option<&StepError>) -> Diagnosis {
     let (body, quantity, what) = match (first_non_finite(world), error) {
         (Some((i, q)), _) => {
-            let value = q.of(&world.bodies[i], world.gravity);
+            let value = q.of(&world.bodies()[i], world.gravity());
             (i, q, format!("{} overflowed ({})", q.name(), q.show(value)))
         }
         (None, error) => {
             // Every value is finite: the step was refused. Blame the body the step
             // asked most of.
             let (i, (_, q)) = world
-                .bodies
+                .bodies()
                 .iter()
                 .map(|b| per_step(b, dt))
                 .enumerate()
                 .max_by(|a, b| a.1.0.total_cmp(&b.1.0))
                 .unwrap_or((0, (0.0, Quantity::AngularVelocity)));
-            let value = q.of(&world.bodies[i], world.gravity);
+            let value = q.of(&world.bodies()[i], world.gravity());
             let what = match error {
                 Some(StepError::NonFinite) | None => {
                     format!("{} overflowed in the step ({})", q.name(), q.show(value))
@@ -191,12 +191,12 @@ pub fn diagnose(world: &World, start: &World, dt: f64, error: Option<&StepError>
             (i, q, what)
         }
     };
-    let b = &world.bodies[body];
+    let b = &world.bodies()[body];
     Diagnosis {
         body,
         name: b.name.clone(),
         what,
-        cause: cause(b, start.bodies.get(body), start.gravity, dt, quantity),
+        cause: cause(b, start.bodies().get(body), start.gravity(), dt, quantity),
     }
 }
 
@@ -267,7 +267,7 @@ mod tests {
     }
 
     fn set_omega(world: &mut World, omega: DVec3) {
-        let b = &mut world.bodies[0];
+        let b = &mut world.bodies_mut()[0];
         b.state.set_world_omega(&b.props, omega);
     }
 
@@ -344,7 +344,7 @@ mod tests {
         let world = Scene::load("tumbling-crowd").unwrap().build();
         let start = world.clone();
         let mut broken = world;
-        broken.bodies[4].state.velocity = DVec3::new(f64::NAN, 0.0, 0.0);
+        broken.bodies_mut()[4].state.velocity = DVec3::new(f64::NAN, 0.0, 0.0);
         let d = diagnose(&broken, &start, 0.01, Some(&StepError::NonFinite));
         assert_eq!(d.body, 4);
         assert!(d.what.starts_with("velocity overflowed"), "{}", d.what);

@@ -45,22 +45,22 @@ impl DockKind {
     /// `top-on-turntable`, whose top stands on the table without riding in it. Other
     /// contact scenes get the contact dock, the rest the free-body one.
     pub fn of(scene: &Scene, world: &World) -> Self {
-        let felt = world.mounts.iter().any(|m| match m {
-            Mount::Riding(r) => !inertial(&world.frames[r.frame].global),
+        let felt = world.mounts().iter().any(|m| match m {
+            Mount::Riding(r) => !inertial(&world.frames()[r.frame].global),
             _ => false,
         });
         let mechanism = matches!(
             scene.readout,
             Some(Readout::SliderCrank { .. } | Readout::Stretch)
         );
-        let breakable = world.contacts.as_ref().is_some_and(|c| {
+        let breakable = world.contacts().is_some_and(|c| {
             (c.joints.iter()).any(|j| j.break_force.is_some() || j.break_torque.is_some())
         });
         if mechanism || breakable {
             Self::Joints
         } else if scene.readout.is_some() || felt {
             Self::Frames
-        } else if world.contacts.is_some() {
+        } else if world.contacts().is_some() {
             Self::Contacts
         } else {
             Self::FreeBody
@@ -92,14 +92,14 @@ impl Stamped for EnergySample {
 
 impl EnergySample {
     pub fn of(world: &World) -> Self {
-        let (kinetic, potential) = world.bodies.iter().fold((0.0, 0.0), |(k, p), b| {
+        let (kinetic, potential) = world.bodies().iter().fold((0.0, 0.0), |(k, p), b| {
             (
                 k + b.state.kinetic_energy(&b.props),
-                p + b.potential_energy(world.gravity),
+                p + b.potential_energy(world.gravity()),
             )
         });
         Self {
-            t: world.time,
+            t: world.time(),
             kinetic,
             potential,
         }
@@ -123,7 +123,7 @@ impl Stamped for ContactSample {
 
 impl ContactSample {
     pub fn of(world: &World) -> Option<Self> {
-        let contacts = world.contacts.as_ref()?;
+        let contacts = world.contacts()?;
         let points = || {
             contacts
                 .graph
@@ -134,7 +134,7 @@ impl ContactSample {
         let depth = points().map(|p| -p.separation).fold(0.0, f64::max);
         // Every contact's, asleep ones' too (the step's readout counts those it solved).
         Some(Self {
-            t: world.time,
+            t: world.time(),
             points: points().count(),
             depth,
         })
@@ -206,15 +206,19 @@ impl Pendulum {
         let (body, frame, pivot) =
             if let Some(Readout::Foucault { body, frame, pivot }) = &scene.readout {
                 (
-                    world.bodies.iter().position(|x| &x.name == body)?,
-                    world.frames.iter().position(|x| &x.name == frame)?,
+                    world.bodies().iter().position(|x| &x.name == body)?,
+                    world.frames().iter().position(|x| &x.name == frame)?,
                     *pivot,
                 )
             } else {
-                world.mounts.iter().enumerate().find_map(|(b, m)| match m {
-                    Mount::Riding(r) => r.tether.map(|rod| (b, r.frame, rod.anchor)),
-                    _ => None,
-                })?
+                world
+                    .mounts()
+                    .iter()
+                    .enumerate()
+                    .find_map(|(b, m)| match m {
+                        Mount::Riding(r) => r.tether.map(|rod| (b, r.frame, rod.anchor)),
+                        _ => None,
+                    })?
             };
         Some(Self {
             body,
@@ -227,17 +231,17 @@ impl Pendulum {
     /// The bob's displacement from below the pivot, in the frame's horizontal plane,
     /// counter-clockwise seen from above, into the meter.
     fn record(&mut self, world: &World) {
-        let frame = world.frames[self.frame].global.transform;
+        let frame = world.frames()[self.frame].global.transform;
         let x = frame
             .inverse()
-            .transform_point(world.bodies[self.body].state.position)
+            .transform_point(world.bodies()[self.body].state.position)
             - self.pivot;
-        self.meter.record(world.time, DVec2::new(x.x, -x.z));
+        self.meter.record(world.time(), DVec2::new(x.x, -x.z));
     }
 
     /// The site of the pendulum on its turning planet.
     pub fn site(&self, world: &World) -> FoucaultSite {
-        FoucaultSite::of(&world.frames[self.frame].global)
+        FoucaultSite::of(&world.frames()[self.frame].global)
     }
 
     /// The swing plane's textbook turning rate against the ground, counter-clockwise
@@ -264,15 +268,15 @@ impl Circling {
             return None;
         };
         Some(Self {
-            body: world.bodies.iter().position(|b| &b.name == body)?,
-            frame: world.frames.iter().position(|f| &f.name == frame)?,
+            body: world.bodies().iter().position(|b| &b.name == body)?,
+            frame: world.frames().iter().position(|f| &f.name == frame)?,
             meter: TurnRate::default(),
         })
     }
 
     /// `2Ω/7` for the frame's current spin about the vertical.
     pub fn expected(&self, world: &crate::world::World) -> f64 {
-        2.0 / 7.0 * world.frames[self.frame].global.angular_velocity.y
+        2.0 / 7.0 * world.frames()[self.frame].global.angular_velocity.y
     }
 }
 
@@ -320,7 +324,7 @@ impl Dock {
     pub fn new(scene: &Scene, lanes: &[Run]) -> Self {
         let world = &lanes[0].world;
         let riders: Vec<RiderForces> = world
-            .mounts
+            .mounts()
             .iter()
             .enumerate()
             .filter(|(_, m)| matches!(m, Mount::Riding(_)))
@@ -331,14 +335,13 @@ impl Dock {
             .collect();
         let readout_body = match &scene.readout {
             Some(Readout::Foucault { body, .. } | Readout::Circling { body, .. }) => {
-                world.bodies.iter().position(|b| &b.name == body)
+                world.bodies().iter().position(|b| &b.name == body)
             }
             _ => None,
         };
         let jointed = |b: usize| {
             world
-                .contacts
-                .as_ref()
+                .contacts()
                 .is_some_and(|c| c.joints.iter().any(|j| j.a == b || j.b == Some(b)))
         };
         let default_rider = riders
@@ -346,7 +349,7 @@ impl Dock {
             .position(|r| Some(r.body) == readout_body)
             .or_else(|| riders.iter().position(|r| !jointed(r.body)))
             .unwrap_or(0);
-        let contacts = if world.contacts.is_some() {
+        let contacts = if world.contacts().is_some() {
             vec![Series::default(); lanes.len()]
         } else {
             Vec::new()
@@ -371,7 +374,7 @@ impl Dock {
     pub fn measure(&mut self, world: &World) {
         if let Some(c) = &mut self.circling {
             c.meter
-                .record(world.time, world.bodies[c.body].state.velocity);
+                .record(world.time(), world.bodies()[c.body].state.velocity);
         }
     }
 
@@ -399,14 +402,14 @@ impl Dock {
             }
         }
         self.stages.record(StageSample {
-            t: world.time,
+            t: world.time(),
             micros: *stages,
         });
         for rider in &mut self.riders {
-            if let Mount::Riding(r) = &world.mounts[rider.body] {
-                let forces = r.inertial(&world.frames).named();
+            if let Mount::Riding(r) = &world.mounts()[rider.body] {
+                let forces = r.inertial(world.frames()).named();
                 rider.series.record(ForceSample {
-                    t: world.time,
+                    t: world.time(),
                     magnitudes: forces.map(|(_, v)| v.length()),
                 });
             }
@@ -415,7 +418,7 @@ impl Dock {
             && let Some(measured) = c.meter.rate()
         {
             self.circling_series.record(RateSample {
-                t: world.time,
+                t: world.time(),
                 measured,
                 expected: c.expected(world),
             });
@@ -476,16 +479,16 @@ mod tests {
     fn the_crash_boxes_feel_no_inertial_force() {
         let mut world = Scene::load("crash").unwrap().build();
         let mut riders = 0;
-        while world.time < 4.0 {
+        while world.time() < 4.0 {
             world.advance(0.01).unwrap();
-            for m in &world.mounts {
+            for m in world.mounts() {
                 if let Mount::Riding(r) = m {
                     riders += 1;
                     assert_eq!(
-                        r.inertial(&world.frames).total(),
+                        r.inertial(world.frames()).total(),
                         DVec3::ZERO,
                         "{}",
-                        world.time
+                        world.time()
                     );
                 }
             }
@@ -500,8 +503,9 @@ mod tests {
         for name in crate::scene::scene_names() {
             let lab = lab(name);
             let world = &lab.lanes[0].world;
-            let single_free =
-                world.bodies.len() == 1 && world.frames.is_empty() && world.contacts.is_none();
+            let single_free = world.bodies().len() == 1
+                && world.frames().is_empty()
+                && world.contacts().is_none();
             assert_eq!(lab.ghost.is_some(), single_free, "{name}");
         }
         assert!(lab("dzhanibekov").ghost.is_some());
@@ -542,7 +546,7 @@ mod tests {
         lab.step();
         let dock = &lab.dock;
         let rider = &dock.riders[dock.default_rider];
-        assert_eq!(lab.lanes[0].world.bodies[rider.body].name, "ball");
+        assert_eq!(lab.lanes[0].world.bodies()[rider.body].name, "ball");
         let [frame, euler, centrifugal, _] = rider.series.last().unwrap().magnitudes;
         assert!((frame - 3.0 * 0.3).abs() < 1e-9, "{frame}");
         assert!(euler < 1e-12, "steady turning: {euler}");

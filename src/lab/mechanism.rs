@@ -41,7 +41,7 @@ pub enum Mechanism {
 
 impl Mechanism {
     pub fn of(scene: &Scene, world: &World) -> Option<Self> {
-        let body = |name: &str| world.bodies.iter().position(|b| b.name == name);
+        let body = |name: &str| world.bodies().iter().position(|b| b.name == name);
         match scene.readout.as_ref()? {
             Readout::SliderCrank {
                 crank,
@@ -57,8 +57,8 @@ impl Mechanism {
                 l: *rod_length,
             }),
             Readout::Stretch => {
-                let c = world.contacts.as_ref()?;
-                let poses = Contacts::poses(&world.bodies);
+                let c = world.contacts()?;
+                let poses = Contacts::poses(world.bodies());
                 let anchor = |k: usize| c.joint_anchors(&poses, k).0;
                 let span = anchor(0).distance(anchor(c.joints.len() - 1));
                 // One joint, or a ring: no length to measure the stretch against.
@@ -78,15 +78,15 @@ impl Mechanism {
                 r,
                 l,
             } => {
-                let arm = world.bodies[crank].state.orientation * DVec3::X;
+                let arm = world.bodies()[crank].state.orientation * DVec3::X;
                 let theta = arm.y.atan2(arm.x);
-                let x = world.bodies[piston].state.position.x - pivot.x;
+                let x = world.bodies()[piston].state.position.x - pivot.x;
                 let s = r * theta.sin();
                 (x, r * theta.cos() + (l * l - s * s).sqrt())
             }
             Self::Stretch { span } => {
-                let gap = world.contacts.as_ref().map_or(0.0, |c| {
-                    let poses = Contacts::poses(&world.bodies);
+                let gap = world.contacts().map_or(0.0, |c| {
+                    let poses = Contacts::poses(world.bodies());
                     (0..c.joints.len())
                         .filter(|&k| c.joints[k].holds())
                         .map(|k| {
@@ -99,7 +99,7 @@ impl Mechanism {
             }
         };
         MechanismSample {
-            t: world.time,
+            t: world.time(),
             measured,
             expected,
         }

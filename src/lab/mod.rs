@@ -210,7 +210,10 @@ impl Lab {
                 .then(|| Run::new(world, Integrator::Analytic));
             (lanes, ghost)
         } else {
-            let integrator = self.lanes.first().map_or(world.integrator, Run::integrator);
+            let integrator = self
+                .lanes
+                .first()
+                .map_or(world.integrator(), Run::integrator);
             (vec![Run::new(world, integrator)], None)
         };
         self.radius = radius_of(&lanes[0].world);
@@ -345,7 +348,7 @@ impl Lab {
     /// between the forces and frames stages calls. The load is logged as an input, so a
     /// seek or a replay applies it again at the same step.
     pub fn add_load(&mut self, lane: usize, body: usize, load: Loads) -> Result<(), String> {
-        let bodies = self.lanes.get(lane).map(|r| r.world.bodies.len());
+        let bodies = self.lanes.get(lane).map(|r| r.world.bodies().len());
         if bodies.is_none_or(|n| body >= n) {
             return Err(format!("no body {body} in lane {lane}"));
         }
@@ -363,11 +366,11 @@ impl Lab {
         if integrator == Integrator::Analytic && !run.world.analytic_applies() {
             return Err("the exact solution exists for a single torque-free body only".into());
         }
-        if run.world.integrator != integrator {
-            run.world.integrator = integrator;
+        if run.world.integrator() != integrator {
+            run.world.set_integrator(integrator);
             // The plots mark the switch once, when it is first made.
             if self.mode == Mode::Live {
-                self.recorders.switched(run.world.time, integrator);
+                self.recorders.switched(run.world.time(), integrator);
             }
         }
         Ok(())
@@ -509,7 +512,7 @@ impl Lab {
     }
 
     pub fn time(&self) -> f64 {
-        self.lanes[0].world.time
+        self.lanes[0].world.time()
     }
 
     /// Bodies stepped per physics step, the ghost included.
@@ -517,14 +520,14 @@ impl Lab {
         self.lanes
             .iter()
             .chain(self.ghost.as_ref())
-            .map(|r| r.world.bodies.len())
+            .map(|r| r.world.bodies().len())
             .sum()
     }
 
     /// The first body's principal moments and its `h·L` in body axes: the midpoint
     /// integrator's Newton problem, the point the convergence map marks.
     pub fn newton_point(&self) -> (DVec3, DVec3) {
-        let body = &self.lanes[0].world.bodies[0];
+        let body = &self.lanes[0].world.bodies()[0];
         (
             body.props.inertia.principal(),
             self.h() * body.state.body_momentum(),
@@ -534,7 +537,7 @@ impl Lab {
     /// The motors of the scene's hinges (the first lane's, every lane has the same), by
     /// joint index.
     pub fn motors(&self) -> Vec<(usize, Motor)> {
-        let Some(c) = &self.lanes[0].world.contacts else {
+        let Some(c) = &self.lanes[0].world.contacts() else {
             return Vec::new();
         };
         c.joints
@@ -560,7 +563,7 @@ impl Lab {
             return Err(format!("joint {joint} has no motor"));
         }
         for run in &mut self.lanes {
-            if let Some(c) = &mut run.world.contacts {
+            if let Some(c) = run.world.contacts_mut() {
                 c.set_motor(joint, motor);
             }
         }
@@ -586,9 +589,9 @@ impl Lab {
     /// panel's friction slider starts from.
     pub fn friction(&self) -> Option<f64> {
         let world = &self.lanes[0].world;
-        world.contacts.as_ref()?;
+        world.contacts()?;
         world
-            .bodies
+            .bodies()
             .iter()
             .find(|b| !b.parts.is_empty())
             .map(|b| b.material.friction)
@@ -618,8 +621,8 @@ impl Lab {
     fn apply_solver_settings(&mut self, settings: SolverSettings) -> Result<(), String> {
         crate::scene::validate_solver(&settings).map_err(|e| e.under("solver"))?;
         for run in &mut self.lanes {
-            let bodies = run.world.bodies.len();
-            if let Some(c) = &mut run.world.contacts {
+            let bodies = run.world.bodies().len();
+            if let Some(c) = run.world.contacts_mut() {
                 c.set_settings(settings, bodies);
             }
         }
@@ -634,7 +637,7 @@ impl Lab {
     }
 
     fn apply_spawn(&mut self, shape: Shape, velocity: DVec3) -> Result<(), String> {
-        if self.lanes.iter().any(|r| r.world.contacts.is_none()) {
+        if self.lanes.iter().any(|r| r.world.contacts().is_none()) {
             return Err("bodies can be added to scenes with contacts only".into());
         }
         let radius = self.radius.max(1.0);
@@ -653,7 +656,7 @@ impl Lab {
         state.velocity = velocity;
         for (lane, run) in self.lanes.iter_mut().enumerate() {
             let body = Body {
-                name: format!("spawned {}", run.world.bodies.len() + 1),
+                name: format!("spawned {}", run.world.bodies().len() + 1),
                 props,
                 state,
                 parts: vec![Part {
@@ -666,7 +669,7 @@ impl Lab {
             };
             run.spawn(body);
             // Simulated again, the lane keeps the trail it had.
-            self.recorders.add_trail(lane, run.world.bodies.len());
+            self.recorders.add_trail(lane, run.world.bodies().len());
         }
         self.generation += 1;
         Ok(())
@@ -753,10 +756,10 @@ impl Lab {
 /// Radius of a sphere about the origin holding a world's bodies and frames' parts.
 fn radius_of(world: &crate::world::World) -> f64 {
     world
-        .bodies
+        .bodies()
         .iter()
         .map(|b| b.state.position.length() + b.radius())
-        .chain(world.frames.iter().flat_map(|f| {
+        .chain(world.frames().iter().flat_map(|f| {
             let center = f.global.transform.translation.length();
             f.parts.iter().map(move |p| center + p.radius_from_centre())
         }))
@@ -766,7 +769,7 @@ fn radius_of(world: &crate::world::World) -> f64 {
 /// How far the bodies reach sideways from the vertical axis, for spacing lanes.
 fn reach_of(world: &crate::world::World) -> f64 {
     world
-        .bodies
+        .bodies()
         .iter()
         .map(|b| (b.state.position * DVec3::new(1.0, 0.0, 1.0)).length() + b.radius())
         .fold(0.1, f64::max)
@@ -790,8 +793,8 @@ mod tests {
             lab.ghost.as_ref().unwrap().integrator(),
             Integrator::Analytic
         );
-        let start = lab.lanes[0].world.bodies[0].state;
-        assert!(lab.lanes.iter().all(|r| r.world.bodies[0].state == start));
+        let start = lab.lanes[0].world.bodies()[0].state;
+        assert!(lab.lanes.iter().all(|r| r.world.bodies()[0].state == start));
     }
 
     #[test]
@@ -801,7 +804,12 @@ mod tests {
         for _ in 0..50 {
             lab.step();
         }
-        let before: Vec<_> = lab.lanes[0].world.bodies.iter().map(|b| b.state).collect();
+        let before: Vec<_> = lab.lanes[0]
+            .world
+            .bodies()
+            .iter()
+            .map(|b| b.state)
+            .collect();
         let t = lab.time();
         lab.switch_integrator(Integrator::ExplicitEulerWorld)
             .unwrap();
@@ -813,7 +821,7 @@ mod tests {
             vec![(t, Integrator::ExplicitEulerWorld)]
         );
         // One more step moves every body by about one step of its own velocity.
-        for (b, s0) in lab.lanes[0].world.bodies.iter().zip(&before) {
+        for (b, s0) in lab.lanes[0].world.bodies().iter().zip(&before) {
             let moved = s0.orientation.inverse() * b.state.orientation;
             let omega = s0.body_omega(&b.props).length();
             assert!(
@@ -837,7 +845,7 @@ mod tests {
             }
         }
         for (a, b) in four.lanes.iter().zip(&fine.lanes) {
-            assert_eq!(a.world.bodies[0].state, b.world.bodies[0].state);
+            assert_eq!(a.world.bodies()[0].state, b.world.bodies()[0].state);
         }
         assert!((four.time() - 100.0 * four.dt).abs() < 1e-12);
         assert!(
@@ -905,7 +913,7 @@ mod tests {
         for _ in 0..20 {
             lab.step();
         }
-        assert_eq!(lab.lanes[0].world.bodies.len(), 1);
+        assert_eq!(lab.lanes[0].world.bodies().len(), 1);
         let before: Vec<String> = lab.csv().lines().map(String::from).collect();
         let energy_before = lab.recorders().history()[0].last().unwrap().energy;
         lab.spawn(
@@ -915,7 +923,7 @@ mod tests {
             DVec3::ZERO,
         )
         .unwrap();
-        assert_eq!(lab.lanes[0].world.bodies.len(), 2);
+        assert_eq!(lab.lanes[0].world.bodies().len(), 2);
         lab.step();
         let after: Vec<String> = lab.csv().lines().map(String::from).collect();
         // The export is lane after lane: each lane's rows must start with what they were.
@@ -963,8 +971,8 @@ mod tests {
         for _ in 0..400 {
             lab.step();
         }
-        let contacts = |lab: &Lab| lab.lanes[0].world.contacts.as_ref().unwrap().clone();
-        let n = lab.lanes[0].world.bodies.len();
+        let contacts = |lab: &Lab| lab.lanes[0].world.contacts().unwrap().clone();
+        let n = lab.lanes[0].world.bodies().len();
         assert!(
             (0..n).any(|b| contacts(&lab).is_asleep(b)),
             "the stack sleeps"
@@ -988,7 +996,7 @@ mod tests {
     #[test]
     fn holding_dragging_and_releasing_a_body() {
         let mut lab = lab("bounce");
-        let ball = lab.lanes[0].world.bodies[0].state.position;
+        let ball = lab.lanes[0].world.bodies()[0].state.position;
         let grab = Grab {
             body: 0,
             local: DVec3::ZERO,
@@ -1002,9 +1010,9 @@ mod tests {
         for _ in 0..200 {
             lab.step();
         }
-        let held = lab.lanes[0].world.bodies[0].state.position;
+        let held = lab.lanes[0].world.bodies()[0].state.position;
         assert!((held - target).length() < 0.05, "{held} vs {target}");
-        let free = lab.lanes[1].world.bodies[0].state.position;
+        let free = lab.lanes[1].world.bodies()[0].state.position;
         assert!(
             (free - target).length() > 1.0,
             "only lane 0 is held: {free}"
@@ -1012,7 +1020,7 @@ mod tests {
         lab.release();
         assert_eq!(lab.grab, None);
         lab.step();
-        let after = lab.lanes[0].world.bodies[0].state.velocity;
+        let after = lab.lanes[0].world.bodies()[0].state.velocity;
         assert!(after.y < 0.0, "let go, it falls: {after}");
     }
 
@@ -1027,16 +1035,16 @@ mod tests {
         std::fs::write(&bad, text.replace("dt: 0.01", "dt: -1.0")).unwrap();
         let mut lab = lab("dzhanibekov");
         lab.step();
-        let before = lab.lanes[0].world.time;
+        let before = lab.lanes[0].world.time();
         let err = lab.open(bad.to_str().unwrap()).unwrap_err();
         assert!(
             err.starts_with(&format!("{}:7:9: dt: -1 is outside", bad.display())),
             "{err}"
         );
         assert_eq!(lab.scene.name, "dzhanibekov");
-        assert_eq!(lab.lanes[0].world.time, before);
+        assert_eq!(lab.lanes[0].world.time(), before);
         lab.step();
-        assert!(lab.lanes[0].world.time > before);
+        assert!(lab.lanes[0].world.time() > before);
         let good = dir.join("good.ron");
         std::fs::write(&good, text).unwrap();
         lab.open(good.to_str().unwrap()).unwrap();
@@ -1053,9 +1061,9 @@ mod tests {
         assert_eq!(tank.friction(), Some(0.0));
         tank.step();
         let world = &tank.lanes[0].world;
-        let contacts = world.contacts.as_ref().unwrap();
+        let contacts = world.contacts().unwrap();
         assert!(contacts.graph.values().iter().all(|c| c.friction == 0.0));
-        assert!(world.frames.iter().all(|f| f.material.friction == 0.0));
+        assert!(world.frames().iter().all(|f| f.material.friction == 0.0));
         assert!(tank.set_friction(-1.0).is_err() && tank.set_friction(f64::NAN).is_err());
         // Beyond the friction range the contact rows overflowed.
         assert!(tank.set_friction(1e160).is_err());

@@ -199,7 +199,7 @@ impl Start {
     /// The start conditions the scene describes, read from its first body.
     pub fn of_scene(scene: &Scene) -> Self {
         let world = scene.build();
-        let body = &world.bodies[0];
+        let body = &world.bodies()[0];
         let moments = body.props.inertia.principal();
         let omega = body.state.body_omega(&body.props);
         let spin_axis = omega.abs().max_position();
@@ -235,7 +235,7 @@ impl Start {
         }
         scene.validate()?;
         let mut world = scene.build();
-        let body = &mut world.bodies[0];
+        let body = &mut world.bodies_mut()[0];
         let moments = body.props.inertia.principal();
         let axes = axes_by_moment(moments);
         let spin_axis = axes[self.axis.rank()];
@@ -285,7 +285,7 @@ mod tests {
             let scene = Scene::load(name).unwrap();
             let built = scene.build();
             let applied = Start::of_scene(&scene).apply(&scene).unwrap();
-            for (a, b) in built.bodies.iter().zip(&applied.bodies) {
+            for (a, b) in built.bodies().iter().zip(applied.bodies()) {
                 let (la, lb) = (a.state.angular_momentum, b.state.angular_momentum);
                 assert!(
                     (la - lb).length() <= 1e-12 * la.length(),
@@ -306,7 +306,7 @@ mod tests {
                 start.preset = preset;
                 start.axis = axis;
                 let world = start.apply(&scene).unwrap();
-                let body = &world.bodies[0];
+                let body = &world.bodies()[0];
                 let moments = body.props.inertia.principal();
                 let omega = body.state.body_omega(&body.props);
                 let spun = omega.abs().max_position();

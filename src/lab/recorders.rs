@@ -27,7 +27,7 @@ impl Recorders {
             history: vec![Series::default(); lanes.len()],
             trails: lanes
                 .iter()
-                .map(|r| vec![Trail::default(); r.world.bodies.len()])
+                .map(|r| vec![Trail::default(); r.world.bodies().len()])
                 .collect(),
             ..Self::default()
         }
@@ -45,7 +45,7 @@ impl Recorders {
         for (lane, run) in lanes.iter().enumerate() {
             if run.error.is_none() {
                 self.history[lane].record(sample(run));
-                for (trail, body) in self.trails[lane].iter_mut().zip(&run.world.bodies) {
+                for (trail, body) in self.trails[lane].iter_mut().zip(run.world.bodies()) {
                     let s = &body.state;
                     trail.record(s.world_omega(&body.props), s.body_omega(&body.props));
                 }
@@ -108,9 +108,9 @@ impl Recorders {
 }
 
 fn sample(run: &Run) -> Sample {
-    let body = &run.world.bodies[0];
+    let body = &run.world.bodies()[0];
     Sample {
-        t: run.world.time,
+        t: run.world.time(),
         energy: run.drift.final_energy,
         momentum: run.drift.momentum,
         omega: body.state.body_omega(&body.props),

@@ -34,14 +34,14 @@ impl Recording {
             self.steps.resize_with(lane + 1, Vec::new);
             self.states.resize_with(lane + 1, Vec::new);
         }
-        if self.records + world.bodies.len() > MAX_STATES {
+        if self.records + world.bodies().len() > MAX_STATES {
             self.full = true;
             return;
         }
-        let n = world.bodies.len();
-        self.steps[lane].push((world.time, world.integrator, n));
-        self.states[lane].extend(world.bodies.iter().map(|b| b.state));
-        self.records += world.bodies.len();
+        let n = world.bodies().len();
+        self.steps[lane].push((world.time(), world.integrator(), n));
+        self.states[lane].extend(world.bodies().iter().map(|b| b.state));
+        self.records += world.bodies().len();
     }
 
     /// Forgets the steps after time `t` (a branch discards the old future).
@@ -90,8 +90,8 @@ impl Recording {
     pub fn csv<'a>(&self, worlds: impl IntoIterator<Item = &'a World>) -> String {
         let mut out = RecordWriter::csv(Vec::new());
         for ((steps, states), world) in self.steps.iter().zip(&self.states).zip(worlds) {
-            let gravity: DVec3 = world.gravity;
-            let mut bodies: Vec<Body> = world.bodies.clone();
+            let gravity: DVec3 = world.gravity();
+            let mut bodies: Vec<Body> = world.bodies().to_vec();
             let mut states = states.as_slice();
             for &(t, integrator, n) in steps {
                 let (step_states, rest) = states.split_at(n);
@@ -117,7 +117,7 @@ mod tests {
     #[test]
     fn the_export_keeps_the_columns_of_an_awkward_name() {
         let mut world = Scene::load("free-body").unwrap().build();
-        world.bodies[0].name = "a,b \"c\"\nd".into();
+        world.bodies_mut()[0].name = "a,b \"c\"\nd".into();
         let mut recording = Recording::default();
         recording.record(0, &world);
         world.advance(0.01).unwrap();

@@ -31,9 +31,9 @@ const VALUE_KEYS: [&str; 20] = [
 impl<'a> Record<'a> {
     pub fn of_world(world: &'a World) -> impl Iterator<Item = Record<'a>> {
         world
-            .bodies
+            .bodies()
             .iter()
-            .map(move |b| Self::of_body(world.time, world.integrator, world.gravity, b))
+            .map(move |b| Self::of_body(world.time(), world.integrator(), world.gravity(), b))
     }
 
     /// One body at time `t`; the app's export builds records from recorded states with it.
@@ -248,9 +248,9 @@ mod tests {
         let finite = Record::of_world(&world).next().unwrap();
         assert_eq!(
             &finite.values[17..],
-            &world.bodies[0].state.velocity.to_array()
+            &world.bodies()[0].state.velocity.to_array()
         );
-        world.bodies[0].state.velocity.z = f64::NAN;
+        world.bodies_mut()[0].state.velocity.z = f64::NAN;
         let record = Record::of_world(&world).next().unwrap();
         assert!(matches!(
             out.write(&record),

@@ -43,8 +43,8 @@ pub struct Run {
 
 impl Run {
     pub fn new(mut world: World, integrator: Integrator) -> Self {
-        world.integrator = integrator;
-        let body = &world.bodies[0];
+        world.set_integrator(integrator);
+        let body = &world.bodies()[0];
         let omega = body.state.body_omega(&body.props);
         let top = TorqueFreeTop::new(body.props.inertia.principal(), omega);
         let flip_axis = body
@@ -56,7 +56,7 @@ impl Run {
             .filter(|&axis| top.steady_axis() != Some(axis))
             .and_then(|_| top.flip_period());
         Self {
-            previous: world.bodies.iter().map(|b| b.state).collect(),
+            previous: world.bodies().iter().map(|b| b.state).collect(),
             drift: Drift::new(world.energy(), body.state.angular_momentum),
             flips: FlipCounter::default(),
             flip_axis,
@@ -74,17 +74,17 @@ impl Run {
     /// before it (it may land on sleeping ones); its index.
     pub fn spawn(&mut self, body: Body) -> usize {
         let world = &mut self.world;
-        self.drift.add_energy(body.energy(world.gravity));
+        self.drift.add_energy(body.energy(world.gravity()));
         self.previous.push(body.state);
         let added = world.add_body(body, Mount::World);
-        if let Some(contacts) = &mut world.contacts {
+        if let Some(contacts) = world.contacts_mut() {
             (0..=added).for_each(|b| contacts.wake(b));
         }
         added
     }
 
     pub fn integrator(&self) -> Integrator {
-        self.world.integrator
+        self.world.integrator()
     }
 
     /// One integrator step of `h` and its measurements; does nothing once the run has
@@ -101,7 +101,7 @@ impl Run {
     pub fn begin_step(&mut self) {
         self.previous.clear();
         self.previous
-            .extend(self.world.bodies.iter().map(|b| b.state));
+            .extend(self.world.bodies().iter().map(|b| b.state));
     }
 
     /// One stage of an integrator step of `h`; a failure stops the run and is kept.
@@ -117,7 +117,7 @@ impl Run {
     fn fail(&mut self, e: StepError, dt: f64) {
         let start = self.start.as_deref().unwrap_or(&self.world);
         let why = diagnose(&self.world, start, dt, Some(&e));
-        self.failure = Some(why.message(self.steps + 1, self.world.time));
+        self.failure = Some(why.message(self.steps + 1, self.world.time()));
         self.error = Some(e);
     }
 
@@ -134,11 +134,11 @@ impl Run {
             return Err(StepError::NonFinite);
         }
         self.steps += 1;
-        let body = &self.world.bodies[0];
+        let body = &self.world.bodies()[0];
         self.drift.record(energy, body.state.angular_momentum);
         if let Some(axis) = self.flip_axis {
             self.flips
-                .record(self.world.time, body.state.body_omega(&body.props)[axis]);
+                .record(self.world.time(), body.state.body_omega(&body.props)[axis]);
         }
         Ok(())
     }
@@ -153,25 +153,25 @@ mod tests {
     #[test]
     fn a_failed_run_stops_and_keeps_its_state() {
         let mut world = Scene::load("free-body").unwrap().build();
-        world.add_body(world.bodies[0].clone(), Mount::World);
+        world.add_body(world.bodies()[0].clone(), Mount::World);
         // `analytic` refuses a world of two bodies.
         let mut run = Run::new(world, Integrator::Analytic);
-        let before = run.world.bodies[0].state;
+        let before = run.world.bodies()[0].state;
         assert!(run.step(0.01).is_err());
         assert!(run.step(0.01).is_err());
-        assert_eq!(run.world.bodies[0].state, before);
-        assert_eq!(run.world.time, 0.0);
+        assert_eq!(run.world.bodies()[0].state, before);
+        assert_eq!(run.world.time(), 0.0);
     }
 
     /// A state whose energy overflows stops the run instead of recording NaN.
     #[test]
     fn an_energy_that_overflows_stops_the_run() {
         let mut world = Scene::load("free-body").unwrap().build();
-        world.bodies[0].state.velocity.x = 1e150;
+        world.bodies_mut()[0].state.velocity.x = 1e150;
         let mut run = Run::new(world, Integrator::Rk4);
         assert_eq!(run.step(1e-3), Ok(()));
         // ½mv² = ½m·1e320 J does not fit in a double; the state does.
-        run.world.bodies[0].state.velocity.x = 1e160;
+        run.world.bodies_mut()[0].state.velocity.x = 1e160;
         assert_eq!(run.step(1e-3), Err(StepError::NonFinite));
         assert!(run.drift.max_energy.is_finite() && run.drift.final_energy.is_finite());
         let failure = run.failure.clone().unwrap();

@@ -78,7 +78,7 @@ impl LabState {
 
     /// Bodies per lane, to tell whether views must respawn what they draw.
     fn body_counts(&self) -> Vec<usize> {
-        self.lanes.iter().map(|r| r.world.bodies.len()).collect()
+        self.lanes.iter().map(|r| r.world.bodies().len()).collect()
     }
 }
 
@@ -102,7 +102,7 @@ impl Lab {
     pub(crate) fn restore_state(&mut self, from: &LabState) {
         // Loads a plugin added for a step that is not taken now: the log adds them again.
         self.loads = Default::default();
-        let counts: Vec<usize> = self.lanes.iter().map(|r| r.world.bodies.len()).collect();
+        let counts: Vec<usize> = self.lanes.iter().map(|r| r.world.bodies().len()).collect();
         if counts != from.body_counts() || self.lanes.len() != from.lanes.len() {
             self.generation += 1;
         }

@@ -119,9 +119,9 @@ pub fn check(world: &World) -> Result<(), String> {
     } else {
         Err(format!(
             "the sweep measures errors against the exact torque-free solution, which needs a single body without frames or contacts; this scene has {} bodies, {} frames{}",
-            world.bodies.len(),
-            world.frames.len(),
-            if world.contacts.is_some() {
+            world.bodies().len(),
+            world.frames().len(),
+            if world.contacts().is_some() {
                 " and contacts"
             } else {
                 ""
@@ -135,7 +135,7 @@ pub fn check(world: &World) -> Result<(), String> {
 /// evaluation. The turn is reckoned as the reference reckons it, and the longest is
 /// shaded down by a part in 10⁹, so that sweeping the duration given is accepted.
 pub fn too_long(world: &World, t_end: f64) -> Option<f64> {
-    let body = &world.bodies[0];
+    let body = &world.bodies()[0];
     let rate = (body.state.body_momentum() / body.props.inertia.principal()).length();
     (rate * t_end > MAX_STEP_ANGLE).then(|| MAX_STEP_ANGLE / rate * (1.0 - 1e-9))
 }
@@ -155,7 +155,7 @@ pub fn sweep(
             "a sweep of {t_end} s is longer than its exact reference covers on this scene: at most {most} s, a turn of {MAX_STEP_ANGLE:e} rad"
         ));
     }
-    let body = &world.bodies[0];
+    let body = &world.bodies()[0];
     let inertia = body.props.inertia.principal();
     let omega0 = body.state.body_omega(&body.props);
     let top = TorqueFreeTop::new(inertia, omega0);

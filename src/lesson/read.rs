@@ -318,11 +318,11 @@ fn event_ok(event: &Event, scene: &Scene) -> Result<(), Invalid> {
         body_ok("event.body", body, scene)?;
     }
     let world = scene.build();
-    let contacts = world.contacts.as_ref();
+    let contacts = world.contacts();
     let (can, needs) = match event {
         Event::Bounce { .. } => (contacts.is_some(), "contacts"),
         Event::Flip => (
-            world.bodies.len() == 1 && world.frames.is_empty(),
+            world.bodies().len() == 1 && world.frames().is_empty(),
             "a single free body",
         ),
         Event::Break => (

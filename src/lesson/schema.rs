@@ -137,7 +137,7 @@ impl Event {
     /// When it happened in the first lane, if it has; for rest, now.
     pub fn time(&self, lab: &crate::lab::Lab) -> Option<f64> {
         let run = &lab.lanes()[0];
-        let contacts = run.world.contacts.as_ref();
+        let contacts = run.world.contacts();
         match self {
             Self::Bounce { body } => super::swing::first_bounce(lab, body),
             Self::Flip => run.flips.first(),

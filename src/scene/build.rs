@@ -36,7 +36,12 @@ impl Scene {
             .unzip();
         let integrator = self.integrator.parse().expect("validated when parsed");
         let mut world = World::new(Vec::new(), self.gravity, integrator);
-        (world.bodies, world.mounts, world.frames) = (bodies, mounts, frames);
+        for frame in frames {
+            world.add_frame(frame);
+        }
+        for (body, mount) in bodies.into_iter().zip(mounts) {
+            world.add_body(body, mount);
+        }
         if let Some(gun) = &self.gun {
             let (carrier, at) = match (&gun.frame, &gun.body) {
                 (Some(f), _) => (

@@ -563,7 +563,7 @@ pub(super) fn build(world: &mut World, desc: &ContactsDesc, joints: &[JointDesc]
         .collect();
     let mut contacts = Contacts::new(desc.solver, planes);
     let index: HashMap<&str, usize> = world
-        .bodies
+        .bodies()
         .iter()
         .enumerate()
         .map(|(i, b)| (b.name.as_str(), i))
@@ -577,22 +577,22 @@ pub(super) fn build(world: &mut World, desc: &ContactsDesc, joints: &[JointDesc]
         };
         let k = if let Some(f) = &j.frame {
             let f = world
-                .frames
+                .frames()
                 .iter()
                 .position(|x| &x.name == f)
                 .expect("validated when parsed");
-            let t = world.frames[f].global.transform;
+            let t = world.frames()[f].global.transform;
             let pose = Pose {
                 position: t.translation,
                 orientation: t.rotation,
             };
-            contacts.add_joint_to_frame(&world.bodies, joint_kind(j), (a, f), pose, place)
+            contacts.add_joint_to_frame(world.bodies(), joint_kind(j), (a, f), pose, place)
         } else {
             let b = j.b.as_ref().map(|n| index[n.as_str()]);
-            contacts.add_joint(&world.bodies, joint_kind(j), (a, b), place)
+            contacts.add_joint(world.bodies(), joint_kind(j), (a, b), place)
         };
         contacts.joints[k].break_force = j.break_force;
         contacts.joints[k].break_torque = j.break_torque;
     }
-    world.contacts = Some(Box::new(contacts));
+    world.set_contacts(contacts);
 }

@@ -210,7 +210,7 @@ pub(super) fn add_gun(
         mass: mp.mass,
         inertia: Inertia::new(mp.principal).expect("validated when parsed"),
     };
-    let first = world.bodies.len();
+    let first = world.bodies().len();
     for k in 0..desc.shells {
         world.add_body(
             Body {
@@ -233,7 +233,7 @@ pub(super) fn add_gun(
             },
         );
     }
-    world.gun = Some(Gun {
+    world.set_gun(Gun {
         carrier,
         muzzle,
         direction: direction.normalize(),

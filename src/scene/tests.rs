@@ -19,14 +19,14 @@ fn every_builtin_scene_parses_and_builds() {
     for name in scene_names() {
         let scene = Scene::load(name).unwrap_or_else(|e| panic!("{e}"));
         let world = scene.build();
-        assert!(!world.bodies.is_empty());
+        assert!(!world.bodies().is_empty());
     }
 }
 
 #[test]
 fn dzhanibekov_spins_about_the_intermediate_axis() {
     let world = Scene::load("dzhanibekov").unwrap().build();
-    let body = &world.bodies[0];
+    let body = &world.bodies()[0];
     let axis = body.props.inertia.intermediate_axis().expect("asymmetric");
     let w = body.state.body_omega(&body.props);
     assert!(w[axis].abs() > 100.0 * (w.length_squared() - w[axis] * w[axis]).sqrt());
@@ -306,7 +306,7 @@ fn every_range_end_is_accepted() {
         );
     let scene = Scene::parse("ends.ron", &text).unwrap_or_else(|e| panic!("{e}"));
     let world = scene.build();
-    let b = &world.bodies[0];
+    let b = &world.bodies()[0];
     let energy = b.state.kinetic_energy(&b.props);
     assert!(energy.is_finite() && energy > 1e17, "{energy}");
 }

@@ -6,7 +6,7 @@ use gyrolab::world::World;
 /// Each body's position, velocity, angular momentum and orientation, as bits.
 pub fn state_bits(world: &World) -> Vec<u64> {
     world
-        .bodies
+        .bodies()
         .iter()
         .flat_map(|b| {
             let s = &b.state;

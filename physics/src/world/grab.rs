@@ -19,8 +19,10 @@ const DAMPING_RATIO: f64 = 0.9;
 const MAX_PULL_G: f64 = 40.0;
 const STANDARD_G: f64 = 9.81;
 
+/// A body held at one of its points by a soft spring to a target.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Grab {
+    /// The held body's index.
     pub body: usize,
     /// The held point in the body's own frame.
     pub local: DVec3,

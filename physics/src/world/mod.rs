@@ -41,15 +41,22 @@ use riders::{FrameMotion, RiderMovers};
 /// The stages of one step, in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Stage {
+    /// Gravity and the loads of the step.
     Forces,
+    /// The drives advance the frames; their motion is propagated top down.
     Frames,
+    /// Collision detection: proxies, pairs, manifolds and the contact graph.
     Detect,
+    /// Islands and sleep, then the contact and joint solver.
     Solve,
+    /// The bodies no solver moved, by the chosen integrator.
     Integrate,
+    /// Riders and carried bodies follow their frames, the gun fires, the clock advances.
     Sync,
 }
 
 impl Stage {
+    /// Every stage, in the order of a step.
     pub const ALL: [Stage; 6] = [
         Stage::Forces,
         Stage::Frames,
@@ -59,6 +66,7 @@ impl Stage {
         Stage::Sync,
     ];
 
+    /// The stage's name, as the app's solver panel and the stage timings show it.
     pub fn name(self) -> &'static str {
         match self {
             Stage::Forces => "forces",
@@ -71,26 +79,30 @@ impl Stage {
     }
 }
 
+/// Bodies, where each is mounted, frames, a gun and contacts, stepped in one order.
+///
+/// Its fields are private: the methods keep each body's mount beside it, frames listed
+/// parents first, and the clock moved only by a step.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct World {
-    pub bodies: Vec<Body>,
+    bodies: Vec<Body>,
     /// Where each body's motion is described, one per body: the world, a frame it rides
     /// in, or a frame that carries it.
-    pub mounts: Vec<Mount>,
-    pub gravity: DVec3,
-    pub integrator: Integrator,
-    pub time: f64,
+    mounts: Vec<Mount>,
+    gravity: DVec3,
+    integrator: Integrator,
+    time: f64,
     /// Driven frames of a transform hierarchy, parents first; empty for most scenes.
-    pub frames: Vec<Frame>,
-    pub gun: Option<Gun>,
+    frames: Vec<Frame>,
+    gun: Option<Gun>,
     /// Collision detection, the contact graph, joints and the solver; `None` for the
     /// scenes of free bodies, which never touch.
-    pub contacts: Option<Box<Contacts>>,
+    contacts: Option<Box<Contacts>>,
     /// Loads on the bodies besides gravity in the step being taken, in world axes,
     /// indexed by body (shorter: no load): empty after the forces stage, for code between
     /// stages to add to with [`World::add_load`].
     #[serde(skip)]
-    pub loads: Vec<Loads>,
+    loads: Vec<Loads>,
     /// What the stages of the step being taken hand each other.
     #[serde(skip)]
     handoff: Handoff,
@@ -129,10 +141,119 @@ impl World {
     }
 
     /// Adds a body described in `mount`; returns its index.
+    ///
+    /// # Panics
+    /// If `mount` names a frame the world does not have yet.
     pub fn add_body(&mut self, body: Body, mount: Mount) -> usize {
+        let frame = match &mount {
+            Mount::Riding(r) => Some(r.frame),
+            Mount::Carried {
+                by: rig::Carrier::Frame(f),
+                ..
+            } => Some(*f),
+            _ => None,
+        };
+        assert!(
+            frame.is_none_or(|f| f < self.frames.len()),
+            "a body's frame is added before it"
+        );
         self.bodies.push(body);
         self.mounts.push(mount);
         self.bodies.len() - 1
+    }
+
+    /// Adds a driven frame, its global motion already propagated; returns its index.
+    ///
+    /// # Panics
+    /// If its parent is not an earlier frame: frames are listed parents first.
+    pub fn add_frame(&mut self, frame: Frame) -> usize {
+        assert!(
+            frame.parent.is_none_or(|p| p < self.frames.len()),
+            "a frame's parent is added before it"
+        );
+        self.frames.push(frame);
+        self.frames.len() - 1
+    }
+
+    /// Mounts a gun whose shells are bodies of this world.
+    pub fn set_gun(&mut self, gun: Gun) {
+        assert!(
+            gun.shells.iter().all(|&b| b < self.bodies.len()),
+            "shells are bodies"
+        );
+        self.gun = Some(gun);
+    }
+
+    /// Gives the world its contacts: detection, joints and the solver.
+    pub fn set_contacts(&mut self, contacts: Contacts) {
+        self.contacts = Some(Box::new(contacts));
+    }
+
+    /// The bodies, in the order they were added.
+    pub fn bodies(&self) -> &[Body] {
+        &self.bodies
+    }
+
+    /// The bodies, to change their state, shape or material between steps; their count
+    /// and mounts stay the world's. A body asleep that is moved is found and woken at the
+    /// next detection.
+    pub fn bodies_mut(&mut self) -> &mut [Body] {
+        &mut self.bodies
+    }
+
+    /// Where each body's motion is described, one per body.
+    pub fn mounts(&self) -> &[Mount] {
+        &self.mounts
+    }
+
+    /// The gravitational acceleration, m/s², world axes.
+    pub fn gravity(&self) -> DVec3 {
+        self.gravity
+    }
+
+    /// Sets the gravitational acceleration for the steps to come.
+    pub fn set_gravity(&mut self, gravity: DVec3) {
+        self.gravity = gravity;
+    }
+
+    /// The integrator that moves the bodies.
+    pub fn integrator(&self) -> Integrator {
+        self.integrator
+    }
+
+    /// Switches the integrator; the next step starts from the state the last one left.
+    pub fn set_integrator(&mut self, integrator: Integrator) {
+        self.integrator = integrator;
+    }
+
+    /// The world's clock, s: the sum of the steps taken.
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+
+    /// The driven frames, parents first.
+    pub fn frames(&self) -> &[Frame] {
+        &self.frames
+    }
+
+    /// The gun, if the world has one.
+    pub fn gun(&self) -> Option<&Gun> {
+        self.gun.as_ref()
+    }
+
+    /// The contacts, if the world has them.
+    pub fn contacts(&self) -> Option<&Contacts> {
+        self.contacts.as_deref()
+    }
+
+    /// The contacts, to change their settings, joints or rows between steps.
+    pub fn contacts_mut(&mut self) -> Option<&mut Contacts> {
+        self.contacts.as_deref_mut()
+    }
+
+    /// The loads besides gravity of the step being taken, by body (shorter: no load).
+    pub fn loads(&self) -> &[Loads] {
+        &self.loads
     }
 
     /// Sets the friction of every surface (bodies, frames' parts, planes) and wakes every
@@ -447,6 +568,7 @@ impl World {
         }
     }
 
+    /// The bodies' kinetic and gravitational potential energy, J.
     pub fn energy(&self) -> f64 {
         self.bodies.iter().map(|b| b.energy(self.gravity)).sum()
     }

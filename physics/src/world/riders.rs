@@ -118,8 +118,11 @@ pub fn take_world_velocity(rider: &mut Rider, body: &Body, frame: &DynamicTransf
 
 /// The contact solver's hook: riders are moved in their frames, sub-step by sub-step.
 pub struct RiderMovers<'a> {
+    /// Where each body is mounted; riders' local states are moved here.
     pub mounts: &'a mut [Mount],
+    /// The frames' motion through the step.
     pub motion: &'a mut FrameMotion,
+    /// The integrator that turns the riders.
     pub integrator: Integrator,
     /// How far into the step each body has been moved.
     pub elapsed: Vec<f64>,
