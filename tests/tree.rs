@@ -1,0 +1,233 @@
+//! The tree's own rules, read from its source: one word per idea (no two types of one
+//! name, the glossary's names found in the code) and no import circles between modules.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The crates' source roots: the physics crate and gyrolab on it.
+const ROOTS: [&str; 2] = ["physics/src", "src"];
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The source without its unit tests and comments: what the crate itself is made of.
+fn code(path: &Path) -> String {
+    let text = fs::read_to_string(path).unwrap();
+    let text = match text.find("#[cfg(test)]\nmod tests") {
+        Some(i) => &text[..i],
+        None => &text,
+    };
+    text.lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Each file's module path in its crate: `contact/mod.rs` is `contact`, `lib.rs` is ``.
+fn module(root: &Path, path: &Path) -> Vec<String> {
+    let rel = path.strip_prefix(root).unwrap().with_extension("");
+    let mut parts: Vec<String> = rel.iter().map(|p| p.to_string_lossy().into()).collect();
+    if parts.last().is_some_and(|p| p == "mod" || p == "lib" || p == "main") {
+        parts.pop();
+    }
+    parts
+}
+
+/// Every path that starts at `crate`, `super` or `self`, as its words; a path that opens
+/// a brace (`use super::{a, b::C}`) gives one path per item inside it.
+fn paths(code: &str) -> Vec<Vec<String>> {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = Vec::new();
+    for head in ["crate::", "super::", "self::"] {
+        for (i, _) in code.match_indices(head) {
+            let before = code[..i].chars().next_back();
+            if before.is_some_and(|c| ident(c) || c == ':') {
+                continue;
+            }
+            let tail = &code[i..];
+            let end = tail
+                .find(|c: char| !(ident(c) || c == ':'))
+                .unwrap_or(tail.len());
+            let stem = tail[..end].trim_end_matches(':');
+            if tail[end..].starts_with('{') {
+                let close = tail[end..].find('}').map_or(tail.len(), |k| end + k);
+                for item in tail[end + 1..close].split([',', '{']) {
+                    let item = item.trim().split(" as ").next().unwrap_or("").trim();
+                    if !item.is_empty() {
+                        out.push(format!("{stem}::{item}"));
+                    }
+                }
+            } else {
+                out.push(stem.to_string());
+            }
+        }
+    }
+    out.into_iter()
+        .map(|p| p.split("::").filter(|w| !w.is_empty()).map(str::to_string).collect())
+        .collect()
+}
+
+/// The module graph of one crate: an edge from each module to every module it names.
+fn graph(root: &Path) -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
+    let mut files = Vec::new();
+    rust_files(root, &mut files);
+    let modules: BTreeSet<Vec<String>> = files.iter().map(|f| module(root, f)).collect();
+    let mut edges = BTreeMap::new();
+    for file in &files {
+        let from = module(root, file);
+        let mut to = BTreeSet::new();
+        for path in paths(&code(file)) {
+            let mut full = match path[0].as_str() {
+                "crate" => Vec::new(),
+                _ => from.clone(),
+            };
+            let mut rest = &path[1..];
+            if path[0] == "super" {
+                full.pop();
+                while rest.first().is_some_and(|w| w == "super") {
+                    full.pop();
+                    rest = &rest[1..];
+                }
+            }
+            full.extend(rest.iter().cloned());
+            let target = (0..=full.len())
+                .rev()
+                .map(|k| full[..k].to_vec())
+                .find(|m| modules.contains(m))
+                .unwrap_or_default();
+            if target != from {
+                to.insert(target);
+            }
+        }
+        edges.insert(from, to);
+    }
+    edges
+}
+
+/// The modules from which `start` can be reached again.
+fn circle(edges: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>, start: &[String]) -> bool {
+    let mut seen = BTreeSet::new();
+    let mut stack: Vec<&Vec<String>> = edges[start].iter().collect();
+    while let Some(m) = stack.pop() {
+        if m.as_slice() == start {
+            return true;
+        }
+        if seen.insert(m.clone()) {
+            stack.extend(edges.get(m).into_iter().flatten());
+        }
+    }
+    false
+}
+
+#[test]
+fn no_module_imports_one_that_imports_it_back() {
+    let mut circles = Vec::new();
+    for root in ROOTS {
+        let edges = graph(Path::new(root));
+        for module in edges.keys() {
+            if circle(&edges, module) {
+                circles.push(format!("{root}: {}", module.join("::")));
+            }
+        }
+    }
+    assert!(circles.is_empty(), "modules in import circles: {circles:#?}");
+}
+
+/// The graph sees a circle where there is one: two files naming each other.
+#[test]
+fn the_circle_check_finds_a_circle() {
+    let dir = std::env::temp_dir().join(format!("gyrolab-tree-{}", std::process::id()));
+    fs::create_dir_all(dir.join("a")).unwrap();
+    fs::write(dir.join("lib.rs"), "pub mod a;\n").unwrap();
+    fs::write(dir.join("a/mod.rs"), "mod b;\nmod c;\n").unwrap();
+    fs::write(dir.join("a/b.rs"), "use super::c::{C, D};\npub struct B;\n").unwrap();
+    fs::write(dir.join("a/c.rs"), "pub struct C;\nfn f() -> crate::a::b::B { todo!() }\n")
+        .unwrap();
+    let edges = graph(&dir);
+    fs::remove_dir_all(&dir).unwrap();
+    let b = vec!["a".to_string(), "b".to_string()];
+    assert!(circle(&edges, &b), "{edges:?}");
+    assert!(!circle(&edges, &["a".to_string()]), "{edges:?}");
+}
+
+/// Every type the crates define, by name, with the files that define one of that name.
+fn types() -> BTreeMap<String, Vec<String>> {
+    let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for root in ROOTS {
+        let mut files = Vec::new();
+        rust_files(Path::new(root), &mut files);
+        for file in files {
+            for line in code(&file).lines() {
+                let words: Vec<&str> = line.split_whitespace().collect();
+                for pair in words.windows(2) {
+                    if ["struct", "enum", "trait", "type", "union"].contains(&pair[0]) {
+                        let name: String = pair[1]
+                            .chars()
+                            .take_while(|c| c.is_alphanumeric() || *c == '_')
+                            .collect();
+                        if name.starts_with(char::is_uppercase) {
+                            out.entry(name).or_default().push(file.display().to_string());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_two_types_share_a_name() {
+    let shared: Vec<_> = types().into_iter().filter(|(_, f)| f.len() > 1).collect();
+    assert!(shared.is_empty(), "types of one name: {shared:#?}");
+}
+
+/// The glossary's code names (`Lab::dt`, `world::Stage`, `contact::kernel`) each name a
+/// type, a module or a function the code defines.
+#[test]
+fn the_glossary_names_what_the_code_has() {
+    let doc = fs::read_to_string("docs/architecture.md").unwrap();
+    let words = doc.split("## Words").nth(1).unwrap().split("\n## ").next().unwrap();
+    let types = types();
+    let mut sources = String::new();
+    let mut files = Vec::new();
+    for root in ROOTS {
+        rust_files(Path::new(root), &mut files);
+    }
+    let mut modules = BTreeSet::new();
+    for (file, root) in files.iter().map(|f| (f, ROOTS.iter().find(|r| f.starts_with(r)))) {
+        sources.push_str(&fs::read_to_string(file).unwrap());
+        modules.extend(module(Path::new(root.unwrap()), file).last().cloned());
+    }
+    let mut missing = Vec::new();
+    for quoted in words.split('`').skip(1).step_by(2) {
+        let name = quoted.split('(').next().unwrap();
+        if !name.contains("::") {
+            continue;
+        }
+        let last = name.rsplit("::").next().unwrap();
+        let found = if last.starts_with(char::is_uppercase) {
+            types.contains_key(last)
+                || sources.contains(&format!("{last},"))
+                || sources.contains(&format!("{last} {{"))
+                || sources.contains(&format!("{last}("))
+        } else {
+            modules.contains(last)
+                || sources.contains(&format!("fn {last}("))
+                || sources.contains(&format!("fn {last}<"))
+        };
+        if !found {
+            missing.push(name.to_string());
+        }
+    }
+    assert!(missing.is_empty(), "the glossary names what the code lacks: {missing:?}");
+}
