@@ -36,7 +36,10 @@ fn code(path: &Path) -> String {
 fn module(root: &Path, path: &Path) -> Vec<String> {
     let rel = path.strip_prefix(root).unwrap().with_extension("");
     let mut parts: Vec<String> = rel.iter().map(|p| p.to_string_lossy().into()).collect();
-    if parts.last().is_some_and(|p| p == "mod" || p == "lib" || p == "main") {
+    if parts
+        .last()
+        .is_some_and(|p| p == "mod" || p == "lib" || p == "main")
+    {
         parts.pop();
     }
     parts
@@ -72,7 +75,12 @@ fn paths(code: &str) -> Vec<Vec<String>> {
         }
     }
     out.into_iter()
-        .map(|p| p.split("::").filter(|w| !w.is_empty()).map(str::to_string).collect())
+        .map(|p| {
+            p.split("::")
+                .filter(|w| !w.is_empty())
+                .map(str::to_string)
+                .collect()
+        })
         .collect()
 }
 
@@ -139,7 +147,10 @@ fn no_module_imports_one_that_imports_it_back() {
             }
         }
     }
-    assert!(circles.is_empty(), "modules in import circles: {circles:#?}");
+    assert!(
+        circles.is_empty(),
+        "modules in import circles: {circles:#?}"
+    );
 }
 
 /// The graph sees a circle where there is one: two files naming each other.
@@ -150,8 +161,11 @@ fn the_circle_check_finds_a_circle() {
     fs::write(dir.join("lib.rs"), "pub mod a;\n").unwrap();
     fs::write(dir.join("a/mod.rs"), "mod b;\nmod c;\n").unwrap();
     fs::write(dir.join("a/b.rs"), "use super::c::{C, D};\npub struct B;\n").unwrap();
-    fs::write(dir.join("a/c.rs"), "pub struct C;\nfn f() -> crate::a::b::B { todo!() }\n")
-        .unwrap();
+    fs::write(
+        dir.join("a/c.rs"),
+        "pub struct C;\nfn f() -> crate::a::b::B { todo!() }\n",
+    )
+    .unwrap();
     let edges = graph(&dir);
     fs::remove_dir_all(&dir).unwrap();
     let b = vec!["a".to_string(), "b".to_string()];
@@ -169,13 +183,17 @@ fn types() -> BTreeMap<String, Vec<String>> {
             for line in code(&file).lines() {
                 let words: Vec<&str> = line.split_whitespace().collect();
                 for pair in words.windows(2) {
-                    if ["struct", "enum", "trait", "type", "union"].contains(&pair[0]) {
+                    // An indented `type` is an impl's or a trait's associated type.
+                    let alias = pair[0] == "type" && !line.starts_with(char::is_whitespace);
+                    if ["struct", "enum", "trait", "union"].contains(&pair[0]) || alias {
                         let name: String = pair[1]
                             .chars()
                             .take_while(|c| c.is_alphanumeric() || *c == '_')
                             .collect();
                         if name.starts_with(char::is_uppercase) {
-                            out.entry(name).or_default().push(file.display().to_string());
+                            out.entry(name)
+                                .or_default()
+                                .push(file.display().to_string());
                         }
                     }
                 }
@@ -196,7 +214,13 @@ fn no_two_types_share_a_name() {
 #[test]
 fn the_glossary_names_what_the_code_has() {
     let doc = fs::read_to_string("docs/architecture.md").unwrap();
-    let words = doc.split("## Words").nth(1).unwrap().split("\n## ").next().unwrap();
+    let words = doc
+        .split("## Words")
+        .nth(1)
+        .unwrap()
+        .split("\n## ")
+        .next()
+        .unwrap();
     let types = types();
     let mut sources = String::new();
     let mut files = Vec::new();
@@ -204,7 +228,10 @@ fn the_glossary_names_what_the_code_has() {
         rust_files(Path::new(root), &mut files);
     }
     let mut modules = BTreeSet::new();
-    for (file, root) in files.iter().map(|f| (f, ROOTS.iter().find(|r| f.starts_with(r)))) {
+    for (file, root) in files
+        .iter()
+        .map(|f| (f, ROOTS.iter().find(|r| f.starts_with(r))))
+    {
         sources.push_str(&fs::read_to_string(file).unwrap());
         modules.extend(module(Path::new(root.unwrap()), file).last().cloned());
     }
@@ -229,5 +256,8 @@ fn the_glossary_names_what_the_code_has() {
             missing.push(name.to_string());
         }
     }
-    assert!(missing.is_empty(), "the glossary names what the code lacks: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "the glossary names what the code lacks: {missing:?}"
+    );
 }

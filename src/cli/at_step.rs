@@ -12,7 +12,7 @@ use super::lessons::walk_to;
 
 /// The lanes to run, from t = 0: their worlds (each with its integrator), the length of
 /// one integrator step, and how long the step's run is.
-pub struct Lanes {
+pub struct LanesToRun {
     pub scene: Scene,
     pub worlds: Vec<World>,
     pub h: f64,
@@ -21,7 +21,7 @@ pub struct Lanes {
 
 /// Lesson `name` at step `step` (from 1): the lab set up as the lesson has it there, for
 /// the run of the step's part.
-pub fn lesson(name: &str, step: usize) -> Result<Lanes, CliError> {
+pub fn lesson(name: &str, step: usize) -> Result<LanesToRun, CliError> {
     let mut lab = Lab::new(Scene::load(DEFAULT_SCENE)?);
     let walk = walk_to(&mut lab, name, step, &[])?;
     let until = part_run(&walk.lesson, walk.at);
@@ -29,7 +29,7 @@ pub fn lesson(name: &str, step: usize) -> Result<Lanes, CliError> {
 }
 
 /// A set-up code as it opens: its scene with its settings, or its lesson at its step.
-pub fn setup(code: &str) -> Result<Lanes, CliError> {
+pub fn setup(code: &str) -> Result<LanesToRun, CliError> {
     let setup = Setup::from_code(code).map_err(|e| CliError(format!("--setup: {e}")))?;
     let mut lab = Lab::new(Scene::load(DEFAULT_SCENE)?);
     let walk = (setup.open(&mut lab)).map_err(|e| CliError(format!("--setup: {e}")))?;
@@ -45,9 +45,9 @@ pub fn part_run(lesson: &Lesson, at: usize) -> Option<f64> {
 }
 
 /// The lab's lanes started again from t = 0, for `until` or the scene's duration.
-fn lanes(mut lab: Lab, until: Option<f64>) -> Result<Lanes, CliError> {
+fn lanes(mut lab: Lab, until: Option<f64>) -> Result<LanesToRun, CliError> {
     restart_keeping_settings(&mut lab).map_err(CliError)?;
-    Ok(Lanes {
+    Ok(LanesToRun {
         scene: lab.scene().clone(),
         worlds: lab.lanes().iter().map(|r| r.world.clone()).collect(),
         h: lab.h(),
