@@ -218,6 +218,13 @@ pub fn tangent_inv_matrix(v: DVec3) -> DMat3 {
     quadratic(v, -0.5, coeff_d(v.length_squared()))
 }
 
+/// `R(u) x` from the coefficients `a`, `b` of `|u|²`.
+#[inline]
+pub fn rotate_ab(a: f64, b: f64, u: DVec3, x: DVec3) -> DVec3 {
+    let ux = u.cross(x);
+    x + a * ux + b * u.cross(ux)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,5 +1,6 @@
 //! The implicit integrators in exponential coordinates [Mizerski 2020]: implicit midpoint
-//! and the two trapezoidal rules, solved by Newton's method, a step too large for one
+//! (midpoint.rs) and the two trapezoidal rules (trapezoid.rs), the residuals of the
+//! object-space ones written once (object_space.rs), solved here by Newton's method, a step too large for one
 //! Newton solve split into equal safe sub-steps.
 //!
 //! Over a (sub-)step the attitude moves by `q1 = q0 ⊗ exp(v)`; `v` solves `g(v) = 0`.
@@ -11,9 +12,16 @@ use glam::{DMat3, DQuat, DVec3};
 use crate::body::{BodyState, MassProps};
 use crate::math::quat;
 use crate::math::scalar::{Scalar, V3};
-use crate::math::so3::{self, coeffs, coeffs_ab, quadratic, skew};
 
 use super::{Loads, StepError, StepInfo, linear_exact};
+
+mod midpoint;
+mod object_space;
+mod trapezoid;
+
+pub use midpoint::Midpoint;
+pub use object_space::ObjectSpaceRule;
+pub use trapezoid::{ObjectTrapezoid, WorldTrapezoid};
 
 /// Newton stops once the error it predicts for `v` is below this fraction of `|v|`: a
 /// few ulps, far below any integrator's truncation error.
@@ -53,115 +61,6 @@ pub trait ImplicitRule {
     fn predictor(inv_inertia: DVec3, k: DVec3) -> DVec3 {
         let v0 = k * inv_inertia;
         (k - 0.5 * v0.cross(k)) * inv_inertia
-    }
-}
-
-/// `R(u) x` from the coefficients `a`, `b` of `|u|²`.
-#[inline]
-fn rotate_ab(a: f64, b: f64, u: DVec3, x: DVec3) -> DVec3 {
-    let ux = u.cross(x);
-    x + a * ux + b * u.cross(ux)
-}
-
-/// The object-space rules `I v = (1 − w) k + w R(−s v) k`: the midpoint (`w = 1`,
-/// `s = ½`) and the object trapezoid (`w = ½`, `s = 1`) [Mizerski 2020]. With
-/// `m = R(−s v) k`, `∂m/∂v = s [m] T(−s v)` [Mizerski 2020], so the Jacobian is
-/// `I − w s [m] T(−s v)`, and `I v = k − w s v×k + ½ w s² v×(v×k) + O(v³)`.
-pub trait ObjectSpaceRule {
-    /// `w`, the weight of the end-of-step momentum.
-    const WEIGHT: f64;
-    /// `s`, the fraction of the step's rotation at which that momentum is taken.
-    const SCALE: f64;
-    /// The rule's [`ImplicitRule::SAFE_STEP`].
-    const NEWTON_BOUND: f64;
-}
-
-impl<R: ObjectSpaceRule> ImplicitRule for R {
-    const SAFE_STEP: f64 = R::NEWTON_BOUND;
-
-    #[inline]
-    fn residual_jacobian(inertia: DVec3, _inv: DVec3, k: DVec3, v: DVec3) -> (DVec3, DMat3) {
-        let u = -R::SCALE * v;
-        let c = coeffs(u.length_squared());
-        let m = rotate_ab(c.a, c.b, u, k);
-        let t = quadratic(u, c.b, c.c);
-        let j = DMat3::from_diagonal(inertia) - skew(m) * t * (R::WEIGHT * R::SCALE);
-        (inertia * v - ((1.0 - R::WEIGHT) * k + R::WEIGHT * m), j)
-    }
-
-    #[inline]
-    fn residual_only(inertia: DVec3, _inv: DVec3, k: DVec3, v: DVec3) -> DVec3 {
-        let u = -R::SCALE * v;
-        let (a, b) = coeffs_ab(u.length_squared());
-        inertia * v - ((1.0 - R::WEIGHT) * k + R::WEIGHT * rotate_ab(a, b, u, k))
-    }
-
-    fn residual<S: Scalar>(inertia: DVec3, k: DVec3, v: V3<S>) -> V3<S> {
-        let kk = V3::from_dvec3(k);
-        let m = so3::rotate(v.scale(S::from_f64(-R::SCALE)), kk);
-        v.mul_diag(inertia)
-            - (kk.scale(S::from_f64(1.0 - R::WEIGHT)) + m.scale(S::from_f64(R::WEIGHT)))
-    }
-
-    /// Third-order guess from the expansion above.
-    #[inline]
-    fn predictor(inv_inertia: DVec3, k: DVec3) -> DVec3 {
-        let (ws, q) = (R::WEIGHT * R::SCALE, 0.5 * R::WEIGHT * R::SCALE * R::SCALE);
-        let v0 = k * inv_inertia;
-        let v1 = (k - ws * v0.cross(k)) * inv_inertia;
-        (k - ws * v1.cross(k) + q * v0.cross(v0.cross(k))) * inv_inertia
-    }
-}
-
-/// Implicit midpoint: `I v = R(−v/2) k`.
-pub struct Midpoint;
-
-impl ObjectSpaceRule for Midpoint {
-    const WEIGHT: f64 = 1.0;
-    const SCALE: f64 = 0.5;
-    const NEWTON_BOUND: f64 = std::f64::consts::SQRT_2;
-}
-
-/// Object-space trapezoid: `I v = ½(k + R(−v) k)`; conserves energy exactly.
-pub struct ObjectTrapezoid;
-
-impl ObjectSpaceRule for ObjectTrapezoid {
-    const WEIGHT: f64 = 0.5;
-    const SCALE: f64 = 1.0;
-    const NEWTON_BOUND: f64 = 1.0;
-}
-
-/// World-space trapezoid (Roblox): `v = ½(I⁻¹k + R(v) I⁻¹ R(−v) k)`, both angular
-/// velocities in the start frame.
-pub struct WorldTrapezoid;
-
-impl ImplicitRule for WorldTrapezoid {
-    const SAFE_STEP: f64 = std::f64::consts::SQRT_2;
-
-    #[inline]
-    fn residual_jacobian(_inertia: DVec3, inv: DVec3, k: DVec3, v: DVec3) -> (DVec3, DMat3) {
-        let c = coeffs(v.length_squared());
-        let m = rotate_ab(c.a, c.b, -v, k);
-        let y = m * inv;
-        let ry = rotate_ab(c.a, c.b, v, y);
-        let (t_plus, t_minus) = (quadratic(v, c.b, c.c), quadratic(-v, c.b, c.c));
-        let r_plus = quadratic(v, c.a, c.b);
-        let inner = -skew(ry) * t_plus + r_plus * DMat3::from_diagonal(inv) * skew(m) * t_minus;
-        let j = DMat3::IDENTITY - inner * 0.5;
-        (v - 0.5 * (k * inv + ry), j)
-    }
-
-    #[inline]
-    fn residual_only(_inertia: DVec3, inv: DVec3, k: DVec3, v: DVec3) -> DVec3 {
-        let (a, b) = coeffs_ab(v.length_squared());
-        v - 0.5 * (k * inv + rotate_ab(a, b, v, rotate_ab(a, b, -v, k) * inv))
-    }
-
-    fn residual<S: Scalar>(inertia: DVec3, k: DVec3, v: V3<S>) -> V3<S> {
-        let inv = inertia.recip();
-        let kk = V3::from_dvec3(k);
-        let y = so3::rotate(-v, kk).mul_diag(inv);
-        v - (kk.mul_diag(inv) + so3::rotate(v, y)).scale(S::from_f64(0.5))
     }
 }
 
