@@ -261,3 +261,23 @@ fn the_glossary_names_what_the_code_has() {
         "the glossary names what the code lacks: {missing:?}"
     );
 }
+
+/// The physics crate is one other engines can take: its dependencies are the numbers,
+/// saving a state and the solver's threads, nothing of the app or the command line.
+#[test]
+fn the_physics_crate_depends_on_glam_serde_and_rayon_only() {
+    let manifest = fs::read_to_string("physics/Cargo.toml").unwrap();
+    let section = |name: &str| -> Vec<String> {
+        let Some(start) = manifest.find(&format!("[{name}]")) else {
+            return Vec::new();
+        };
+        let body = &manifest[start..].lines().skip(1).collect::<Vec<_>>();
+        body.iter()
+            .take_while(|l| !l.starts_with('['))
+            .filter(|l| !l.trim_start().starts_with('#') && l.contains('='))
+            .map(|l| l.split('=').next().unwrap().trim().to_string())
+            .collect()
+    };
+    assert_eq!(section("dependencies"), ["glam", "serde", "rayon"]);
+    assert!(section("dev-dependencies").is_empty());
+}
