@@ -14,7 +14,7 @@ use stepping::{parse, run};
 
 use glam::DVec3;
 use gyrolab::body::inertia::Shape;
-use gyrolab::contact::broad_phase::SweepAndPrune;
+use gyrolab::contact::detect::broad_phase::SweepAndPrune;
 use gyrolab::contact::{Aabb, ROW_EPSILON, SolverKind};
 use gyrolab::integrators::Integrator;
 use gyrolab::scene::Scene;

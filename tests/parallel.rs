@@ -6,7 +6,7 @@ mod bits;
 
 use bits::state_bits;
 use gyrolab::contact::SolverKind;
-use gyrolab::contact::parallel::PARALLEL_ROWS;
+use gyrolab::contact::solver::parallel::PARALLEL_ROWS;
 use gyrolab::scene::Scene;
 use gyrolab::world::World;
 

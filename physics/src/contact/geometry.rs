@@ -3,8 +3,8 @@
 
 use glam::{DMat3, DQuat, DVec3};
 
-use super::Material;
 use crate::body::inertia::{Part, Shape};
+use crate::contact::Material;
 
 /// A convex shape in world coordinates.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -2,9 +2,9 @@
 //! whose every body has been slow for the sleep time falls asleep as a whole and is
 //! neither solved nor integrated until something awake touches it.
 
-use super::graph::{ContactGraph, NONE};
-use super::joint::Joint;
-use super::settings::SolverSettings;
+use crate::contact::graph::{ContactGraph, NONE};
+use crate::contact::joints::joint::Joint;
+use crate::contact::settings::SolverSettings;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Sleep {

@@ -5,9 +5,10 @@
 
 use glam::{DQuat, DVec3};
 
-use super::Material;
-use super::solver::{Pose, SolverBody};
 use crate::body::inertia::Part;
+use crate::contact::Material;
+use crate::contact::pose::Pose;
+use crate::contact::solver::body::SolverBody;
 
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Kinematic {

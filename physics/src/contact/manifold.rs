@@ -3,7 +3,7 @@
 
 use glam::{DQuat, DVec3};
 
-use super::solver::Pose;
+use crate::contact::pose::Pose;
 
 /// The greatest number of points a manifold keeps: four span a face contact.
 pub const MAX_POINTS: usize = 4;
@@ -358,7 +358,7 @@ fn pick(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contact::box_box::{box_box, face_of};
+    use crate::contact::detect::box_box::{box_box, face_of};
     use crate::contact::geometry::Geom;
     use glam::DMat3;
 

@@ -17,49 +17,36 @@
 //! contacts. Every integrator works here; the torque-free exact solution does too,
 //! between impulses.
 
-mod box_box;
-pub mod broad_phase;
-mod ccd;
-pub mod colouring;
-mod dense;
-mod detect;
-pub mod direct;
+pub mod detect;
 pub mod geometry;
 pub mod graph;
-pub mod groups;
 pub mod islands;
-pub mod joint;
-pub mod joint_rows;
-pub mod kernel;
+pub mod joints;
 pub mod kinematic;
 pub mod manifold;
-pub mod narrow_phase;
-pub mod parallel;
-mod ray;
-mod refresh;
+pub mod pose;
 pub mod settings;
 mod snapshot;
 pub mod solver;
 pub mod step;
-mod team;
-pub mod user_row;
-pub mod wide;
 
 use glam::DVec3;
 
 use crate::body::Body;
 pub use crate::body::Material;
+use detect::Proxy;
 pub use geometry::{Aabb, Geom, Plane};
 pub use graph::{ContactGraph, NONE};
 pub use islands::Sleep;
-pub use joint::{Break, Joint, JointKind, LinearMotor, Motor, Placement, Spring};
+pub use joints::joint::{Break, Joint, JointKind, LinearMotor, Motor, Placement, Spring};
+pub use joints::user_row::{Jacobian, UserRow, UserRows};
 pub use kinematic::Kinematic;
 pub use manifold::{ContactPoint, Manifold, Origin};
+pub use pose::Pose;
+use pose::WORLD_POSE;
 pub use settings::{JointSolver, Softness, SolverKind, SolverSettings};
-pub use solver::Pose;
+pub use solver::wide::ROW_EPSILON;
 pub use step::{Movers, StepState};
-pub use user_row::{Jacobian, UserRow, UserRows};
-pub use wide::ROW_EPSILON;
 
 /// One contact of the graph: a manifold between a part of one body and a part of
 /// another, or, with `NONE` as the second body, a plane or a kinematic collider's part.
@@ -101,20 +88,6 @@ pub struct Stats {
     pub made: usize,
 }
 
-#[derive(Clone, Debug)]
-struct Proxy {
-    body: u32,
-    part: u32,
-    geom: Geom,
-    /// How far ahead of touching this shape's contacts start: half the speculative
-    /// distance plus what the body can move in one step.
-    reach: f64,
-    /// How far the shape reaches from its body's centre.
-    extent: f64,
-    /// The body's pose it was made at.
-    pose: Pose,
-}
-
 /// The contact and joint state of a world.
 #[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Contacts {
@@ -132,7 +105,7 @@ pub struct Contacts {
     pub graph: ContactGraph<Contact>,
     pub sleep: Vec<Sleep>,
     pub stats: Stats,
-    broad: broad_phase::SweepAndPrune,
+    broad: detect::broad_phase::SweepAndPrune,
     stamp: u64,
     // What one detection hands the next stages; rebuilt every step, so not a state.
     #[serde(skip)]
@@ -183,12 +156,6 @@ pub struct Contacts {
     #[serde(skip)]
     pub state: StepState,
 }
-
-/// The pose the solver uses for the world (the ground, world-anchored joints).
-const WORLD_POSE: Pose = Pose {
-    position: DVec3::ZERO,
-    orientation: glam::DQuat::IDENTITY,
-};
 
 impl Contacts {
     pub fn new(settings: SolverSettings, planes: Vec<Plane>) -> Self {
@@ -278,7 +245,7 @@ impl Contacts {
                     force,
                     torque,
                 });
-                j.impulses = [0.0; joint::SLOTS];
+                j.impulses = [0.0; joints::joint::SLOTS];
             }
         }
     }

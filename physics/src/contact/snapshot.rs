@@ -5,8 +5,8 @@
 //! Every field is named here, in both directions, so a field added to [`Contacts`] does
 //! not compile until it is sorted into state or scratch.
 
-use super::Contacts;
-use super::step::StepState;
+use crate::contact::Contacts;
+use crate::contact::step::StepState;
 use crate::heap::vec_bytes;
 
 impl Contacts {

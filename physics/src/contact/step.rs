@@ -9,21 +9,24 @@
 
 use glam::DVec3;
 
-use super::colouring::{self, Colours};
-use super::direct::Direct;
-use super::graph::{ContactGraph, NONE};
-use super::groups::Groups;
-use super::islands::{self, Sleep};
-use super::joint::{Joint, SLOTS};
-use super::joint_rows::JointRows;
-use super::kernel::RowPass;
-use super::parallel;
-use super::refresh::Frame;
-use super::settings::{JointSolver, SolverKind, SolverSettings};
-use super::solver::{ContactInput, ContactRows, NormalBias, Pose, SolverBody};
-use super::user_row::UserRows;
-use super::{Contact, Contacts, Kinematic, WORLD_POSE};
 use crate::body::{Body, BodyState};
+use crate::contact::graph::{ContactGraph, NONE};
+use crate::contact::islands::{self, Sleep};
+use crate::contact::joints::direct::Direct;
+use crate::contact::joints::joint::{Joint, SLOTS};
+use crate::contact::joints::joint_rows::JointRows;
+use crate::contact::joints::user_row::UserRows;
+use crate::contact::pose::{Pose, WORLD_POSE};
+use crate::contact::settings::{JointSolver, SolverKind, SolverSettings};
+use crate::contact::solver::bias::NormalBias;
+use crate::contact::solver::body::SolverBody;
+use crate::contact::solver::colouring::{self, Colours};
+use crate::contact::solver::contact_rows::{ContactInput, ContactRows};
+use crate::contact::solver::groups::Groups;
+use crate::contact::solver::kernel::RowPass;
+use crate::contact::solver::parallel;
+use crate::contact::solver::refresh::MatrixPose;
+use crate::contact::{Contact, Contacts, Kinematic};
 use crate::integrators::{Integrator, Loads, StepError};
 
 /// Bodies the world moves itself, in a frame's coordinates (riders): the solver solves
@@ -55,7 +58,7 @@ pub struct StepState {
     /// Each body's pose, the world's, then each kinematic collider's.
     pub poses: Vec<Pose>,
     /// The same poses with their rotation matrices, which the contact rows move with.
-    frames: Vec<Frame>,
+    frames: Vec<MatrixPose>,
     /// Each body's pose at the step's start (then the world's), for the sleep test.
     pub start: Vec<Pose>,
     /// Which bodies are solved and moved in this step.
@@ -349,14 +352,14 @@ impl StepState {
         for_each_listed(&mut self.start, (&list, fresh), |i, start| {
             *start = poses[i]
         });
-        self.frames.resize(n, Frame::of(&WORLD_POSE));
+        self.frames.resize(n, MatrixPose::of(&WORLD_POSE));
         for_each_listed(&mut self.frames, (&list, fresh), |i, frame| {
-            *frame = Frame::of(&poses[i]);
+            *frame = MatrixPose::of(&poses[i]);
         });
         self.poses.push(WORLD_POSE);
         self.start.push(WORLD_POSE);
         self.poses.extend(kinematic.iter().map(|k| k.pose));
-        (self.frames).extend(self.poses[n..].iter().map(Frame::of));
+        (self.frames).extend(self.poses[n..].iter().map(MatrixPose::of));
     }
 
     /// The frames of the poses that moved in a solver sub-step: the awake bodies' and
@@ -365,10 +368,10 @@ impl StepState {
         let (poses, awake, n) = (&self.poses, &self.awake, self.awake.len());
         let listed = (&self.moving[..], |i: usize| awake[i]);
         for_each_listed(&mut self.frames[..n], listed, |i, frame| {
-            *frame = Frame::of(&poses[i]);
+            *frame = MatrixPose::of(&poses[i]);
         });
         for (frame, pose) in self.frames[n + 1..].iter_mut().zip(&poses[n + 1..]) {
-            *frame = Frame::of(pose);
+            *frame = MatrixPose::of(pose);
         }
     }
 

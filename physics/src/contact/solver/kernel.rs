@@ -9,12 +9,14 @@
 
 use glam::DVec3;
 
-use super::manifold::{MAX_POINTS, Manifold};
-use super::settings::Softness;
-use super::solver::{NormalBias, SolverBody, soft_impulse_scaled};
+use super::bias::NormalBias;
+use super::body::SolverBody;
+use super::soft::soft_impulse_scaled;
 #[cfg(test)]
 use super::wide::Lane;
 use super::wide::{Real, xyz};
+use crate::contact::manifold::{MAX_POINTS, Manifold};
+use crate::contact::settings::Softness;
 
 /// A vector per slot.
 pub type V3<W> = [W; 3];
@@ -131,12 +133,12 @@ impl<W: Real> Velocities<W> {
 /// One end's inverse mass and inverse inertia in world axes, per slot: what a row's
 /// effective mass is made of.
 #[derive(Clone, Copy, Debug)]
-pub struct Inertia<W: Real> {
+pub struct InverseMass<W: Real> {
     pub inv_mass: W,
     pub inv_inertia: M3<W>,
 }
 
-impl<W: Real> Inertia<W> {
+impl<W: Real> InverseMass<W> {
     /// Real `l` from `bodies(l)`.
     #[inline(always)]
     pub fn gather<'a>(bodies: impl Fn(usize) -> &'a SolverBody) -> Self {
@@ -147,7 +149,7 @@ impl<W: Real> Inertia<W> {
     }
 }
 
-impl Inertia<f64> {
+impl InverseMass<f64> {
     pub fn of(body: &SolverBody) -> Self {
         Self::gather(|_| body)
     }
@@ -175,7 +177,12 @@ pub struct AxisRow<W: Real> {
 impl<W: Real> AxisRow<W> {
     /// The row of the point at levers `ra`, `rb` from the ends' centres, along unit `d`.
     #[inline(always)]
-    pub fn point(a: &Inertia<W>, b: &Inertia<W>, (ra, rb): (&V3<W>, &V3<W>), d: &V3<W>) -> Self {
+    pub fn point(
+        a: &InverseMass<W>,
+        b: &InverseMass<W>,
+        (ra, rb): (&V3<W>, &V3<W>),
+        d: &V3<W>,
+    ) -> Self {
         let linear = a.inv_mass + b.inv_mass;
         Self::with_angular(a, b, (cross(ra, d), cross(rb, d)), linear)
     }
@@ -183,7 +190,7 @@ impl<W: Real> AxisRow<W> {
     /// A purely angular row: the relative spin about unit `n` (the twist about a
     /// contact normal, a joint's angular rows).
     #[inline(always)]
-    pub fn twist(a: &Inertia<W>, b: &Inertia<W>, n: &V3<W>) -> Self {
+    pub fn twist(a: &InverseMass<W>, b: &InverseMass<W>, n: &V3<W>) -> Self {
         Self::with_angular(a, b, (*n, *n), W::ZERO)
     }
 
@@ -191,8 +198,8 @@ impl<W: Real> AxisRow<W> {
     /// (`(m_a⁻¹ + m_b⁻¹) |d|²`).
     #[inline(always)]
     pub fn with_angular(
-        a: &Inertia<W>,
-        b: &Inertia<W>,
+        a: &InverseMass<W>,
+        b: &InverseMass<W>,
         (ang_a, ang_b): (V3<W>, V3<W>),
         linear_k: W,
     ) -> Self {
@@ -296,7 +303,7 @@ pub enum RowPass {
 
 /// One manifold's rows in each slot: a normal row per point, and friction for the
 /// manifold as a whole, two tangent rows at the points' centroid and a twist row about
-/// the normal (see [`ContactRows`](super::solver::ContactRows) for why).
+/// the normal (see [`ContactRows`](super::contact_rows::ContactRows) for why).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Rows<W: Real> {
     pub normal: V3<W>,

@@ -7,8 +7,8 @@
 
 use glam::{DQuat, DVec3};
 
-use super::geometry::tangents;
-use super::solver::Pose;
+use crate::contact::geometry::tangents;
+use crate::contact::pose::Pose;
 
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Motor {

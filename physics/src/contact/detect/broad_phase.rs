@@ -20,8 +20,8 @@
 
 use glam::DVec3;
 
-use super::geometry::Aabb;
-use super::parallel;
+use crate::contact::geometry::Aabb;
+use crate::contact::solver::parallel;
 
 #[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct SweepAndPrune {

@@ -1,12 +1,34 @@
 //! The detect stage: sweep and prune over the parts' boxes, a manifold for each pair
 //! that comes within reach, and the contact graph updated to match.
 
+pub(crate) mod box_box;
+pub mod broad_phase;
+mod ccd;
+pub(crate) mod narrow_phase;
+mod ray;
+
 use glam::DVec3;
 
-use super::settings::RECYCLE_TURN;
-use super::{Contact, Contacts, Material, NONE, Proxy, Sleep, broad_phase, narrow_phase, parallel};
-use super::{Geom, Manifold, Origin, Pose};
 use crate::body::{Body, BodyState};
+use crate::contact::settings::RECYCLE_TURN;
+use crate::contact::solver::parallel;
+use crate::contact::{Contact, Contacts, Material, NONE, Sleep};
+use crate::contact::{Geom, Manifold, Origin, Pose};
+
+/// A shape of a body's part as this detection placed it, with how far its contacts reach.
+#[derive(Clone, Debug)]
+pub(super) struct Proxy {
+    body: u32,
+    part: u32,
+    geom: Geom,
+    /// How far ahead of touching this shape's contacts start: half the speculative
+    /// distance plus what the body can move in one step.
+    reach: f64,
+    /// How far the shape reaches from its body's centre.
+    extent: f64,
+    /// The body's pose it was made at.
+    pose: Pose,
+}
 
 /// A manifold found against the ground or a kinematic part: the body's part, the other
 /// end (`NONE`, the plane's or part's index, the kinematic collider or `NONE`), the

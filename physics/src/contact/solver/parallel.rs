@@ -13,8 +13,8 @@ use std::sync::Mutex;
 
 use glam::DVec3;
 
+use super::body::{Ends, SolverBody, pair};
 use super::colouring::Colours;
-use super::solver::{SolverBody, pair};
 use super::team;
 
 /// Below this many items a loop runs on the calling thread: publishing it to the team
@@ -58,12 +58,6 @@ impl<T> Items<T> {
         // SAFETY: the caller's promise.
         unsafe { &mut *self.0.add(i) }
     }
-}
-
-/// A row of the solver between two bodies.
-pub trait Ends {
-    /// The indices of its two bodies in the solver's array.
-    fn ends(&self) -> (usize, usize);
 }
 
 /// The solver's bodies shared by the rows of one colour.

@@ -15,15 +15,16 @@ use std::ops::Range;
 
 use glam::DVec3;
 
-use super::Contact;
+use super::body::{Ends, SolverBody, pair};
 use super::colouring::Colours;
+use super::contact_rows::ContactRows;
 use super::kernel::{RowPass, Rows, V3, Velocities};
-use super::manifold::MAX_POINTS;
-use super::parallel::{self, Ends, Items, PARALLEL_ROWS, Shared};
-use super::refresh::{self, Anchor, Anchors, End, Frame};
-use super::solver::{ContactRows, SolverBody, pair};
+use super::parallel::{self, Items, PARALLEL_ROWS, Shared};
+use super::refresh::{self, Anchor, Anchors, End, MatrixPose};
 use super::team;
 use super::wide::{Lane, Lanes, Real, WIDTH, slots, xyz};
+use crate::contact::Contact;
+use crate::contact::manifold::MAX_POINTS;
 
 /// `WIDTH` manifolds' rows of one colour in groups: slot `l` holds `members[l]`'s.
 #[derive(Clone, Copy, Debug, Default)]
@@ -64,7 +65,7 @@ impl Group {
 
     /// Moves the slots' rows with their bodies, as [`ContactRows::refresh`] moves a row.
     #[inline(always)]
-    fn refresh(&mut self, bodies: &[SolverBody], frames: &[Frame], follow: bool) {
+    fn refresh(&mut self, bodies: &[SolverBody], frames: &[MatrixPose], follow: bool) {
         let a = End::gather(bodies, frames, |l| self.a[l]);
         let b = End::gather(bodies, frames, |l| self.b[l]);
         let gaps: [DVec3; WIDTH] =
@@ -168,7 +169,13 @@ impl Kernel {
     }
 
     /// Moves `group`'s rows with their bodies.
-    fn refresh(self, group: &mut Group, bodies: &[SolverBody], frames: &[Frame], follow: bool) {
+    fn refresh(
+        self,
+        group: &mut Group,
+        bodies: &[SolverBody],
+        frames: &[MatrixPose],
+        follow: bool,
+    ) {
         match self {
             Self::Baseline => group.refresh(bodies, frames, follow),
             // SAFETY: `Avx2` only where the processor has AVX2.
@@ -208,7 +215,12 @@ unsafe fn load_avx2(group: &mut Group, r: [&ContactRows; WIDTH]) {
 /// The processor has AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn refresh_avx2(group: &mut Group, bodies: &[SolverBody], frames: &[Frame], follow: bool) {
+unsafe fn refresh_avx2(
+    group: &mut Group,
+    bodies: &[SolverBody],
+    frames: &[MatrixPose],
+    follow: bool,
+) {
     group.refresh(bodies, frames, follow);
 }
 
@@ -346,7 +358,7 @@ impl Groups {
         rows: &mut [ContactRows],
         colours: &Colours,
         bodies: &[SolverBody],
-        frames: &[Frame],
+        frames: &[MatrixPose],
     ) {
         if self.scalar {
             // Every row is moved where it lies.
@@ -379,7 +391,7 @@ impl Groups {
         &mut self,
         rows: &mut [ContactRows],
         bodies: &[SolverBody],
-        frames: &[Frame],
+        frames: &[MatrixPose],
         follow: bool,
     ) {
         if !self.grouped() {
@@ -398,7 +410,7 @@ impl Groups {
         &mut self,
         rows: &mut [ContactRows],
         bodies: &[SolverBody],
-        frames: &[Frame],
+        frames: &[MatrixPose],
         follow: bool,
     ) {
         let each = Items(rows.as_mut_ptr());
@@ -483,10 +495,11 @@ mod tests {
 
     use super::*;
     use crate::contact::graph::NONE;
-    use crate::contact::kernel::{AxisRow, PointRow};
     use crate::contact::manifold::Manifold;
+    use crate::contact::pose::Pose;
     use crate::contact::settings::Softness;
-    use crate::contact::solver::{NormalBias, Pose};
+    use crate::contact::solver::bias::NormalBias;
+    use crate::contact::solver::kernel::{AxisRow, PointRow};
 
     /// A small generator: the same rows on every run.
     struct Rand(u64);
@@ -873,7 +886,7 @@ mod tests {
                 }
             }
             // Packed at some poses, then moved to others.
-            let mut frames = || -> Vec<Frame> {
+            let mut frames = || -> Vec<MatrixPose> {
                 (0..bodies.len())
                     .map(|_| {
                         let axis = rand.vector().normalize_or(DVec3::X);
@@ -882,7 +895,7 @@ mod tests {
                             position: rand.vector(),
                             orientation: turn,
                         };
-                        Frame::of(&pose)
+                        MatrixPose::of(&pose)
                     })
                     .collect()
             };

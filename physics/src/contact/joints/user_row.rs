@@ -4,7 +4,9 @@
 
 use glam::DVec3;
 
-use super::solver::{Pose, Row, SolverBody};
+use super::row::Row;
+use crate::contact::pose::Pose;
+use crate::contact::solver::body::SolverBody;
 
 /// A row's Jacobian on `(v_a, ω_a, v_b, ω_b)`, in the solver's convention
 /// `J v = d·(v_b − v_a) + angular_b·ω_b − angular_a·ω_a`, world axes.

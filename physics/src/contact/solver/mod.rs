@@ -1,0 +1,23 @@
+//! The contact solve: a manifold's rows (a normal row per point, friction and twist for
+//! the whole manifold), prepared once a step, moved with the bodies through the solver
+//! sub-steps, and run pass after pass (warm start, solve, relax, restitution) colour by
+//! colour, eight manifolds at a time in SIMD slots, on a team of threads.
+//!
+//! - [`body`]: the solver's view of a body; [`soft`]: the one impulse formula;
+//!   [`bias`]: where a normal row's bias comes from.
+//! - [`contact_rows`]: one manifold's rows; [`kernel`]: their maths, alone or in slots;
+//!   [`refresh`]: moving them with their bodies; [`wide`]: the numbers they run on.
+//! - [`colouring`] and [`groups`]: the rows packed into colours and SIMD slots;
+//!   [`parallel`] and [`team`]: the passes, colour by colour, and the threads.
+
+pub mod bias;
+pub mod body;
+pub mod colouring;
+pub mod contact_rows;
+pub mod groups;
+pub mod kernel;
+pub mod parallel;
+pub(crate) mod refresh;
+pub mod soft;
+pub(crate) mod team;
+pub mod wide;
