@@ -15,13 +15,12 @@ use std::ops::Range;
 
 use glam::DVec3;
 
-use super::body::{Ends, SolverBody, pair};
+use super::body::SolverBody;
 use super::colouring::Colours;
 use super::contact_rows::ContactRows;
 use super::kernel::{RowPass, Rows, V3, Velocities};
-use super::parallel::{self, Items, PARALLEL_ROWS, Shared};
+use super::parallel::{self, ColourItems, EachRow, Items, Shared};
 use super::refresh::{self, Anchor, Anchors, End, MatrixPose};
-use super::team;
 use super::wide::{Lane, Lanes, Real, WIDTH, slots, xyz};
 use crate::contact::Contact;
 use crate::contact::manifold::MAX_POINTS;
@@ -445,45 +444,74 @@ impl Groups {
         moving: &[bool],
         pass: RowPass,
     ) {
-        let f = |r: &mut ContactRows, a: &mut SolverBody, b: &mut SolverBody| r.run(a, b, pass);
+        let f =
+            move |r: &mut ContactRows, a: &mut SolverBody, b: &mut SolverBody| r.run(a, b, pass);
         if !self.grouped() {
-            parallel::for_each_row(rows, colours, bodies, moving, f);
+            parallel::by_colour(colours, bodies, moving, &mut EachRow::new(rows, f));
             return;
         }
-        for (k, range) in colours.ranges.iter().enumerate() {
-            if !colours.independent(k) {
-                for r in &mut rows[range.clone()] {
-                    let (a, b) = r.ends();
-                    let (body_a, body_b) = pair(bodies, a, b);
-                    f(r, body_a, body_b);
-                }
-                continue;
-            }
-            let plan = &self.plans[k];
-            let groups = &mut self.groups[plan.groups.clone()];
-            let rest = &self.rest[plan.rest.clone()];
-            let count = groups.len();
-            self.solved += (count * WIDTH) as u64;
-            let shared = Shared::new(bodies, moving);
-            let (group, row) = (Items(groups.as_mut_ptr()), Items(rows.as_mut_ptr()));
-            // SAFETY: the rows of an independent colour share no moving body, each chunk
-            // takes its own groups and rows, and a left-over row is one of the colour's.
-            let run = |items: Range<usize>| {
-                for i in items {
-                    unsafe {
-                        if i < count {
-                            kernel.run(group.at(i), &shared, pass);
-                        } else {
-                            let r = rest[i - count];
-                            assert!(range.contains(&r), "a left-over row of the colour");
-                            shared.run(row.at(r), &f);
-                        }
-                    }
-                }
-            };
-            let items = count + rest.len();
-            if !(range.len() >= PARALLEL_ROWS && team::run(items, &run)) {
-                run(0..items);
+        let mut slotted = Slotted {
+            kernel,
+            pass,
+            plans: &self.plans,
+            rest: &self.rest,
+            groups: &mut self.groups,
+            rows,
+            f,
+            solved: &mut self.solved,
+            at: (Items(std::ptr::null_mut()), Items(std::ptr::null_mut())),
+        };
+        parallel::by_colour(colours, bodies, moving, &mut slotted);
+    }
+}
+
+/// A pass's items of each colour: its groups in slots, then its rows left over, each on
+/// copies of its bodies, on the team or not.
+struct Slotted<'p, F> {
+    kernel: Kernel,
+    pass: RowPass,
+    plans: &'p [Plan],
+    rest: &'p [usize],
+    groups: &'p mut [Group],
+    rows: &'p mut [ContactRows],
+    /// The pass on a row left over.
+    f: F,
+    solved: &'p mut u64,
+    /// The groups of the colour readied last, and the rows.
+    at: (Items<Group>, Items<ContactRows>),
+}
+
+impl<F> ColourItems for Slotted<'_, F>
+where
+    F: Fn(&mut ContactRows, &mut SolverBody, &mut SolverBody) + Sync,
+{
+    const IN_ORDER_ALONE: bool = false;
+
+    fn in_order(&mut self, rows: Range<usize>, bodies: &mut [SolverBody]) {
+        parallel::each_in_order(&mut self.rows[rows], bodies, &self.f);
+    }
+
+    fn items(&mut self, colour: usize, _: &Range<usize>) -> usize {
+        let plan = &self.plans[colour];
+        let count = plan.groups.len();
+        *self.solved += (count * WIDTH) as u64;
+        let groups = &mut self.groups[plan.groups.clone()];
+        self.at = (Items(groups.as_mut_ptr()), Items(self.rows.as_mut_ptr()));
+        count + plan.rest.len()
+    }
+
+    unsafe fn run(&self, colour: usize, rows: &Range<usize>, item: usize, bodies: &Shared) {
+        let plan = &self.plans[colour];
+        let count = plan.groups.len();
+        // SAFETY: the caller's promise; a group is one of the colour's, and a left-over
+        // row is one of the colour's rows.
+        unsafe {
+            if item < count {
+                self.kernel.run(self.at.0.at(item), bodies, self.pass);
+            } else {
+                let r = self.rest[plan.rest.start + item - count];
+                assert!(rows.contains(&r), "a left-over row of the colour");
+                bodies.run(self.at.1.at(r), &self.f);
             }
         }
     }
@@ -499,6 +527,7 @@ mod tests {
     use crate::contact::pose::Pose;
     use crate::contact::settings::Softness;
     use crate::contact::solver::bias::NormalBias;
+    use crate::contact::solver::body::pair;
     use crate::contact::solver::kernel::{AxisRow, PointRow};
 
     /// A small generator: the same rows on every run.
