@@ -333,7 +333,7 @@ mod tests {
                 w.gun.as_mut().unwrap().shells.clear()
             }),
             ("the sleep states", |w| {
-                w.contacts.as_mut().unwrap().sleep.clear()
+                w.contacts.as_mut().unwrap().sleep = Default::default()
             }),
         ];
         for (what, edit) in edits {

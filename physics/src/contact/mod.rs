@@ -37,7 +37,7 @@ pub use crate::body::Material;
 use detect::Proxy;
 pub use geometry::{Aabb, Geom, Plane};
 pub use graph::{ContactGraph, NONE};
-pub use islands::Sleep;
+pub use islands::{Sleep, Sleeping};
 pub use joints::joint::{Break, Joint, JointKind, LinearMotor, Motor, Placement, Spring};
 pub use joints::user_row::{Jacobian, UserRow, UserRows};
 pub use kinematic::Kinematic;
@@ -103,7 +103,7 @@ pub struct Contacts {
     #[serde(skip)]
     pub user_rows: UserRows,
     pub graph: ContactGraph<Contact>,
-    pub sleep: Vec<Sleep>,
+    pub sleep: Sleeping,
     pub stats: Stats,
     broad: detect::broad_phase::SweepAndPrune,
     stamp: u64,
@@ -277,9 +277,7 @@ impl Contacts {
     /// Wakes a body (and, next step, its island): the app calls it when the user
     /// grabs, throws or spawns something.
     pub fn wake(&mut self, body: usize) {
-        if let Some(s) = self.sleep.get_mut(body) {
-            *s = Sleep::default();
-        }
+        self.sleep.wake(body);
     }
 
     /// Whether sleeping is on and every body (passive ones aside) is asleep with nothing
@@ -291,7 +289,7 @@ impl Contacts {
     }
 
     pub fn is_asleep(&self, body: usize) -> bool {
-        self.sleep.get(body).is_some_and(|s| s.asleep)
+        body < self.sleep.len() && self.sleep.asleep(body)
     }
 
     /// Whether the solver leaves the body alone this step (see [`Contacts::passive`]).

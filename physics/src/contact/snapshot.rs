@@ -151,7 +151,7 @@ impl Contacts {
             + vec_bytes(&self.passive)
             + vec_bytes(&self.joints)
             + self.graph.heap_bytes()
-            + vec_bytes(&self.sleep)
+            + self.sleep.heap_bytes()
             + self.broad.heap_bytes()
     }
 }

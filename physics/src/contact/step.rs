@@ -11,7 +11,7 @@ use glam::DVec3;
 
 use crate::body::{Body, BodyState};
 use crate::contact::graph::{ContactGraph, NONE};
-use crate::contact::islands::{self, Sleep};
+use crate::contact::islands::{self, Sleeping};
 use crate::contact::joints::direct::Direct;
 use crate::contact::joints::joint::{Joint, SLOTS};
 use crate::contact::joints::joint_rows::JointRows;
@@ -43,7 +43,7 @@ pub trait Movers: Send {
 /// Who takes part in a step besides the bodies: which sleep, which the world keeps out of
 /// the solver, and the kinematic colliders.
 pub struct Participants<'a> {
-    pub sleep: &'a [Sleep],
+    pub sleep: &'a Sleeping,
     pub passive: &'a [bool],
     pub kinematic: &'a [Kinematic],
 }
@@ -227,16 +227,17 @@ impl Contacts {
 
     /// Sleep: wakes the bodies a moving kinematic collider reached, finds the islands,
     /// and puts to sleep those whose bodies have all been slow for the sleep time; their
-    /// bodies stop dead. Sleep state changes only here, in [`Self::tick_sleep`] and in
-    /// [`Contacts::wake`]; what it is changed to is decided in [`islands`].
+    /// bodies stop dead. Sleep state changes only through [`Sleeping`]'s methods (in
+    /// [`islands`]), called here, in [`Self::tick_sleep`], in [`Contacts::wake`] and by
+    /// detection, which fits it to the bodies.
     fn update_sleep(&mut self, bodies: &mut [Body]) {
         for b in self.woken.drain(..) {
-            self.sleep[b] = Sleep::default();
+            self.sleep.wake(b);
         }
         let links = self.user_rows.links(bodies.len());
         let edges = (&self.joints[..], &links[..]);
         let (islands, fell_asleep, walked) =
-            islands::update(&self.graph, edges, &mut self.sleep, &self.settings);
+            (self.sleep).update(&self.graph, edges, &self.settings);
         for b in fell_asleep {
             bodies[b].state.velocity = DVec3::ZERO;
             bodies[b].state.angular_momentum = DVec3::ZERO;
@@ -251,7 +252,7 @@ impl Contacts {
         let mut speeds = Vec::new();
         let (start, sleep) = (&self.state.start, &self.sleep);
         // An asleep body's timer does not move.
-        let ticking: Vec<usize> = (0..bodies.len()).filter(|&i| !sleep[i].asleep).collect();
+        let ticking: Vec<usize> = (0..bodies.len()).filter(|&i| !sleep.asleep(i)).collect();
         parallel::collect(ticking.len(), &mut speeds, |k| {
             let i = ticking[k];
             let (b, from) = (&bodies[i], &start[i]);
@@ -267,7 +268,7 @@ impl Contacts {
                 h,
             )
         });
-        islands::tick(&mut self.sleep, (&ticking, &speeds), &self.settings, h);
+        (self.sleep).tick((&ticking, &speeds), &self.settings, h);
     }
 }
 
@@ -314,7 +315,7 @@ impl StepState {
         self.bodies.resize(n, SolverBody::STATIC);
         self.awake.clear();
         self.awake
-            .extend((0..n).map(|i| !sleep[i].asleep && !passive.get(i).copied().unwrap_or(false)));
+            .extend((0..n).map(|i| !sleep.asleep(i) && !passive.get(i).copied().unwrap_or(false)));
         self.moving.clear();
         self.moving.extend((0..n).filter(|&i| self.awake[i]));
         self.made = self.moving.len();
@@ -332,7 +333,7 @@ impl StepState {
     /// not asleep, each asleep body's that a row holds, the world's, then the kinematic
     /// colliders'. An asleep body's that no row holds is kept from an earlier step and
     /// not read; so is its start, which only the sleep test reads.
-    fn prepare_poses(&mut self, bodies: &[Body], sleep: &[Sleep], kinematic: &[Kinematic]) {
+    fn prepare_poses(&mut self, bodies: &[Body], sleep: &Sleeping, kinematic: &[Kinematic]) {
         let n = bodies.len();
         let mut held = vec![false; n];
         for &(a, b) in &self.jobs {
@@ -340,7 +341,7 @@ impl StepState {
                 held[i] = true;
             }
         }
-        let fresh = |i: usize| !sleep[i].asleep || held[i];
+        let fresh = |i: usize| !sleep.asleep(i) || held[i];
         let list: Vec<usize> = (0..n).filter(|&i| fresh(i)).collect();
         self.made += list.len();
         self.poses.resize(n, WORLD_POSE);

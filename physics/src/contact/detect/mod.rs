@@ -12,7 +12,7 @@ use glam::DVec3;
 use crate::body::{Body, BodyState};
 use crate::contact::settings::RECYCLE_TURN;
 use crate::contact::solver::parallel;
-use crate::contact::{Contact, Contacts, Material, NONE, Sleep};
+use crate::contact::{Contact, Contacts, Material, NONE};
 use crate::contact::{Geom, Manifold, Origin, Pose};
 
 /// A shape of a body's part as this detection placed it, with how far its contacts reach.
@@ -76,7 +76,7 @@ impl Contacts {
     /// left as they are. The stages run in order: proxies, broad phase, pairs, planes,
     /// kinematic parts, stale contacts.
     pub fn detect(&mut self, bodies: &[Body], h: f64) {
-        self.sleep.resize(bodies.len(), Sleep::default());
+        self.sleep.fit(bodies.len());
         self.graph.reserve_bodies(bodies.len());
         self.stamp += 1;
         self.woken.clear();
@@ -141,7 +141,7 @@ impl Contacts {
         };
         let boxed = |p: &Proxy| p.geom.aabb().expanded(DVec3::splat(p.reach));
         let awake: Vec<u32> = (0..owners.len() as u32)
-            .filter(|&k| !sleep[owners[k as usize].0 as usize].asleep)
+            .filter(|&k| !sleep.asleep(owners[k as usize].0 as usize))
             .collect();
         // Made again: the awake bodies' proxies, and those of the asleep bodies not
         // still where and as their proxies were made (fallen asleep since, or moved from
@@ -193,7 +193,7 @@ impl Contacts {
     /// took 8.5 µs a step beside the asleep 1,000-box heap).
     fn moved_asleep(&self, bodies: &[Body], owners: &[(u32, u32)]) -> Vec<u32> {
         let mut moved = Vec::new();
-        let each = bodies.iter().zip(&self.stills.1).zip(&self.sleep);
+        let each = bodies.iter().zip(&self.stills.1).zip(self.sleep.iter());
         for (i, ((body, still), sleep)) in each.enumerate() {
             if sleep.asleep && !still.holds(&body.state) {
                 moved.push(i);
@@ -230,7 +230,7 @@ impl Contacts {
             let (a, b) = (owners[i].0 as usize, owners[j].0 as usize);
             a != b && !jointed(a, b)
         };
-        let awake = |i: usize| !sleep[owners[i].0 as usize].asleep;
+        let awake = |i: usize| !sleep.asleep(owners[i].0 as usize);
         let awake_count = self.awake_proxies.len();
         if awake_count <= broad_phase::FEW_AWAKE && awake_count < owners.len() {
             broad_phase::pairs_of_few(&self.boxes, &self.awake_proxies, keep, &mut self.pairs);
@@ -401,7 +401,7 @@ impl Contacts {
                     if !self.boxes[p].overlaps(&bb) || jointed() {
                         continue;
                     }
-                    if self.sleep[body].asleep && !self.woken.contains(&body) {
+                    if self.sleep.asleep(body) && !self.woken.contains(&body) {
                         if !moving {
                             continue;
                         }
@@ -431,7 +431,7 @@ impl Contacts {
     /// way the contacts are tried from the last, so they are erased in the same order.
     fn erase_stale(&mut self) {
         let (stamp, sleep) = (self.stamp, &self.sleep);
-        let asleep = |b: u32| b == NONE || sleep[b as usize].asleep;
+        let asleep = |b: u32| b == NONE || sleep.asleep(b as usize);
         let n = sleep.len() as u32;
         let awake: Vec<u32> = (0..n).filter(|&b| !asleep(b)).collect();
         let tried: Vec<usize> = if 4 * awake.len() < n as usize {
