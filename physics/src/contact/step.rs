@@ -1,11 +1,14 @@
 //! One contact step as named stages, in the order Box2D v3 runs its solver stages
 //! [Catto 2024]: detect and sleep, then prepare, and per solver sub-step integrate
-//! velocities, (prepare joints,) warm start, solve, integrate positions, relax; then
+//! velocities, (prepare joints,) warm start, iterate, integrate positions, relax; then
 //! restitution and store impulses. The classic solver runs the same stages once per
 //! step, with Baumgarte's bias in place of the soft rows' springs [Havok solver].
 //!
-//! The world runs detection ([`Contacts::detect`]) and then [`Contacts::solve`], which
-//! runs the rest in order; [`StepState`] is what the stages hand each other.
+//! The world runs detection ([`Contacts::detect`]) and then the solve,
+//! [`Contacts::solve`], which runs the rest in order; [`StepState`] is what the stages
+//! hand each other. One word each: the *solve* is that whole stage (the world's
+//! `Stage::Solve`); an *iteration* is one Gauss-Seidel pass with the position bias on
+//! ([`StepState::iterate`], run `iterations` times); the *relax* pass is one without it.
 
 use glam::DVec3;
 
@@ -80,7 +83,7 @@ pub struct StepState {
     pub direct: Direct,
     /// The contact rows' colours: `contact_rows` lists the rows colour by colour.
     pub colours: Colours,
-    /// The rows eight by eight in SIMD slots for the solve passes: a grouped row lives
+    /// The rows eight by eight in SIMD slots for the passes: a grouped row lives
     /// in its slot from the pack in the prepare stage to [`Groups::store`].
     pub groups: Groups,
     /// Scratch of the prepare stage, rebuilt each step: each row's bodies and contact
@@ -158,7 +161,7 @@ impl Contacts {
                     state.warm_start(settings);
                 }
                 for _ in 0..settings.iterations {
-                    state.solve(settings, h);
+                    state.iterate(settings, h);
                 }
                 state.integrate_positions(bodies, integrator, h, movers)?;
             }
@@ -171,7 +174,7 @@ impl Contacts {
                     state.prepare_joints((joints, user_rows), settings, h_sub);
                     state.warm_start(settings);
                     for _ in 0..settings.substep_iterations {
-                        state.solve(settings, h_sub);
+                        state.iterate(settings, h_sub);
                     }
                     state.integrate_positions(bodies, integrator, h_sub, movers)?;
                     state.update_contacts(settings);
@@ -546,7 +549,7 @@ impl StepState {
         }
     }
 
-    /// Warm start: applies the impulses accumulated before again, so that the solve
+    /// Warm start: applies the impulses accumulated before again, so that the iterations
     /// starts next to its answer [Catto 2005].
     pub fn warm_start(&mut self, settings: &SolverSettings) {
         let (rows, bodies) = (&self.joint_rows, &mut self.bodies);
@@ -557,17 +560,18 @@ impl StepState {
         self.run_contacts(RowPass::WarmStart);
     }
 
-    /// Solve: one Gauss-Seidel pass over the joints, then the contacts, with the
+    /// Iterate: one Gauss-Seidel pass over the joints, then the contacts, with the
     /// position bias on (PGS's Baumgarte bias, or the soft rows' springs over `h`).
-    pub fn solve(&mut self, settings: &SolverSettings, h: f64) {
-        self.solve_joints(settings, true);
-        self.solve_contacts(NormalBias::solve(settings, h), settings.sor);
+    pub fn iterate(&mut self, settings: &SolverSettings, h: f64) {
+        self.joints_pass(settings, true);
+        let bias = NormalBias::iterate(settings, h);
+        self.run_contacts(RowPass::Iterate(bias, settings.sor));
     }
 
     /// The joints' rows: one at a time, or the others (limits, motors, springs, user
     /// rows) one at a time and then each tree's equality rows directly, so that those
     /// hold exactly after every pass.
-    fn solve_joints(&mut self, settings: &SolverSettings, use_bias: bool) {
+    fn joints_pass(&mut self, settings: &SolverSettings, use_bias: bool) {
         let (bodies, sor) = (&mut self.bodies, settings.sor);
         match settings.joint_solver {
             JointSolver::Iterative => {
@@ -663,7 +667,7 @@ impl StepState {
     /// Relax (soft step): one pass of rigid rows without position bias, which takes
     /// out the velocity the springs' push added [Catto 2024].
     pub fn relax(&mut self, settings: &SolverSettings, h: f64) {
-        self.solve_joints(settings, false);
+        self.joints_pass(settings, false);
         self.run_contacts(RowPass::Relax(NormalBias::relax(settings, h), settings.sor));
     }
 
@@ -682,10 +686,6 @@ impl StepState {
         for _ in 0..settings.substep_iterations.max(1) {
             self.run_contacts(RowPass::Restitution(threshold));
         }
-    }
-
-    fn solve_contacts(&mut self, bias: NormalBias, sor: f64) {
-        self.run_contacts(RowPass::Solve(bias, sor));
     }
 
     /// A pass of the contact rows' kernel over the rows, in slots (which hold the

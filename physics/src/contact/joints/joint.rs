@@ -118,10 +118,10 @@ pub struct Joint {
     pub break_torque: Option<f64>,
     #[serde(default)]
     pub broken: Option<Break>,
-    /// Each row's accumulated impulse in its last solve, for the next warm start.
+    /// Each row's accumulated impulse at its last pass, for the next warm start.
     pub impulses: [f64; SLOTS],
-    /// Each row's impulse summed over the solves of the step being taken (the soft
-    /// step's sub-steps): over the step's length, the force the joint carried in it.
+    /// Each row's impulse summed over the step being taken (over the soft step's solver
+    /// sub-steps): over the step's length, the force the joint carried in it.
     /// Rebuilt every step, so not a state.
     #[serde(skip)]
     pub step_impulses: [f64; SLOTS],

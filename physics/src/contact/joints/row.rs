@@ -11,7 +11,7 @@ use crate::contact::solver::soft::soft_impulse;
 /// How a joint row feeds back its error.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Feedback {
-    /// The joint softness in the solve passes, rigid in the relax pass.
+    /// The joint softness in the iterations, rigid in the relax pass.
     Joint,
     /// A spring: its own softness in every pass, relax included, as Box2D's distance
     /// joint spring (`distance_joint.c`), so the relax pass does not stiffen it.

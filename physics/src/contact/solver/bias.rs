@@ -21,8 +21,8 @@ pub enum NormalBias {
 }
 
 impl NormalBias {
-    /// The solve stage's bias, for a step (PGS) or solver sub-step (soft) of `h`.
-    pub fn solve(settings: &SolverSettings, h: f64) -> Self {
+    /// The iterations' bias, for a step (PGS) or solver sub-step (soft) of `h`.
+    pub fn iterate(settings: &SolverSettings, h: f64) -> Self {
         match settings.solver {
             SolverKind::Pgs => Self::Fixed,
             SolverKind::Soft => {

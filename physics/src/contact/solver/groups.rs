@@ -785,7 +785,7 @@ mod tests {
             let sor = [1.0, 1.3][rand.below(2)];
             let passes = [RowPass::WarmStart]
                 .into_iter()
-                .chain([RowPass::Solve(bias, sor); 3])
+                .chain([RowPass::Iterate(bias, sor); 3])
                 .chain([RowPass::Relax(bias, sor)])
                 .chain([RowPass::Restitution(0.5)]);
             let (mut scalar_rows, mut scalar_bodies) = (rows.clone(), bodies.clone());

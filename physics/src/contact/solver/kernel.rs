@@ -292,8 +292,8 @@ pub enum RowPass {
     /// Applies the accumulated impulses again.
     WarmStart,
     /// One Gauss-Seidel pass with a normal bias and a relaxation factor: friction, then
-    /// the normal rows (the solve stage).
-    Solve(NormalBias, f64),
+    /// the normal rows (an iteration).
+    Iterate(NormalBias, f64),
     /// The same with [`NormalBias::relax`]: the normal rows, then friction (the soft
     /// step's relax stage).
     Relax(NormalBias, f64),
@@ -339,7 +339,7 @@ impl<W: Real> Rows<W> {
     pub fn run(&mut self, a: &mut Velocities<W>, b: &mut Velocities<W>, pass: RowPass) {
         match pass {
             RowPass::WarmStart => self.warm_start(a, b),
-            RowPass::Solve(bias, sor) => {
+            RowPass::Iterate(bias, sor) => {
                 let load = self.load();
                 self.solve_friction(a, b, load, sor);
                 self.solve_normals(a, b, bias, sor);
@@ -347,14 +347,14 @@ impl<W: Real> Rows<W> {
             // Friction after the normal rows here, as Box2D v3 orders them in every pass
             // [Catto, `contact_solver.c`], within μ times the larger of the load before
             // and after them. The relax pass leaves the velocities a sub-step keeps; with
-            // friction first, bounded by the solve's load, it missed the impulse the relax
+            // friction first, bounded by the iterations' load, it missed the impulse the relax
             // adds while a box sinks to its contacts' rest depth d: μ m d / h in all (h the
             // sub-step), and a box placed on a 30° slope slid 3.7% too fast at μ = 0.5
             // ever after. The larger load, not the relax's alone: where the relax takes a
             // push-out away, a smaller cone let the crash's front box rebound 5 cm off the
             // van's wall it hit with no restitution (the cost: a box placed 1 mm into a
             // slope is bounded by its push-out's load while it is pushed out, and slides
-            // 19% slow at μ = 0.5). The solve passes keep friction first: with it last
+            // 19% slow at μ = 0.5). The iterations keep friction first: with it last
             // there too, a 20-row pyramid at 3 sub-steps jittered at 0.13 m/s.
             RowPass::Relax(bias, sor) => {
                 let solved = self.load();
@@ -406,7 +406,7 @@ impl<W: Real> Rows<W> {
         if self.mixed { MAX_POINTS } else { self.len }
     }
 
-    /// Applies last step's impulses again: the solve then starts next to its answer.
+    /// Applies last step's impulses again: the iterations then start next to their answer.
     #[inline(always)]
     fn warm_start(&self, a: &mut Velocities<W>, b: &mut Velocities<W>) {
         let n = self.normal;
@@ -564,7 +564,7 @@ impl<W: Real> Rows<W> {
     }
 
     /// The soft step's last pass: points with restitution that were hit faster than
-    /// `threshold` and carried load in the solve bounce with `v_n = −e v_n(before)`.
+    /// `threshold` and carried load in the iterations bounce with `v_n = −e v_n(before)`.
     #[inline(always)]
     fn restitution(&mut self, a: &mut Velocities<W>, b: &mut Velocities<W>, threshold: f64) {
         let zero = W::ZERO;
