@@ -21,14 +21,14 @@ pub mod detect;
 pub mod geometry;
 pub mod graph;
 pub mod islands;
-pub mod joints;
-pub mod kinematic;
-pub mod manifold;
-pub mod pose;
+pub(crate) mod joints;
+pub(crate) mod kinematic;
+pub(crate) mod manifold;
+pub(crate) mod pose;
 pub mod settings;
 mod snapshot;
 pub mod solver;
-pub mod step;
+pub(crate) mod step;
 
 use glam::DVec3;
 
@@ -52,13 +52,17 @@ pub use step::{Movers, StepState};
 /// another, or, with `NONE` as the second body, a plane or a kinematic collider's part.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Contact {
+    /// The first body's part.
     pub part_a: u32,
     /// The second body's part, the plane's index, or the kinematic collider's part.
     pub part_b: u32,
     /// The kinematic collider the second end is a part of; `NONE` for a body or a plane.
     pub kinematic: u32,
+    /// The contact's points.
     pub manifold: Manifold,
+    /// The mixed friction coefficient.
     pub friction: f64,
+    /// The mixed restitution coefficient.
     pub restitution: f64,
     /// What the manifold between two bodies was last computed from, to carry it on while
     /// they keep their relative pose; `None` against planes and kinematic colliders.
@@ -72,12 +76,14 @@ pub struct Stats {
     /// Pairs of parts the broad phase found this step (none while the world is at rest,
     /// when it does not run).
     pub pairs: usize,
+    /// Contacts in the graph.
     pub contacts: usize,
     /// Contact points of the contacts solved in this step (none while the world is at
     /// rest: the asleep contacts are not walked to count theirs).
     pub points: usize,
     /// Islands awake after this step's sleep test.
     pub islands: usize,
+    /// Bodies awake after this step.
     pub awake: usize,
     /// Manifolds carried on from an earlier step instead of computed.
     pub recycled: usize,
@@ -91,19 +97,25 @@ pub struct Stats {
 /// The contact and joint state of a world.
 #[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Contacts {
+    /// The solver's parameters.
     pub settings: SolverSettings,
+    /// The static half-spaces (ground, ramps).
     pub planes: Vec<Plane>,
     /// Colliders that move by a prescribed motion, set by the world before each step.
     pub kinematic: Vec<Kinematic>,
     /// Bodies the solver neither collides nor moves (a shell held in a gun's breech), by
     /// body index; set by the world before each step (empty: none).
     pub passive: Vec<bool>,
+    /// The joints, by index; a broken one stays, holding nothing.
     pub joints: Vec<Joint>,
     /// Rows a user's code adds ([`user_row`]); not part of a saved state.
     #[serde(skip)]
     pub user_rows: UserRows,
+    /// The contacts, each linked into its bodies' lists.
     pub graph: ContactGraph<Contact>,
+    /// Every body's sleep state.
     pub sleep: Sleeping,
+    /// What the last step found.
     pub stats: Stats,
     broad: detect::broad_phase::SweepAndPrune,
     stamp: u64,
@@ -158,6 +170,7 @@ pub struct Contacts {
 }
 
 impl Contacts {
+    /// Contacts with these settings and planes, and no joint or contact yet.
     pub fn new(settings: SolverSettings, planes: Vec<Plane>) -> Self {
         Self {
             settings,
@@ -288,6 +301,7 @@ impl Contacts {
             && (self.sleep.iter().enumerate()).all(|(i, s)| s.asleep || self.is_passive(i))
     }
 
+    /// Whether `body` sleeps (false for a body without a sleep state yet).
     pub fn is_asleep(&self, body: usize) -> bool {
         body < self.sleep.len() && self.sleep.asleep(body)
     }

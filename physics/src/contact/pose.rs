@@ -6,14 +6,17 @@ use glam::DVec3;
 
 use crate::body::BodyState;
 
-/// What the rows need to know about a body's pose when they are prepared.
+/// A body's position and orientation, as the contact stages read them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Pose {
+    /// The centre of mass, world coordinates.
     pub position: DVec3,
+    /// The orientation, body to world.
     pub orientation: glam::DQuat,
 }
 
 impl Pose {
+    /// The pose of a body's state.
     pub fn of(state: &BodyState) -> Self {
         Self {
             position: state.position,

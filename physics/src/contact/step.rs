@@ -75,6 +75,7 @@ pub struct StepState {
     pub contact_rows: Vec<ContactRows>,
     /// The joints with an awake body, and their rows as last prepared.
     pub active_joints: Vec<usize>,
+    /// The active joints' rows, as last prepared.
     pub joint_rows: JointRows,
     /// The step the solver last took: the joints' impulses of the step over it are the
     /// forces they carried.

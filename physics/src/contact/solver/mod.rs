@@ -10,14 +10,14 @@
 //! - [`colouring`] and [`groups`]: the rows packed into colours and SIMD slots;
 //!   [`parallel`] and [`team`]: the passes, colour by colour, and the threads.
 
-pub mod bias;
-pub mod body;
-pub mod colouring;
-pub mod contact_rows;
-pub mod groups;
-pub mod kernel;
+pub(crate) mod bias;
+pub(crate) mod body;
+pub(crate) mod colouring;
+pub(crate) mod contact_rows;
+pub(crate) mod groups;
+pub(crate) mod kernel;
 pub mod parallel;
 pub(crate) mod refresh;
-pub mod soft;
+pub(crate) mod soft;
 pub(crate) mod team;
-pub mod wide;
+pub(crate) mod wide;
