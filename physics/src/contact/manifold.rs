@@ -85,7 +85,7 @@ impl Manifold {
 
     /// Carries last step's impulses over to the points whose features still touch,
     /// and the manifold's friction if any point does. A point whose id is new takes the
-    /// impulse of an unmatched old point within [`SAME_PLACE`] of it, as Bullet matches
+    /// impulse of an unmatched old point within `SAME_PLACE` of it, as Bullet matches
     /// its cached points by distance: a clipped corner's id depends on which side plane
     /// cut it, which can change from step to step where the point does not move, and a
     /// resting box whose point lost its warm start every other step jittered.

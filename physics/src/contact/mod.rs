@@ -16,6 +16,14 @@
 //! precesses and falls with `midpoint` and spins on with `no-gyro`, as it does without
 //! contacts. Every integrator works here; the torque-free exact solution does too,
 //! between impulses.
+//!
+//! # Where things are
+//! [`detect`] finds the contacts (broad and narrow phase, continuous collision) on the
+//! shapes of [`geometry`]; `manifold.rs` and [`graph`] hold them; [`solver`] is the
+//! contact solve (the rows, their maths and passes, the threads); `joints/` a joint and
+//! its rows, and the direct solve; [`islands`] islands and sleep; `step.rs` runs the
+//! solve's stages in order; [`settings`] every parameter; `snapshot.rs` the state that
+//! a step reads, to keep and restore.
 
 pub mod detect;
 pub mod geometry;
@@ -108,7 +116,7 @@ pub struct Contacts {
     pub passive: Vec<bool>,
     /// The joints, by index; a broken one stays, holding nothing.
     pub joints: Vec<Joint>,
-    /// Rows a user's code adds ([`user_row`]); not part of a saved state.
+    /// Rows a user's code adds ([`UserRow`]); not part of a saved state.
     #[serde(skip)]
     pub user_rows: UserRows,
     /// The contacts, each linked into its bodies' lists.

@@ -115,7 +115,8 @@ pub struct SolverSettings {
     pub speculative_distance: f64,
     /// A manifold between two bodies is carried with them instead of computed again while
     /// their relative pose has moved less than this (m) since it was computed, and neither
-    /// has turned more than [`RECYCLE_TURN`] (Box2D v3.2's contact recycling [Catto]); 0
+    /// has turned more than [`RECYCLE_TURN`] (Box2D v3.2's contact recycling, Catto,
+    /// `physics_world.c`); 0
     /// computes every manifold every step. No more than half the speculative distance
     /// is used ([`Self::recycle_limit`]).
     pub recycle_distance: f64,

@@ -85,7 +85,7 @@ pub struct StepState {
     /// The contact rows' colours: `contact_rows` lists the rows colour by colour.
     pub colours: Colours,
     /// The rows eight by eight in SIMD slots for the passes: a grouped row lives
-    /// in its slot from the pack in the prepare stage to [`Groups::store`].
+    /// in its slot from the pack in the prepare stage to `Groups::store`.
     pub groups: Groups,
     /// Scratch of the prepare stage, rebuilt each step: each row's bodies and contact
     /// in the order of the ground first, the colours' permutation of them, and the

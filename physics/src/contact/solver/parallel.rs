@@ -1,4 +1,4 @@
-//! The parallel loops of a step's stages, shared by the stage's [team](super::team):
+//! The parallel loops of a step's stages, shared by the stage's team (`team.rs`):
 //! above all a pass over the contact rows, colour by colour, each colour's rows at once
 //! (Box2D v3 solves its graph colours the same way [Catto 2024]).
 //!
@@ -7,7 +7,7 @@
 //! moving body, so a row's update depends on nothing another row of its colour does: the
 //! result is bitwise the same on any number of threads, and the same as the rows one
 //! after another in the colours' order, which is how one thread runs them (but for the
-//! sign of a static body's zero velocity, see [`EachRow`]).
+//! sign of a static body's zero velocity, see `EachRow`).
 
 use std::ops::Range;
 use std::sync::Mutex;
