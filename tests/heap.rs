@@ -57,7 +57,7 @@ fn heap_bytes_is_what_a_snapshot_holds() {
     pile.step();
     let world = &pile.lanes()[0].world;
     let floor = world.bodies.len() * std::mem::size_of::<gyrolab::body::Body>()
-        + world.contacts.as_ref().unwrap().graph.len()
+        + world.contacts.as_ref().unwrap().graph().len()
             * std::mem::size_of::<gyrolab::contact::Contact>();
     assert!(pile.snapshot().heap_bytes() > floor);
 }

@@ -111,7 +111,7 @@ fn penetration(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
         .world
         .contacts
         .as_ref()
-        .map_or(0.0, |c| c.settings.slop);
+        .map_or(0.0, |c| c.settings().slop);
     plot(
         ui,
         "penetration",

@@ -111,7 +111,7 @@ fn draw_decks(sim: Res<Sim>, mut gizmos: Gizmos) {
     if world
         .contacts
         .as_ref()
-        .is_some_and(|c| !c.planes.is_empty())
+        .is_some_and(|c| !c.planes().is_empty())
     {
         return;
     }

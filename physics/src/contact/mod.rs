@@ -65,7 +65,7 @@ pub struct Contact {
     /// The second body's part, the plane's index, or the kinematic collider's part.
     pub part_b: u32,
     /// The kinematic collider the second end is a part of; `NONE` for a body or a plane.
-    pub kinematic: u32,
+    kinematic: u32,
     /// The contact's points.
     pub manifold: Manifold,
     /// The mixed friction coefficient.
@@ -106,25 +106,25 @@ pub struct Stats {
 #[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Contacts {
     /// The solver's parameters.
-    pub settings: SolverSettings,
+    settings: SolverSettings,
     /// The static half-spaces (ground, ramps).
-    pub planes: Vec<Plane>,
+    planes: Vec<Plane>,
     /// Colliders that move by a prescribed motion, set by the world before each step.
-    pub kinematic: Vec<Kinematic>,
+    kinematic: Vec<Kinematic>,
     /// Bodies the solver neither collides nor moves (a shell held in a gun's breech), by
     /// body index; set by the world before each step (empty: none).
-    pub passive: Vec<bool>,
+    passive: Vec<bool>,
     /// The joints, by index; a broken one stays, holding nothing.
-    pub joints: Vec<Joint>,
+    joints: Vec<Joint>,
     /// Rows a user's code adds ([`UserRow`]); not part of a saved state.
     #[serde(skip)]
-    pub user_rows: UserRows,
+    user_rows: UserRows,
     /// The contacts, each linked into its bodies' lists.
-    pub graph: ContactGraph<Contact>,
+    graph: ContactGraph<Contact>,
     /// Every body's sleep state.
-    pub sleep: Sleeping,
+    sleep: Sleeping,
     /// What the last step found.
-    pub stats: Stats,
+    stats: Stats,
     broad: detect::broad_phase::SweepAndPrune,
     stamp: u64,
     // What one detection hands the next stages; rebuilt every step, so not a state.
@@ -174,7 +174,7 @@ pub struct Contacts {
     /// are megabytes, and allocating them anew each step costs page faults. Rebuilt by
     /// each step's prepare stage, so not a state.
     #[serde(skip)]
-    pub state: StepState,
+    state: StepState,
 }
 
 impl Contacts {
@@ -185,6 +185,98 @@ impl Contacts {
             planes,
             ..Self::default()
         }
+    }
+
+    /// The solver's parameters.
+    pub fn settings(&self) -> &SolverSettings {
+        &self.settings
+    }
+
+    /// The static half-spaces (ground, ramps).
+    pub fn planes(&self) -> &[Plane] {
+        &self.planes
+    }
+
+    /// The kinematic colliders, one per frame of the world (set before each step).
+    pub fn kinematic(&self) -> &[Kinematic] {
+        &self.kinematic
+    }
+
+    /// The joints, by index; a broken one stays, holding nothing.
+    pub fn joints(&self) -> &[Joint] {
+        &self.joints
+    }
+
+    /// The rows a user's code added.
+    pub fn user_rows(&self) -> &UserRows {
+        &self.user_rows
+    }
+
+    /// The contacts, each linked into its bodies' lists.
+    pub fn graph(&self) -> &ContactGraph<Contact> {
+        &self.graph
+    }
+
+    /// Every body's sleep state.
+    pub fn sleep(&self) -> &Sleeping {
+        &self.sleep
+    }
+
+    /// What the last step found.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// What the solver's stages of the last step handed each other.
+    pub fn state(&self) -> &StepState {
+        &self.state
+    }
+
+    /// Sets every plane's friction coefficient and wakes every one of `bodies` bodies, so
+    /// that the change shows at once.
+    pub fn set_plane_friction(&mut self, friction: f64, bodies: usize) {
+        self.planes.iter_mut().for_each(|p| p.friction = friction);
+        (0..bodies).for_each(|b| self.wake(b));
+    }
+
+    /// Places the kinematic colliders for the next step: one per frame of the world's
+    /// `frames` (joints to frames index them), each set by `place(frame, collider)` from
+    /// what it was last step (its parts are kept, so a frame's shapes are copied once).
+    pub fn place_colliders(&mut self, frames: usize, place: impl FnMut(usize, &mut Kinematic)) {
+        self.kinematic.resize_with(frames, Kinematic::default);
+        let mut place = place;
+        (self.kinematic.iter_mut().enumerate()).for_each(|(k, kin)| place(k, kin));
+    }
+
+    /// Which bodies the solver neither collides nor moves in the next step, by body
+    /// index (see [`Contacts::is_passive`]).
+    pub fn set_passive(&mut self, passive: impl IntoIterator<Item = bool>) {
+        self.passive.clear();
+        self.passive.extend(passive);
+    }
+
+    /// Sets the contact solver (before a run: no body is woken for it, see
+    /// [`Self::set_settings`]).
+    pub fn set_solver(&mut self, solver: SolverKind) {
+        self.settings.solver = solver;
+    }
+
+    /// Sets the force (N) and torque (N·m) past which joint `k` breaks (`None`: never).
+    pub fn set_break_limits(&mut self, k: usize, (force, torque): (Option<f64>, Option<f64>)) {
+        let j = &mut self.joints[k];
+        (j.break_force, j.break_torque) = (force, torque);
+    }
+
+    /// Solves every contact row alone on the scalar path (`true`), the reference that
+    /// the rows in SIMD slots are tested against, from the next step on.
+    pub fn set_scalar_rows(&mut self, scalar: bool) {
+        self.state.set_scalar_rows(scalar);
+    }
+
+    /// Adds a row of a user's own; returns its index among the user rows.
+    pub fn add_user_row(&mut self, row: Box<dyn UserRow>) -> usize {
+        self.user_rows.0.push(row);
+        self.user_rows.0.len() - 1
     }
 
     /// Poses of the bodies, then the world's.
@@ -254,9 +346,9 @@ impl Contacts {
     /// rows' impulses summed over the step, over the step's length), at `time`, the
     /// step's end; a broken joint keeps no rows and no impulses.
     pub fn break_joints(&mut self, time: f64) {
-        let (h, poses) = (self.state.step_h, &self.state.poses);
-        let world = self.state.awake.len();
-        for &k in &self.state.active_joints {
+        let (h, poses) = (self.state.step_h(), self.state.poses());
+        let world = self.state.awake().len();
+        for &k in self.state.active_joints() {
             let j = &mut self.joints[k];
             let (force, torque) = j.carried(&poses[j.a], &poses[j.second(world)]);
             let (force, torque) = (force / h, torque / h);
@@ -314,7 +406,7 @@ impl Contacts {
         body < self.sleep.len() && self.sleep.asleep(body)
     }
 
-    /// Whether the solver leaves the body alone this step (see [`Contacts::passive`]).
+    /// Whether the solver leaves the body alone this step (see [`Contacts::set_passive`]).
     pub fn is_passive(&self, body: usize) -> bool {
         self.passive.get(body).copied().unwrap_or(false)
     }

@@ -45,10 +45,10 @@ pub trait Movers: Send {
 
 /// Who takes part in a step besides the bodies: which sleep, which the world keeps out of
 /// the solver, and the kinematic colliders.
-pub struct Participants<'a> {
-    pub sleep: &'a Sleeping,
-    pub passive: &'a [bool],
-    pub kinematic: &'a [Kinematic],
+pub(crate) struct Participants<'a> {
+    pub(crate) sleep: &'a Sleeping,
+    pub(crate) passive: &'a [bool],
+    pub(crate) kinematic: &'a [Kinematic],
 }
 
 /// What the stages of one step hand each other: the solver's view of the bodies and the
@@ -57,36 +57,36 @@ pub struct Participants<'a> {
 pub struct StepState {
     /// The solver's view of each body, then the world's static body, then each kinematic
     /// collider's.
-    pub bodies: Vec<SolverBody>,
+    bodies: Vec<SolverBody>,
     /// Each body's pose, the world's, then each kinematic collider's.
-    pub poses: Vec<Pose>,
+    poses: Vec<Pose>,
     /// The same poses with their rotation matrices, which the contact rows move with.
     frames: Vec<MatrixPose>,
     /// Each body's pose at the step's start (then the world's), for the sleep test.
-    pub start: Vec<Pose>,
+    start: Vec<Pose>,
     /// Which bodies are solved and moved in this step.
-    pub awake: Vec<bool>,
+    awake: Vec<bool>,
     /// The same bodies by index, ascending: what the stages that go body by body walk,
     /// so that an asleep heap beside them costs nothing (Box2D v3's awake solver set).
     moving: Vec<usize>,
     /// The single bodies' entries this step made: solver bodies, poses, finalised states.
-    pub made: usize,
+    made: usize,
     /// The rows of every contact with an awake body, contacts with the ground first.
-    pub contact_rows: Vec<ContactRows>,
+    contact_rows: Vec<ContactRows>,
     /// The joints with an awake body, and their rows as last prepared.
-    pub active_joints: Vec<usize>,
+    active_joints: Vec<usize>,
     /// The active joints' rows, as last prepared.
-    pub joint_rows: JointRows,
+    joint_rows: JointRows,
     /// The step the solver last took: the joints' impulses of the step over it are the
     /// forces they carried.
-    pub step_h: f64,
+    step_h: f64,
     /// The joints' equality rows factored for the direct solve (with that solver).
-    pub direct: Direct,
+    direct: Direct,
     /// The contact rows' colours: `contact_rows` lists the rows colour by colour.
-    pub colours: Colours,
+    colours: Colours,
     /// The rows eight by eight in SIMD slots for the passes: a grouped row lives
     /// in its slot from the pack in the prepare stage to `Groups::store`.
-    pub groups: Groups,
+    groups: Groups,
     /// Scratch of the prepare stage, rebuilt each step: each row's bodies and contact
     /// in the order of the ground first, the colours' permutation of them, and the
     /// colours each body has taken.
@@ -96,6 +96,72 @@ pub struct StepState {
     colour_used: Vec<u64>,
     /// Scratch of the finalize stage: each awake body's state with its solved velocities.
     solved: Vec<BodyState>,
+}
+
+impl StepState {
+    /// Which bodies the last step solved and moved, by body index.
+    pub fn awake(&self) -> &[bool] {
+        &self.awake
+    }
+
+    /// The step (s) the solver last took: a joint's impulses over it are the force it
+    /// carried.
+    pub fn step_h(&self) -> f64 {
+        self.step_h
+    }
+
+    /// The single bodies' entries the last step made: solver bodies, poses, finalised
+    /// states.
+    pub fn made(&self) -> usize {
+        self.made
+    }
+
+    /// How many contact rows (one set per manifold) the last step solved.
+    pub fn contact_rows(&self) -> usize {
+        self.contact_rows.len()
+    }
+
+    /// The most contact rows one colour of the last step had.
+    pub fn widest_colour(&self) -> usize {
+        (self.colours.ranges.iter())
+            .map(|r| r.len())
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// How many rows the SIMD slots have solved or warm-started since they were made,
+    /// once per row and pass.
+    pub fn rows_solved_in_slots(&self) -> u64 {
+        self.groups.rows_solved()
+    }
+
+    /// The joints the direct solve left to the iterative one because they close a loop.
+    pub fn direct_loops(&self) -> &[usize] {
+        &self.direct.loops
+    }
+
+    /// The joints the direct solve left to the iterative one because their rows depend
+    /// on each other (a singular block).
+    pub fn direct_singular(&self) -> &[usize] {
+        &self.direct.singular
+    }
+
+    /// Each body's pose as the last step left it, then the world's and the kinematic
+    /// colliders'.
+    pub(crate) fn poses(&self) -> &[Pose] {
+        &self.poses
+    }
+
+    /// The joints with an awake body in the last step.
+    pub(crate) fn active_joints(&self) -> &[usize] {
+        &self.active_joints
+    }
+
+    /// Solves every contact row alone on the scalar path (`true`), the reference the
+    /// rows in SIMD slots are tested against, from the next step on.
+    pub(crate) fn set_scalar_rows(&mut self, scalar: bool) {
+        self.groups.scalar = scalar;
+    }
 }
 
 impl Contacts {
@@ -280,7 +346,7 @@ impl StepState {
     /// Prepare: the solver's view of the bodies at the step's start, the rows of every
     /// contact with an awake body (with PGS, their bias for a step of `h`) and the
     /// list of joints with an awake body.
-    pub fn prepare(
+    pub(crate) fn prepare(
         &mut self,
         bodies: &[Body],
         participants: Participants,
@@ -505,7 +571,7 @@ impl StepState {
 
     /// Integrate velocities: gravity's kick over `h` to every awake body, and the kick of
     /// any other loads (`loads` is indexed by body and may be shorter: no load).
-    pub fn integrate_velocities(&mut self, gravity: DVec3, loads: &[Loads], h: f64) {
+    pub(crate) fn integrate_velocities(&mut self, gravity: DVec3, loads: &[Loads], h: f64) {
         for &i in &self.moving {
             let b = &mut self.bodies[i];
             b.v += gravity * h;
@@ -520,7 +586,7 @@ impl StepState {
     /// sub-step) of `h`. Box2D prepares its joints once a step and moves them with the
     /// bodies; these are prepared again each solver sub-step, and the impulses the last
     /// solver sub-step's rows accumulated go with them.
-    pub fn prepare_joints(
+    pub(crate) fn prepare_joints(
         &mut self,
         (joints, users): (&mut [Joint], &mut UserRows),
         settings: &SolverSettings,
@@ -552,7 +618,7 @@ impl StepState {
 
     /// Warm start: applies the impulses accumulated before again, so that the iterations
     /// starts next to its answer [Catto 2005].
-    pub fn warm_start(&mut self, settings: &SolverSettings) {
+    pub(crate) fn warm_start(&mut self, settings: &SolverSettings) {
         let (rows, bodies) = (&self.joint_rows, &mut self.bodies);
         match settings.joint_solver {
             JointSolver::Iterative => rows.warm_start(bodies, (&[], &[])),
@@ -563,7 +629,7 @@ impl StepState {
 
     /// Iterate: one Gauss-Seidel pass over the joints, then the contacts, with the
     /// position bias on (PGS's Baumgarte bias, or the soft rows' springs over `h`).
-    pub fn iterate(&mut self, settings: &SolverSettings, h: f64) {
+    pub(crate) fn iterate(&mut self, settings: &SolverSettings, h: f64) {
         self.joints_pass(settings, true);
         let bias = NormalBias::iterate(settings, h);
         self.run_contacts(RowPass::Iterate(bias, settings.sor));
@@ -591,7 +657,7 @@ impl StepState {
     /// integrator move it through `h` as a free body (or its mover move it); the
     /// solver's view and the poses follow. Velocities that are not finite (the rows
     /// overflowed) fail the step.
-    pub fn integrate_positions(
+    pub(crate) fn integrate_positions(
         &mut self,
         bodies: &mut [Body],
         integrator: Integrator,
@@ -655,7 +721,7 @@ impl StepState {
 
     /// Update contacts (soft step): moves the contact rows with the bodies after a
     /// solver sub-step's integration, so the next pass sees the new separations.
-    pub fn update_contacts(&mut self, settings: &SolverSettings) {
+    pub(crate) fn update_contacts(&mut self, settings: &SolverSettings) {
         self.update_moved_frames();
         self.groups.refresh(
             &mut self.contact_rows,
@@ -667,7 +733,7 @@ impl StepState {
 
     /// Relax (soft step): one pass of rigid rows without position bias, which takes
     /// out the velocity the springs' push added [Catto 2024].
-    pub fn relax(&mut self, settings: &SolverSettings, h: f64) {
+    pub(crate) fn relax(&mut self, settings: &SolverSettings, h: f64) {
         self.joints_pass(settings, false);
         self.run_contacts(RowPass::Relax(NormalBias::relax(settings, h), settings.sor));
     }
@@ -677,7 +743,7 @@ impl StepState {
     /// A face hits with up to four points, coupled through the body's rotation: one
     /// Gauss-Seidel pass (Box2D's) leaves the bounce a few % short of `e`, so the pass
     /// runs as often as the solve's iterations, which converges it.
-    pub fn restitution(&mut self, settings: &SolverSettings) {
+    pub(crate) fn restitution(&mut self, settings: &SolverSettings) {
         let threshold = settings.restitution_threshold;
         // Most steps nothing bounces (a pile's boxes have no restitution): then the
         // passes would change nothing, and are not run.
@@ -705,7 +771,7 @@ impl StepState {
     /// step, those that relax and restitution left after the last integration). If any
     /// body's new state would not be finite (the rows overflowed), no body is changed
     /// and the step fails: a failed step leaves the states as they were.
-    pub fn finalize_bodies(&mut self, bodies: &mut [Body]) -> Result<(), StepError> {
+    pub(crate) fn finalize_bodies(&mut self, bodies: &mut [Body]) -> Result<(), StepError> {
         self.made += self.moving.len();
         let (solver, moving) = (&self.bodies, &self.moving);
         parallel::collect(moving.len(), &mut self.solved, |k| {
@@ -722,7 +788,7 @@ impl StepState {
 
     /// Store impulses: keeps the accumulated impulses in the contacts and joints for
     /// the next step's warm start.
-    pub fn store_impulses(
+    pub(crate) fn store_impulses(
         &mut self,
         graph: &mut ContactGraph<Contact>,
         (joints, users): (&mut [Joint], &mut UserRows),
