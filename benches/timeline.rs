@@ -14,7 +14,7 @@ use gyrolab::scene::Scene;
 
 fn awake_pile() -> Lab {
     let mut lab = Lab::new(Scene::load("pile").unwrap());
-    let mut settings = lab.lanes()[0].world.contacts().unwrap().settings;
+    let mut settings = *lab.lanes()[0].world.contacts().unwrap().settings();
     settings.sleep = false;
     lab.set_solver_settings(settings).unwrap();
     lab

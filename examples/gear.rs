@@ -94,7 +94,7 @@ pub fn world(motor: bool, max_torque: f64) -> World {
         impulse: 0.0,
     };
     let contacts = world.contacts_mut().expect("the scene has contacts");
-    contacts.user_rows.0.push(Box::new(gear));
+    contacts.add_user_row(Box::new(gear));
     world
 }
 

@@ -16,7 +16,7 @@ fn rested_pile(size: usize) -> World {
     let mut scene = Scene::load("pile").expect("built-in scene");
     scene.set_generated_size(size).expect("size in range");
     let mut world = scene.build();
-    world.contacts_mut().expect("contacts").settings.sleep = true;
+    set_settings(&mut world, |s| s.sleep = true);
     for _ in 0..(12.0 / H) as usize {
         world.advance(H).expect("finite step");
         let contacts = world.contacts().expect("contacts");
@@ -58,7 +58,7 @@ fn most_made_beside(mut world: World) -> usize {
         // The first step remakes, once, the proxies of the boxes that fell asleep after
         // the detection that made them (they were made with their speed's reach).
         if step > 0 {
-            most = most.max(contacts.stats.made);
+            most = most.max(contacts.stats().made);
         }
     }
     most
@@ -77,7 +77,7 @@ fn one_box_awake_beside_an_asleep_heap_costs_the_same_whatever_the_heap() {
 /// The single-body entries of the next step of `world`.
 fn made_next(world: &mut World) -> usize {
     world.advance(H).expect("finite step");
-    world.contacts().expect("contacts").stats.made
+    world.contacts().expect("contacts").stats().made
 }
 
 /// An asleep box changed from outside without being woken (moved, turned, pushed or
@@ -142,4 +142,13 @@ fn an_asleep_box_changed_from_outside_is_found_and_nothing_else_is_made() {
         "the lone box rests {y} m up, not on the moved box ({} m)",
         3.0 * half
     );
+}
+
+/// Changes the world's solver settings, waking its bodies as the app does.
+fn set_settings(world: &mut World, change: impl FnOnce(&mut gyrolab::contact::SolverSettings)) {
+    let bodies = world.bodies().len();
+    let contacts = world.contacts_mut().unwrap();
+    let mut settings = *contacts.settings();
+    change(&mut settings);
+    contacts.set_settings(settings, bodies);
 }

@@ -12,15 +12,17 @@ fn pile(count: usize, solver: SolverKind, scalar: bool) -> (World, f64) {
     let mut scene = Scene::load("pile").unwrap();
     scene.set_generated_size(count).unwrap();
     let mut world = scene.build();
+    let bodies = world.bodies().len();
     let contacts = world.contacts_mut().unwrap();
-    contacts.settings.solver = solver;
-    contacts.settings.sleep = false;
-    contacts.state.groups.scalar = scalar;
+    let mut settings = *contacts.settings();
+    (settings.solver, settings.sleep) = (solver, false);
+    contacts.set_settings(settings, bodies);
+    contacts.set_scalar_rows(scalar);
     (world, scene.dt)
 }
 
 fn rows_solved(world: &World) -> u64 {
-    world.contacts().unwrap().state.groups.rows_solved()
+    world.contacts().unwrap().state().rows_solved_in_slots()
 }
 
 /// A thousand boxes piling up, solved eight at a time in SIMD groups and one row at a time: every body's
@@ -37,7 +39,7 @@ fn the_groups_solve_bitwise_as_the_rows_one_at_a_time() {
     for solver in SolverKind::ALL {
         let (mut grouped, dt) = pile(1000, solver, false);
         let (mut rows, _) = pile(1000, solver, true);
-        let settings = grouped.contacts().unwrap().settings;
+        let settings = *grouped.contacts().unwrap().settings();
         // Solve passes and warm starts a step.
         let passes = match solver {
             SolverKind::Pgs => settings.iterations + u32::from(settings.warm_start),
@@ -47,7 +49,7 @@ fn the_groups_solve_bitwise_as_the_rows_one_at_a_time() {
         for step in 0..150 {
             pool.install(|| grouped.advance(dt)).unwrap();
             pool.install(|| rows.advance(dt)).unwrap();
-            row_passes += passes * grouped.contacts().unwrap().state.contact_rows.len() as u64;
+            row_passes += passes * grouped.contacts().unwrap().state().contact_rows() as u64;
             assert!(
                 state_bits(&grouped) == state_bits(&rows),
                 "{solver}: the groups differ from the rows at step {step}"

@@ -57,6 +57,7 @@ fn heap_bytes_is_what_a_snapshot_holds() {
     pile.step();
     let world = &pile.lanes()[0].world;
     let floor = std::mem::size_of_val(world.bodies())
-        + world.contacts().unwrap().graph.len() * std::mem::size_of::<gyrolab::contact::Contact>();
+        + world.contacts().unwrap().graph().len()
+            * std::mem::size_of::<gyrolab::contact::Contact>();
     assert!(pile.snapshot().heap_bytes() > floor);
 }

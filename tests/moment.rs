@@ -103,7 +103,7 @@ fn pile_with_sleeping_and_waking_bodies() {
     assert!(asleep > 0, "some sleep at the save");
     assert!(asleep < world.bodies().len(), "some are awake");
     assert!(
-        contacts.graph.values().iter().any(|c| c
+        contacts.graph().values().iter().any(|c| c
             .manifold
             .points()
             .iter()
@@ -130,7 +130,7 @@ fn tank_with_frames_riders_the_turret_and_the_gun() {
         matches!(world.mounts()[i], gyrolab::hierarchy::rig::Mount::Riding(_))
     };
     assert!(riding("turret"), "the turret rides the hull");
-    let joints = &world.contacts().unwrap().joints;
+    let joints = world.contacts().unwrap().joints();
     assert!(
         joints
             .iter()

@@ -92,7 +92,7 @@ fn a_ball_rolling_on_a_turntable_circles_at_two_sevenths_of_its_rate() {
 #[test]
 fn the_crash_boxes_end_against_the_front_wall_not_in_it() {
     let mut world = Scene::load("crash").unwrap().build();
-    let slop = world.contacts().unwrap().settings.slop;
+    let slop = world.contacts().unwrap().settings().slop;
     while world.time() < 4.0 {
         world.advance(0.01).unwrap();
     }

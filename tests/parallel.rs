@@ -6,7 +6,7 @@ mod bits;
 
 use bits::state_bits;
 use gyrolab::contact::SolverKind;
-use gyrolab::contact::parallel::PARALLEL_ROWS;
+use gyrolab::contact::solver::parallel::PARALLEL_ROWS;
 use gyrolab::scene::Scene;
 use gyrolab::world::World;
 
@@ -14,9 +14,7 @@ fn pile(count: usize, solver: SolverKind) -> (World, f64) {
     let mut scene = Scene::load("pile").unwrap();
     scene.set_generated_size(count).unwrap();
     let mut world = scene.build();
-    let s = &mut world.contacts_mut().unwrap().settings;
-    s.solver = solver;
-    s.sleep = false;
+    set_settings(&mut world, |s| (s.solver, s.sleep) = (solver, false));
     (world, scene.dt)
 }
 
@@ -41,13 +39,7 @@ fn the_coloured_solve_is_bitwise_the_same_on_any_number_of_threads() {
                 pool.install(|| world.advance(*dt)).unwrap();
             }
             let contacts = worlds[0].0.contacts().unwrap();
-            widest = contacts
-                .state
-                .colours
-                .ranges
-                .iter()
-                .map(|r| r.len())
-                .fold(widest, usize::max);
+            widest = widest.max(contacts.state().widest_colour());
             let reference = state_bits(&worlds[0].0);
             for (threads, (world, _)) in [2, 4].iter().zip(&worlds[1..]) {
                 assert!(
@@ -110,7 +102,7 @@ fn a_ten_thousand_box_pile_settles_without_explosion_or_energy_gain() {
     // Settled: every box slower than the speed at which islands may sleep, for twice
     // the time after which they would (a brief calm while the heap forms does not last
     // that long).
-    let settings = world.contacts().unwrap().settings;
+    let settings = *world.contacts().unwrap().settings();
     let (limit, watch) = (20.0, 3.0);
     let steps = |seconds: f64| (seconds / dt).round() as usize;
     let (mut settle, mut calm) = (0.0, 0.0);
@@ -143,4 +135,13 @@ fn a_ten_thousand_box_pile_settles_without_explosion_or_energy_gain() {
         "the settled pile gained {} J (from {settled} J; allowed {tolerance} J)",
         highest - settled
     );
+}
+
+/// Changes the world's solver settings, waking its bodies as the app does.
+fn set_settings(world: &mut World, change: impl FnOnce(&mut gyrolab::contact::SolverSettings)) {
+    let bodies = world.bodies().len();
+    let contacts = world.contacts_mut().unwrap();
+    let mut settings = *contacts.settings();
+    change(&mut settings);
+    contacts.set_settings(settings, bodies);
 }

@@ -101,7 +101,7 @@ fn deepest(world: &World, body: usize) -> (f64, String) {
             deepest = (depth, what());
         }
     };
-    let planes = &world.contacts().unwrap().planes;
+    let planes = world.contacts().unwrap().planes();
     for g in boxes(world, body) {
         let Geom::Box { center, axes, half } = g else {
             unreachable!("the crash holds boxes");
@@ -190,7 +190,7 @@ fn no_box_in_a_van_that_stops_dead_sleeps_inside_anything() {
         for friction in [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8] {
             for (walls, loose) in [(true, false), (false, false), (true, true), (false, true)] {
                 let mut world = crash_variant(friction, walls, loose);
-                let slop = world.contacts().unwrap().settings.slop;
+                let slop = world.contacts().unwrap().settings().slop;
                 let what = format!(
                     "h 1/{}, friction {friction}, side walls {walls}, loose {loose}",
                     1.0 / h
@@ -364,7 +364,7 @@ fn drop_onto(
     while world.time() < until {
         world.advance(DROP_STEP).unwrap();
         let contacts = world.contacts().unwrap();
-        for c in contacts.graph.values() {
+        for c in contacts.graph().values() {
             for p in c.manifold.points() {
                 if -p.separation > deepest.0 {
                     deepest = (-p.separation, world.time());
@@ -460,9 +460,7 @@ fn a_pyramid_kept_awake_settles_at_any_number_of_sub_steps() {
         let mut scene = Scene::load("pyramid").unwrap();
         scene.set_generated_size(20).unwrap();
         let mut world = scene.build();
-        let settings = &mut world.contacts_mut().unwrap().settings;
-        settings.sleep = false;
-        settings.substeps = substeps;
+        set_settings(&mut world, |s| (s.sleep, s.substeps) = (false, substeps));
         let mut fastest = 0.0f64;
         while world.time() < 20.0 {
             world.advance(1.0 / 60.0).unwrap();
@@ -483,15 +481,16 @@ fn a_pyramid_kept_awake_settles_at_any_number_of_sub_steps() {
 /// and the share of manifolds carried on in the last step.
 fn rested(scene: &str, seconds: f64, recycle: bool) -> (World, f64) {
     let mut world = Scene::load(scene).unwrap().build();
-    let contacts = world.contacts_mut().unwrap();
-    if !recycle {
-        contacts.settings.recycle_distance = 0.0;
-    }
-    contacts.settings.sleep = false;
+    set_settings(&mut world, |s| {
+        if !recycle {
+            s.recycle_distance = 0.0;
+        }
+        s.sleep = false;
+    });
     while world.time() < seconds {
         world.advance(1.0 / 60.0).unwrap();
     }
-    let stats = world.contacts().unwrap().stats;
+    let stats = *world.contacts().unwrap().stats();
     let share = stats.recycled as f64 / stats.pairs.max(1) as f64;
     (world, share)
 }
@@ -551,7 +550,7 @@ fn recycled_manifolds_keep_momentum() {
     let mut carried = 0;
     while world.time() < 2.0 {
         world.advance(0.005).unwrap();
-        carried += world.contacts().unwrap().stats.recycled;
+        carried += world.contacts().unwrap().stats().recycled;
     }
     let (p1, l1) = momentum(&world);
     assert!(carried > 200, "{carried} manifolds carried on in 400 steps");
@@ -566,4 +565,13 @@ fn recycled_manifolds_keep_momentum() {
         (l1 - l0).length() < round_off * l0.length(),
         "L {l0} → {l1}"
     );
+}
+
+/// Changes the world's solver settings, waking its bodies as the app does.
+fn set_settings(world: &mut World, change: impl FnOnce(&mut gyrolab::contact::SolverSettings)) {
+    let bodies = world.bodies().len();
+    let contacts = world.contacts_mut().unwrap();
+    let mut settings = *contacts.settings();
+    change(&mut settings);
+    contacts.set_settings(settings, bodies);
 }

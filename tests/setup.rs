@@ -60,7 +60,7 @@ fn a_side_by_side_set_up_round_trips_bitwise_for_600_steps() {
 #[test]
 fn a_contact_set_up_round_trips_bitwise_for_600_steps() {
     let mut a = Lab::new(Scene::load("dominoes").unwrap());
-    let mut settings = a.lanes()[0].world.contacts().unwrap().settings;
+    let mut settings = *a.lanes()[0].world.contacts().unwrap().settings();
     settings.substeps += 2;
     settings.slop *= 2.0;
     a.set_solver_settings(settings).unwrap();

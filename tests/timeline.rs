@@ -116,7 +116,7 @@ fn a_setting_changed_under_a_replay_trips_the_divergence_flag() {
         assert_eq!(lab.replay_step(), Some(true));
     }
     assert_eq!(lab.diverged(), None);
-    let mut settings = lab.lanes()[0].world.contacts().unwrap().settings;
+    let mut settings = *lab.lanes()[0].world.contacts().unwrap().settings();
     settings.substeps += 1;
     lab.set_solver_settings(settings).unwrap();
     assert_eq!(lab.replay_step(), Some(false));

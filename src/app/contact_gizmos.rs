@@ -27,7 +27,7 @@ fn draw(sim: Res<Sim>, view: Res<View>, mut gizmos: Gizmos) {
         let offset = lane_offset(&sim, lane);
         // 1 m squares, enough to reach past the scene.
         let cells = (2.0 * sim.radius()).ceil().max(24.0) as u32;
-        for plane in &contacts.planes {
+        for plane in contacts.planes() {
             let center = plane.normal * plane.offset;
             let (u, v) = tangents(plane.normal);
             let rotation = Quat::from_mat3(&Mat3::from_cols(
@@ -45,7 +45,7 @@ fn draw(sim: Res<Sim>, view: Res<View>, mut gizmos: Gizmos) {
         if !view.contacts {
             continue;
         }
-        for contact in contacts.graph.values() {
+        for contact in contacts.graph().values() {
             let m = &contact.manifold;
             for p in m.points() {
                 let at = p.position.as_vec3() + offset;

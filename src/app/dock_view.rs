@@ -90,7 +90,7 @@ fn penetration(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
     let slop = sim.lanes()[0]
         .world
         .contacts()
-        .map_or(0.0, |c| c.settings.slop);
+        .map_or(0.0, |c| c.settings().slop);
     plot(
         ui,
         "penetration",

@@ -108,7 +108,7 @@ fn place(sim: Res<Sim>, mut frames: Query<(&ShowsFrame, &mut Transform)>) {
 fn draw_decks(sim: Res<Sim>, mut gizmos: Gizmos) {
     let _timed = Timed::start();
     let world = &sim.lanes()[0].world;
-    if world.contacts().is_some_and(|c| !c.planes.is_empty()) {
+    if world.contacts().is_some_and(|c| !c.planes().is_empty()) {
         return;
     }
     let mut decks: Vec<usize> = world

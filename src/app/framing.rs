@@ -32,7 +32,7 @@ pub fn scene_box(lab: &Lab) -> (Vec3, Vec3) {
         .world
         .contacts()
         .into_iter()
-        .flat_map(|c| &c.planes);
+        .flat_map(|c| c.planes());
     for p in planes.filter(|p| p.normal.y > 0.9) {
         let ground = (p.offset / p.normal.y) as f32;
         if ground <= lo.y {

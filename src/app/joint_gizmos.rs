@@ -37,8 +37,8 @@ fn draw(sim: Res<Sim>, view: Res<View>, mut gizmos: Gizmos) {
         };
         let offset = lane_offset(&sim, lane).as_dvec3();
         let poses = Contacts::poses(run.world.bodies());
-        let h = c.state.step_h;
-        for (k, j) in c.joints.iter().enumerate() {
+        let h = c.state().step_h();
+        for (k, j) in c.joints().iter().enumerate() {
             let (pa, pb) = c.joint_poses(&poses, k);
             let (wa, wb) = j.anchors(&pa, &pb);
             let at = |p: DVec3| (p + offset).as_vec3();

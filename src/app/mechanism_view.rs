@@ -21,7 +21,7 @@ pub fn show(ui: &mut egui::Ui, sim: &Sim, view: &mut View) {
     });
     let mechanism = sim.dock().mechanism;
     let breakable = sim.lanes()[0].world.contacts().is_some_and(|c| {
-        (c.joints.iter()).any(|j| j.break_force.is_some() || j.break_torque.is_some())
+        (c.joints().iter()).any(|j| j.break_force.is_some() || j.break_torque.is_some())
     });
     let parts = 1 + usize::from(mechanism.is_some()) + usize::from(breakable);
     let layout = layout(ui, parts, view.autoscroll);

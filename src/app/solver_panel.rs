@@ -14,7 +14,7 @@ use super::view::{Message, View};
 /// The solver panel: shown for scenes with contacts. The settings are edited on a copy,
 /// applied to every lane at once when one changed.
 pub fn show(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: &mut Message) {
-    let Some(current) = sim.lanes()[0].world.contacts().map(|c| c.settings) else {
+    let Some(current) = sim.lanes()[0].world.contacts().map(|c| *c.settings()) else {
         ui.label("This scene has no contacts.");
         return;
     };
@@ -103,11 +103,14 @@ fn joints(ui: &mut egui::Ui, sim: &mut Sim) {
     let Some(c) = &sim.lanes()[0].world.contacts() else {
         return;
     };
-    if c.joints.is_empty() {
+    if c.joints().is_empty() {
         return;
     }
-    let (loops, singular) = (c.state.direct.loops.len(), c.state.direct.singular.len());
-    let mut s = c.settings;
+    let (loops, singular) = (
+        c.state().direct_loops().len(),
+        c.state().direct_singular().len(),
+    );
+    let mut s = *c.settings();
     egui::ComboBox::from_label("joint solver")
         .selected_text(s.joint_solver.name())
         .show_ui(ui, |ui| {
@@ -132,7 +135,7 @@ fn joints(ui: &mut egui::Ui, sim: &mut Sim) {
             "{singular} joint(s) have rows that depend on each other and are solved iteratively"
         ));
     }
-    if s != c.settings {
+    if s != *c.settings() {
         let _ = sim.set_solver_settings(s);
     }
 }
@@ -142,7 +145,7 @@ fn counts(ui: &mut egui::Ui, sim: &Sim) {
     let stats = sim.lanes()[0]
         .world
         .contacts()
-        .map(|c| c.stats)
+        .map(|c| *c.stats())
         .unwrap_or_default();
     ui.label(format!(
         "{} pairs, {} contacts, {} points solved, {} islands and {} bodies awake",

@@ -57,7 +57,7 @@ fn lanes(mut lab: Lab, until: Option<f64>) -> Result<LanesToRun, CliError> {
 
 /// Every surface's friction in a world: bodies, frames' parts, planes.
 fn surfaces(world: &World) -> Vec<f64> {
-    let planes = world.contacts().map_or(&[][..], |c| &c.planes[..]);
+    let planes = world.contacts().map_or(&[][..], |c| c.planes());
     (world.bodies().iter().map(|b| b.material.friction))
         .chain(world.frames().iter().map(|f| f.material.friction))
         .chain(planes.iter().map(|p| p.friction))
@@ -81,7 +81,7 @@ fn restart_keeping_settings(lab: &mut Lab) -> Result<(), String> {
         }
         lab.set_friction(then[0])?;
     }
-    let settings = |w: &World| w.contacts().map(|c| c.settings);
+    let settings = |w: &World| w.contacts().map(|c| *c.settings());
     if let Some(s) = settings(&before)
         && settings(&lab.lanes()[0].world) != Some(s)
     {

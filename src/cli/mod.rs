@@ -325,7 +325,7 @@ pub(crate) fn prepare(args: &SceneArgs) -> Result<(Scene, World, f64), CliError>
                 scene.name
             )));
         };
-        contacts.settings.solver = solver;
+        contacts.set_solver(solver);
     }
     let first = &mut world.bodies_mut()[0];
     if let Some(Vec3Arg(moments)) = args.inertia {

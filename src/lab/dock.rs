@@ -54,7 +54,7 @@ impl DockKind {
             Some(Readout::SliderCrank { .. } | Readout::Stretch)
         );
         let breakable = world.contacts().is_some_and(|c| {
-            (c.joints.iter()).any(|j| j.break_force.is_some() || j.break_torque.is_some())
+            (c.joints().iter()).any(|j| j.break_force.is_some() || j.break_torque.is_some())
         });
         if mechanism || breakable {
             Self::Joints
@@ -126,7 +126,7 @@ impl ContactSample {
         let contacts = world.contacts()?;
         let points = || {
             contacts
-                .graph
+                .graph()
                 .values()
                 .iter()
                 .flat_map(|c| c.manifold.points())
@@ -342,7 +342,7 @@ impl Dock {
         let jointed = |b: usize| {
             world
                 .contacts()
-                .is_some_and(|c| c.joints.iter().any(|j| j.a == b || j.b == Some(b)))
+                .is_some_and(|c| c.joints().iter().any(|j| j.a == b || j.b == Some(b)))
         };
         let default_rider = riders
             .iter()

@@ -60,7 +60,7 @@ impl Mechanism {
                 let c = world.contacts()?;
                 let poses = Contacts::poses(world.bodies());
                 let anchor = |k: usize| c.joint_anchors(&poses, k).0;
-                let span = anchor(0).distance(anchor(c.joints.len() - 1));
+                let span = anchor(0).distance(anchor(c.joints().len() - 1));
                 // One joint, or a ring: no length to measure the stretch against.
                 (span > 1e-6).then_some(Self::Stretch { span })
             }
@@ -87,8 +87,8 @@ impl Mechanism {
             Self::Stretch { span } => {
                 let gap = world.contacts().map_or(0.0, |c| {
                     let poses = Contacts::poses(world.bodies());
-                    (0..c.joints.len())
-                        .filter(|&k| c.joints[k].holds())
+                    (0..c.joints().len())
+                        .filter(|&k| c.joints()[k].holds())
                         .map(|k| {
                             let (a, b) = c.joint_anchors(&poses, k);
                             a.distance(b)

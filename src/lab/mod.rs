@@ -540,7 +540,7 @@ impl Lab {
         let Some(c) = &self.lanes[0].world.contacts() else {
             return Vec::new();
         };
-        c.joints
+        c.joints()
             .iter()
             .enumerate()
             .filter_map(|(k, j)| match j.kind {
@@ -977,10 +977,10 @@ mod tests {
             (0..n).any(|b| contacts(&lab).is_asleep(b)),
             "the stack sleeps"
         );
-        let mut s = contacts(&lab).settings;
+        let mut s = *contacts(&lab).settings();
         s.iterations += 3;
         lab.set_solver_settings(s).unwrap();
-        assert_eq!(contacts(&lab).settings, s);
+        assert_eq!(*contacts(&lab).settings(), s);
         assert!(
             (0..n).all(|b| !contacts(&lab).is_asleep(b)),
             "every body woken"
@@ -988,7 +988,7 @@ mod tests {
         let mut bad = s;
         bad.contact_hertz = -1.0;
         assert!(lab.set_solver_settings(bad).is_err());
-        assert_eq!(contacts(&lab).settings, s, "a refusal changes nothing");
+        assert_eq!(*contacts(&lab).settings(), s, "a refusal changes nothing");
     }
 
     /// The mouse spring holds a body of an existing lane only, pulls it toward the
@@ -1062,7 +1062,7 @@ mod tests {
         tank.step();
         let world = &tank.lanes[0].world;
         let contacts = world.contacts().unwrap();
-        assert!(contacts.graph.values().iter().all(|c| c.friction == 0.0));
+        assert!(contacts.graph().values().iter().all(|c| c.friction == 0.0));
         assert!(world.frames().iter().all(|f| f.material.friction == 0.0));
         assert!(tank.set_friction(-1.0).is_err() && tank.set_friction(f64::NAN).is_err());
         // Beyond the friction range the contact rows overflowed.

@@ -327,12 +327,12 @@ fn event_ok(event: &Event, scene: &Scene) -> Result<(), Invalid> {
         ),
         Event::Break => (
             contacts.is_some_and(|c| {
-                (c.joints.iter()).any(|j| j.break_force.is_some() || j.break_torque.is_some())
+                (c.joints().iter()).any(|j| j.break_force.is_some() || j.break_torque.is_some())
             }),
             "a joint with break_force or break_torque",
         ),
         Event::Rest => (
-            contacts.is_some_and(|c| c.settings.sleep),
+            contacts.is_some_and(|c| c.settings().sleep),
             "contacts with sleeping on",
         ),
     };

@@ -183,7 +183,7 @@ impl Setup {
                 .flatten(),
             solver: (run.world.contacts())
                 .zip(own.world.contacts())
-                .and_then(|(now, own)| differs(now.settings, own.settings)),
+                .and_then(|(now, own)| differs(*now.settings(), *own.settings())),
             friction: differs(lab.friction(), base.friction()).flatten(),
             motors: (lab.motors().into_iter())
                 .filter(|m| !own_motors.contains(m))

@@ -591,8 +591,7 @@ pub(super) fn build(world: &mut World, desc: &ContactsDesc, joints: &[JointDesc]
             let b = j.b.as_ref().map(|n| index[n.as_str()]);
             contacts.add_joint(world.bodies(), joint_kind(j), (a, b), place)
         };
-        contacts.joints[k].break_force = j.break_force;
-        contacts.joints[k].break_torque = j.break_torque;
+        contacts.set_break_limits(k, (j.break_force, j.break_torque));
     }
     world.set_contacts(contacts);
 }

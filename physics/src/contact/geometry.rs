@@ -3,33 +3,46 @@
 
 use glam::{DMat3, DQuat, DVec3};
 
-use super::Material;
 use crate::body::inertia::{Part, Shape};
+use crate::contact::Material;
 
 /// A convex shape in world coordinates.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Geom {
+    /// A ball.
     Sphere {
+        /// Its centre.
         center: DVec3,
+        /// Its radius.
         radius: f64,
     },
     /// The points within `radius` of the segment `a`–`b`.
     Capsule {
+        /// One end of the segment.
         a: DVec3,
+        /// The other end.
         b: DVec3,
+        /// How far the surface is from the segment.
         radius: f64,
     },
     /// `axes` columns are the box's local x, y, z in world coordinates.
     Box {
+        /// Its centre.
         center: DVec3,
+        /// Its local axes as columns, in world coordinates.
         axes: DMat3,
+        /// Its half sizes along its local axes.
         half: DVec3,
     },
     /// A solid cylinder along `axis` (unit), `half_length` either side of the centre.
     Cylinder {
+        /// Its centre.
         center: DVec3,
+        /// Its axis (unit).
         axis: DVec3,
+        /// Its radius.
         radius: f64,
+        /// Half its length along the axis.
         half_length: f64,
     },
 }
@@ -37,9 +50,13 @@ pub enum Geom {
 /// The static half-space `normal · x ≤ offset` (`normal` unit, pointing out of the solid).
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Plane {
+    /// The outward normal (unit).
     pub normal: DVec3,
+    /// `normal · x` on the surface.
     pub offset: f64,
+    /// Its friction coefficient.
     pub friction: f64,
+    /// Its restitution coefficient.
     pub restitution: f64,
 }
 
@@ -55,6 +72,7 @@ impl Plane {
         }
     }
 
+    /// Its friction and restitution, to mix with a body's.
     pub fn material(&self) -> Material {
         Material {
             friction: self.friction,
@@ -72,16 +90,20 @@ impl Plane {
 /// Axis-aligned bounding box.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Aabb {
+    /// The lowest corner.
     pub min: DVec3,
+    /// The highest corner.
     pub max: DVec3,
 }
 
 impl Aabb {
+    /// Whether the two boxes overlap (touching counts).
     #[inline]
     pub fn overlaps(&self, o: &Aabb) -> bool {
         self.min.cmple(o.max).all() && o.min.cmple(self.max).all()
     }
 
+    /// The box grown by `by` on every side.
     pub fn expanded(self, by: DVec3) -> Self {
         Self {
             min: self.min - by,
@@ -120,6 +142,7 @@ impl Geom {
         }
     }
 
+    /// The shape's axis-aligned bounding box.
     pub fn aabb(&self) -> Aabb {
         let (lo, hi) = match *self {
             Geom::Sphere { center, radius } => (center - radius, center + radius),

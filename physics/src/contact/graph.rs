@@ -17,6 +17,8 @@ struct Link {
     other: u32,
 }
 
+/// Contacts between pairs of bodies (or a body and the static world), each a value `V`,
+/// with every body's list of its contacts.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct ContactGraph<V> {
     /// First contact end of each body's list.
@@ -62,10 +64,12 @@ impl<V> ContactGraph<V> {
         }
     }
 
+    /// How many contacts there are.
     pub fn len(&self) -> usize {
         self.values.len()
     }
 
+    /// Whether there is no contact.
     pub fn is_empty(&self) -> bool {
         self.values.is_empty()
     }
@@ -77,6 +81,7 @@ impl<V> ContactGraph<V> {
         }
     }
 
+    /// Erases every contact, keeping the memory.
     pub fn clear(&mut self) {
         self.heads.iter_mut().for_each(|h| *h = NONE);
         self.links.clear();
@@ -93,14 +98,17 @@ impl<V> ContactGraph<V> {
             + vec_bytes(&self.values)
     }
 
+    /// The contacts' values, by contact index.
     pub fn values(&self) -> &[V] {
         &self.values
     }
 
+    /// The contacts' values, to change in place (their ends stay).
     pub fn values_mut(&mut self) -> &mut [V] {
         &mut self.values
     }
 
+    /// The two bodies of `contact` (`NONE` for a static end).
     #[inline]
     pub fn bodies(&self, contact: usize) -> [u32; 2] {
         self.bodies[contact]

@@ -1,36 +1,101 @@
 //! Islands and sleeping. Bodies linked by contacts or joints form an island; an island
 //! whose every body has been slow for the sleep time falls asleep as a whole and is
 //! neither solved nor integrated until something awake touches it.
+//!
+//! The bodies' sleep states are a [`Sleeping`], written only by its methods here: fitted
+//! to the bodies by detection, woken, ticked after each step and decided island by
+//! island by the sleep stage.
 
-use super::graph::{ContactGraph, NONE};
-use super::joint::Joint;
-use super::settings::SolverSettings;
+use crate::contact::graph::{ContactGraph, NONE};
+use crate::contact::joints::joint::Joint;
+use crate::contact::settings::SolverSettings;
 
+/// One body's sleep state.
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Sleep {
     /// How long the body has been slower than the sleep speed.
     pub timer: f64,
+    /// Whether the body sleeps: it is neither solved nor integrated.
     pub asleep: bool,
 }
 
-/// Advances the sleep timer of each awake body of `bodies` over a step of `h` in which
-/// it moved at its `speeds` (see [`sleep_speed`]): reset where the body was faster than
-/// the sleep speed.
-pub fn tick(
-    sleep: &mut [Sleep],
-    (bodies, speeds): (&[usize], &[f64]),
-    settings: &SolverSettings,
-    h: f64,
-) {
-    for (&b, &v) in bodies.iter().zip(speeds) {
-        let s = &mut sleep[b];
-        if !s.asleep {
-            s.timer = if v > settings.sleep_speed {
-                0.0
-            } else {
-                s.timer + h
-            };
+/// Every body's sleep state, by body index (saved as the list of them).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
+pub struct Sleeping(Vec<Sleep>);
+
+impl Sleeping {
+    /// How many bodies have a state.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether no body has a state (before the first detection).
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Whether body `body` sleeps; it must have a state.
+    #[inline]
+    pub fn asleep(&self, body: usize) -> bool {
+        self.0[body].asleep
+    }
+
+    /// Each body's state, in body order.
+    pub fn iter(&self) -> std::slice::Iter<'_, Sleep> {
+        self.0.iter()
+    }
+
+    /// The bytes the states take on the heap.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        crate::heap::vec_bytes(&self.0)
+    }
+
+    /// A state for each of `bodies` bodies: new ones awake with their timers at zero.
+    pub(crate) fn fit(&mut self, bodies: usize) {
+        self.0.resize(bodies, Sleep::default());
+    }
+
+    /// Wakes `body` (and, at the next sleep stage, its island), its timer at zero; a body
+    /// without a state is left alone.
+    pub fn wake(&mut self, body: usize) {
+        if let Some(s) = self.0.get_mut(body) {
+            *s = Sleep::default();
         }
+    }
+
+    /// Advances the sleep timer of each awake body of `bodies` over a step of `h` in
+    /// which it moved at its `speeds` (see [`sleep_speed`]): reset where the body was
+    /// faster than the sleep speed.
+    pub(crate) fn tick(
+        &mut self,
+        (bodies, speeds): (&[usize], &[f64]),
+        settings: &SolverSettings,
+        h: f64,
+    ) {
+        for (&b, &v) in bodies.iter().zip(speeds) {
+            let s = &mut self.0[b];
+            if !s.asleep {
+                s.timer = if v > settings.sleep_speed {
+                    0.0
+                } else {
+                    s.timer + h
+                };
+            }
+        }
+    }
+
+    /// Puts to sleep every island whose bodies have all been slow for the sleep time, and
+    /// wakes the others; returns how many islands are awake, the bodies that fell asleep
+    /// (their velocities must be zeroed) and how many bodies it walked. `edges` are the
+    /// joints and the pairs of bodies the user rows join.
+    pub(crate) fn update<V>(
+        &mut self,
+        graph: &ContactGraph<V>,
+        edges: (&[Joint], &[(usize, usize)]),
+        settings: &SolverSettings,
+    ) -> (usize, Vec<usize>, usize) {
+        update(graph, edges, &mut self.0, settings)
     }
 }
 
@@ -60,7 +125,7 @@ pub fn sleep_speed(
 /// then only the awake bodies' links are walked (an asleep heap beside them costs
 /// nothing). An asleep island's timers are all past the sleep time (it fell asleep
 /// so), so this decides as the walk of every link would.
-pub fn update<V>(
+fn update<V>(
     graph: &ContactGraph<V>,
     (joints, links): (&[Joint], &[(usize, usize)]),
     sleep: &mut [Sleep],

@@ -5,19 +5,23 @@
 
 use glam::{DQuat, DVec3};
 
-use super::Material;
-use super::solver::{Pose, SolverBody};
 use crate::body::inertia::Part;
+use crate::contact::Material;
+use crate::contact::pose::Pose;
+use crate::contact::solver::body::SolverBody;
 
+/// A kinematic collider: shapes moved by a prescribed motion, with infinite mass.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Kinematic {
     /// Where the collider is at the start of the step.
     pub pose: Pose,
     /// Its velocity and angular velocity through the step, about `pose.position`.
     pub velocity: DVec3,
+    /// Its angular velocity (rad/s), world axes.
     pub angular_velocity: DVec3,
     /// Shapes in the collider's own coordinates.
     pub parts: Vec<Part>,
+    /// Its surfaces' friction and restitution.
     pub material: Material,
 }
 

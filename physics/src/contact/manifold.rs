@@ -3,7 +3,7 @@
 
 use glam::{DQuat, DVec3};
 
-use super::solver::Pose;
+use crate::contact::pose::Pose;
 
 /// The greatest number of points a manifold keeps: four span a face contact.
 pub const MAX_POINTS: usize = 4;
@@ -11,6 +11,7 @@ pub const MAX_POINTS: usize = 4;
 /// How close (m) a new point must be to an old one of another id to take its warm start.
 pub const SAME_PLACE: f64 = 0.01;
 
+/// One point of a manifold.
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ContactPoint {
     /// Midway between the two surfaces, world coordinates.
@@ -28,17 +29,22 @@ pub struct ContactPoint {
 /// second.
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Manifold {
+    /// The normal (unit), from the first shape to the second.
     pub normal: DVec3,
+    /// The points; only the first `len` are in use.
     pub points: [ContactPoint; MAX_POINTS],
+    /// How many points are in use.
     pub len: usize,
     /// Accumulated friction impulse of the last step at the points' centroid, world
     /// vector (tangent bases may turn between steps; it is projected onto the new ones),
     /// and the twist impulse about the normal.
     pub friction_impulse: DVec3,
+    /// The accumulated twist impulse about the normal of the last step.
     pub twist_impulse: f64,
 }
 
 impl Manifold {
+    /// An empty manifold with normal `normal`.
     pub fn new(normal: DVec3) -> Self {
         Self {
             normal,
@@ -46,11 +52,13 @@ impl Manifold {
         }
     }
 
+    /// The points in use.
     #[inline]
     pub fn points(&self) -> &[ContactPoint] {
         &self.points[..self.len]
     }
 
+    /// The points in use, to change in place.
     #[inline]
     pub fn points_mut(&mut self) -> &mut [ContactPoint] {
         &mut self.points[..self.len]
@@ -77,7 +85,7 @@ impl Manifold {
 
     /// Carries last step's impulses over to the points whose features still touch,
     /// and the manifold's friction if any point does. A point whose id is new takes the
-    /// impulse of an unmatched old point within [`SAME_PLACE`] of it, as Bullet matches
+    /// impulse of an unmatched old point within `SAME_PLACE` of it, as Bullet matches
     /// its cached points by distance: a clipped corner's id depends on which side plane
     /// cut it, which can change from step to step where the point does not move, and a
     /// resting box whose point lost its warm start every other step jittered.
@@ -131,7 +139,9 @@ pub enum Side {
 pub struct Origin {
     /// The manifold as computed, and the two bodies' poses then.
     pub manifold: Manifold,
+    /// The first body's pose then.
     pub pose_a: Pose,
+    /// The second body's pose then.
     pub pose_b: Pose,
     /// The body whose face the normal is: it turns with that body.
     pub face: Side,
@@ -358,7 +368,7 @@ fn pick(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contact::box_box::{box_box, face_of};
+    use crate::contact::detect::box_box::{box_box, face_of};
     use crate::contact::geometry::Geom;
     use glam::DMat3;
 

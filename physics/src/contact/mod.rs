@@ -16,62 +16,61 @@
 //! precesses and falls with `midpoint` and spins on with `no-gyro`, as it does without
 //! contacts. Every integrator works here; the torque-free exact solution does too,
 //! between impulses.
+//!
+//! # Where things are
+//! [`detect`] finds the contacts (broad and narrow phase, continuous collision) on the
+//! shapes of [`geometry`]; `manifold.rs` and [`graph`] hold them; [`solver`] is the
+//! contact solve (the rows, their maths and passes, the threads); `joints/` a joint and
+//! its rows, and the direct solve; [`islands`] islands and sleep; `step.rs` runs the
+//! solve's stages in order; [`settings`] every parameter; `snapshot.rs` the state that
+//! a step reads, to keep and restore.
 
-mod box_box;
-pub mod broad_phase;
-mod ccd;
-pub mod colouring;
-mod dense;
-mod detect;
-pub mod direct;
+pub mod detect;
 pub mod geometry;
 pub mod graph;
-pub mod groups;
 pub mod islands;
-pub mod joint;
-pub mod joint_rows;
-pub mod kernel;
-pub mod kinematic;
-pub mod manifold;
-pub mod narrow_phase;
-pub mod parallel;
-mod ray;
-mod refresh;
+pub(crate) mod joints;
+pub(crate) mod kinematic;
+pub(crate) mod manifold;
+pub(crate) mod pose;
 pub mod settings;
 mod snapshot;
 pub mod solver;
-pub mod step;
-mod team;
-pub mod user_row;
-pub mod wide;
+pub(crate) mod step;
 
 use glam::DVec3;
 
 use crate::body::Body;
 pub use crate::body::Material;
+use detect::Proxy;
 pub use geometry::{Aabb, Geom, Plane};
 pub use graph::{ContactGraph, NONE};
-pub use islands::Sleep;
-pub use joint::{Break, Joint, JointKind, LinearMotor, Motor, Placement, Spring};
+pub use islands::{Sleep, Sleeping};
+pub use joints::joint::{Break, Joint, JointKind, LinearMotor, Motor, Placement, Spring};
+pub use joints::user_row::{Jacobian, UserRow, UserRows};
 pub use kinematic::Kinematic;
 pub use manifold::{ContactPoint, Manifold, Origin};
+pub use pose::Pose;
+use pose::WORLD_POSE;
 pub use settings::{JointSolver, Softness, SolverKind, SolverSettings};
-pub use solver::Pose;
+pub use solver::wide::ROW_EPSILON;
 pub use step::{Movers, StepState};
-pub use user_row::{Jacobian, UserRow, UserRows};
-pub use wide::ROW_EPSILON;
 
 /// One contact of the graph: a manifold between a part of one body and a part of
 /// another, or, with `NONE` as the second body, a plane or a kinematic collider's part.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Contact {
+    /// The first body's part.
     pub part_a: u32,
     /// The second body's part, the plane's index, or the kinematic collider's part.
     pub part_b: u32,
     /// The kinematic collider the second end is a part of; `NONE` for a body or a plane.
-    pub kinematic: u32,
+    kinematic: u32,
+    /// The contact's points.
     pub manifold: Manifold,
+    /// The mixed friction coefficient.
     pub friction: f64,
+    /// The mixed restitution coefficient.
     pub restitution: f64,
     /// What the manifold between two bodies was last computed from, to carry it on while
     /// they keep their relative pose; `None` against planes and kinematic colliders.
@@ -85,12 +84,14 @@ pub struct Stats {
     /// Pairs of parts the broad phase found this step (none while the world is at rest,
     /// when it does not run).
     pub pairs: usize,
+    /// Contacts in the graph.
     pub contacts: usize,
     /// Contact points of the contacts solved in this step (none while the world is at
     /// rest: the asleep contacts are not walked to count theirs).
     pub points: usize,
     /// Islands awake after this step's sleep test.
     pub islands: usize,
+    /// Bodies awake after this step.
     pub awake: usize,
     /// Manifolds carried on from an earlier step instead of computed.
     pub recycled: usize,
@@ -101,38 +102,30 @@ pub struct Stats {
     pub made: usize,
 }
 
-#[derive(Clone, Debug)]
-struct Proxy {
-    body: u32,
-    part: u32,
-    geom: Geom,
-    /// How far ahead of touching this shape's contacts start: half the speculative
-    /// distance plus what the body can move in one step.
-    reach: f64,
-    /// How far the shape reaches from its body's centre.
-    extent: f64,
-    /// The body's pose it was made at.
-    pose: Pose,
-}
-
 /// The contact and joint state of a world.
 #[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Contacts {
-    pub settings: SolverSettings,
-    pub planes: Vec<Plane>,
+    /// The solver's parameters.
+    settings: SolverSettings,
+    /// The static half-spaces (ground, ramps).
+    planes: Vec<Plane>,
     /// Colliders that move by a prescribed motion, set by the world before each step.
-    pub kinematic: Vec<Kinematic>,
+    kinematic: Vec<Kinematic>,
     /// Bodies the solver neither collides nor moves (a shell held in a gun's breech), by
     /// body index; set by the world before each step (empty: none).
-    pub passive: Vec<bool>,
-    pub joints: Vec<Joint>,
-    /// Rows a user's code adds ([`user_row`]); not part of a saved state.
+    passive: Vec<bool>,
+    /// The joints, by index; a broken one stays, holding nothing.
+    joints: Vec<Joint>,
+    /// Rows a user's code adds ([`UserRow`]); not part of a saved state.
     #[serde(skip)]
-    pub user_rows: UserRows,
-    pub graph: ContactGraph<Contact>,
-    pub sleep: Vec<Sleep>,
-    pub stats: Stats,
-    broad: broad_phase::SweepAndPrune,
+    user_rows: UserRows,
+    /// The contacts, each linked into its bodies' lists.
+    graph: ContactGraph<Contact>,
+    /// Every body's sleep state.
+    sleep: Sleeping,
+    /// What the last step found.
+    stats: Stats,
+    broad: detect::broad_phase::SweepAndPrune,
     stamp: u64,
     // What one detection hands the next stages; rebuilt every step, so not a state.
     #[serde(skip)]
@@ -181,22 +174,109 @@ pub struct Contacts {
     /// are megabytes, and allocating them anew each step costs page faults. Rebuilt by
     /// each step's prepare stage, so not a state.
     #[serde(skip)]
-    pub state: StepState,
+    state: StepState,
 }
 
-/// The pose the solver uses for the world (the ground, world-anchored joints).
-const WORLD_POSE: Pose = Pose {
-    position: DVec3::ZERO,
-    orientation: glam::DQuat::IDENTITY,
-};
-
 impl Contacts {
+    /// Contacts with these settings and planes, and no joint or contact yet.
     pub fn new(settings: SolverSettings, planes: Vec<Plane>) -> Self {
         Self {
             settings,
             planes,
             ..Self::default()
         }
+    }
+
+    /// The solver's parameters.
+    pub fn settings(&self) -> &SolverSettings {
+        &self.settings
+    }
+
+    /// The static half-spaces (ground, ramps).
+    pub fn planes(&self) -> &[Plane] {
+        &self.planes
+    }
+
+    /// The kinematic colliders, one per frame of the world (set before each step).
+    pub fn kinematic(&self) -> &[Kinematic] {
+        &self.kinematic
+    }
+
+    /// The joints, by index; a broken one stays, holding nothing.
+    pub fn joints(&self) -> &[Joint] {
+        &self.joints
+    }
+
+    /// The rows a user's code added.
+    pub fn user_rows(&self) -> &UserRows {
+        &self.user_rows
+    }
+
+    /// The contacts, each linked into its bodies' lists.
+    pub fn graph(&self) -> &ContactGraph<Contact> {
+        &self.graph
+    }
+
+    /// Every body's sleep state.
+    pub fn sleep(&self) -> &Sleeping {
+        &self.sleep
+    }
+
+    /// What the last step found.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// What the solver's stages of the last step handed each other.
+    pub fn state(&self) -> &StepState {
+        &self.state
+    }
+
+    /// Sets every plane's friction coefficient and wakes every one of `bodies` bodies, so
+    /// that the change shows at once.
+    pub fn set_plane_friction(&mut self, friction: f64, bodies: usize) {
+        self.planes.iter_mut().for_each(|p| p.friction = friction);
+        (0..bodies).for_each(|b| self.wake(b));
+    }
+
+    /// Places the kinematic colliders for the next step: one per frame of the world's
+    /// `frames` (joints to frames index them), each set by `place(frame, collider)` from
+    /// what it was last step (its parts are kept, so a frame's shapes are copied once).
+    pub fn place_colliders(&mut self, frames: usize, place: impl FnMut(usize, &mut Kinematic)) {
+        self.kinematic.resize_with(frames, Kinematic::default);
+        let mut place = place;
+        (self.kinematic.iter_mut().enumerate()).for_each(|(k, kin)| place(k, kin));
+    }
+
+    /// Which bodies the solver neither collides nor moves in the next step, by body
+    /// index (see [`Contacts::is_passive`]).
+    pub fn set_passive(&mut self, passive: impl IntoIterator<Item = bool>) {
+        self.passive.clear();
+        self.passive.extend(passive);
+    }
+
+    /// Sets the contact solver (before a run: no body is woken for it, see
+    /// [`Self::set_settings`]).
+    pub fn set_solver(&mut self, solver: SolverKind) {
+        self.settings.solver = solver;
+    }
+
+    /// Sets the force (N) and torque (N·m) past which joint `k` breaks (`None`: never).
+    pub fn set_break_limits(&mut self, k: usize, (force, torque): (Option<f64>, Option<f64>)) {
+        let j = &mut self.joints[k];
+        (j.break_force, j.break_torque) = (force, torque);
+    }
+
+    /// Solves every contact row alone on the scalar path (`true`), the reference that
+    /// the rows in SIMD slots are tested against, from the next step on.
+    pub fn set_scalar_rows(&mut self, scalar: bool) {
+        self.state.set_scalar_rows(scalar);
+    }
+
+    /// Adds a row of a user's own; returns its index among the user rows.
+    pub fn add_user_row(&mut self, row: Box<dyn UserRow>) -> usize {
+        self.user_rows.0.push(row);
+        self.user_rows.0.len() - 1
     }
 
     /// Poses of the bodies, then the world's.
@@ -266,9 +346,9 @@ impl Contacts {
     /// rows' impulses summed over the step, over the step's length), at `time`, the
     /// step's end; a broken joint keeps no rows and no impulses.
     pub fn break_joints(&mut self, time: f64) {
-        let (h, poses) = (self.state.step_h, &self.state.poses);
-        let world = self.state.awake.len();
-        for &k in &self.state.active_joints {
+        let (h, poses) = (self.state.step_h(), self.state.poses());
+        let world = self.state.awake().len();
+        for &k in self.state.active_joints() {
             let j = &mut self.joints[k];
             let (force, torque) = j.carried(&poses[j.a], &poses[j.second(world)]);
             let (force, torque) = (force / h, torque / h);
@@ -278,7 +358,7 @@ impl Contacts {
                     force,
                     torque,
                 });
-                j.impulses = [0.0; joint::SLOTS];
+                j.impulses = [0.0; joints::joint::SLOTS];
             }
         }
     }
@@ -310,9 +390,7 @@ impl Contacts {
     /// Wakes a body (and, next step, its island): the app calls it when the user
     /// grabs, throws or spawns something.
     pub fn wake(&mut self, body: usize) {
-        if let Some(s) = self.sleep.get_mut(body) {
-            *s = Sleep::default();
-        }
+        self.sleep.wake(body);
     }
 
     /// Whether sleeping is on and every body (passive ones aside) is asleep with nothing
@@ -323,11 +401,12 @@ impl Contacts {
             && (self.sleep.iter().enumerate()).all(|(i, s)| s.asleep || self.is_passive(i))
     }
 
+    /// Whether `body` sleeps (false for a body without a sleep state yet).
     pub fn is_asleep(&self, body: usize) -> bool {
-        self.sleep.get(body).is_some_and(|s| s.asleep)
+        body < self.sleep.len() && self.sleep.asleep(body)
     }
 
-    /// Whether the solver leaves the body alone this step (see [`Contacts::passive`]).
+    /// Whether the solver leaves the body alone this step (see [`Contacts::set_passive`]).
     pub fn is_passive(&self, body: usize) -> bool {
         self.passive.get(body).copied().unwrap_or(false)
     }

@@ -18,8 +18,10 @@ pub enum SolverKind {
 }
 
 impl SolverKind {
+    /// Every solver, in the order the app lists them.
     pub const ALL: [Self; 2] = [Self::Pgs, Self::Soft];
 
+    /// The name scenes and the command line use.
     pub fn name(self) -> &'static str {
         match self {
             Self::Pgs => "pgs",
@@ -56,8 +58,10 @@ pub enum JointSolver {
 }
 
 impl JointSolver {
+    /// Every joint solver, in the order the app lists them.
     pub const ALL: [Self; 2] = [Self::Iterative, Self::Direct];
 
+    /// The name scenes use.
     pub fn name(self) -> &'static str {
         match self {
             Self::Iterative => "iterative",
@@ -77,9 +81,11 @@ pub const CONTACT_RATE_SHARE: f64 = 3.0 / 16.0;
 /// that carries it on: Box2D v3.2's `cos θ > 0.98`, about 11.5°.
 pub const RECYCLE_TURN: f64 = 0.2;
 
+/// Every parameter of the contact and joint solver.
 #[derive(Clone, Copy, Debug, PartialEq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SolverSettings {
+    /// Which solver solves the contacts and joints.
     pub solver: SolverKind,
     /// PGS: velocity iterations per step.
     pub iterations: u32,
@@ -88,6 +94,7 @@ pub struct SolverSettings {
     /// integrators' safe sub-steps), and velocity iterations per solver sub-step. Scene files name them
     /// `substeps` and `substep_iterations`.
     pub substeps: u32,
+    /// Soft step: velocity iterations per solver sub-step.
     pub substep_iterations: u32,
     /// The error reduction parameter [Havok solver]: the fraction of a position error
     /// removed within one second. Per step, `β = 1 − (1 − ERP)^(1/n)` with `n = 1/h`
@@ -99,6 +106,7 @@ pub struct SolverSettings {
     /// Successive over-relaxation factor ω in (0, 2): each row's impulse change is scaled
     /// by ω before the accumulated impulse is clamped.
     pub sor: f64,
+    /// Start each step from the impulses of the last (warm starting) [Catto 2005].
     pub warm_start: bool,
     /// Approach speeds below this (m/s) do not bounce: resting contacts stay at rest.
     pub restitution_threshold: f64,
@@ -107,15 +115,19 @@ pub struct SolverSettings {
     pub speculative_distance: f64,
     /// A manifold between two bodies is carried with them instead of computed again while
     /// their relative pose has moved less than this (m) since it was computed, and neither
-    /// has turned more than [`RECYCLE_TURN`] (Box2D v3.2's contact recycling [Catto]); 0
+    /// has turned more than [`RECYCLE_TURN`] (Box2D v3.2's contact recycling, Catto,
+    /// `physics_world.c`); 0
     /// computes every manifold every step. No more than half the speculative distance
     /// is used ([`Self::recycle_limit`]).
     pub recycle_distance: f64,
     /// Soft step: contact stiffness (Hz; at most [`CONTACT_RATE_SHARE`] of the sub-step
     /// rate) and damping ratio, joint stiffness and damping.
     pub contact_hertz: f64,
+    /// Soft step: the contacts' damping ratio.
     pub contact_damping_ratio: f64,
+    /// Soft step: the joints' stiffness (Hz).
     pub joint_hertz: f64,
+    /// Soft step: the joints' damping ratio.
     pub joint_damping_ratio: f64,
     /// Soft step: the fastest a contact pushes overlapping bodies apart (m/s).
     pub max_push_out: f64,
@@ -133,7 +145,9 @@ pub struct SolverSettings {
     /// Islands whose bodies all stay slower than `sleep_speed` (m/s, and rad/s times
     /// the body's size) for `sleep_time` seconds fall asleep and cost nothing.
     pub sleep: bool,
+    /// How long (s) an island stays slow before it falls asleep.
     pub sleep_time: f64,
+    /// The speed (m/s) under which a body counts as slow.
     pub sleep_speed: f64,
     /// How the joints' equality rows are solved (limits, motors, springs and ropes
     /// always iteratively).
@@ -221,12 +235,16 @@ impl SolverSettings {
 /// implicitly over `h`. Returns (bias rate, mass scale, impulse scale).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Softness {
+    /// How fast the error is fed back: the velocity bias per unit of error (1/s).
     pub bias_rate: f64,
+    /// The share of the effective mass the impulse is computed with.
     pub mass_scale: f64,
+    /// The share of the accumulated impulse taken back each pass: the spring's give.
     pub impulse_scale: f64,
 }
 
 impl Softness {
+    /// The softness of a spring of `hertz` with damping ratio `zeta`, stepped over `h`.
     pub fn new(hertz: f64, zeta: f64, h: f64) -> Self {
         let omega = std::f64::consts::TAU * hertz;
         let a1 = 2.0 * zeta + h * omega;

@@ -5,8 +5,8 @@
 //! Every field is named here, in both directions, so a field added to [`Contacts`] does
 //! not compile until it is sorted into state or scratch.
 
-use super::Contacts;
-use super::step::StepState;
+use crate::contact::Contacts;
+use crate::contact::step::StepState;
 use crate::heap::vec_bytes;
 
 impl Contacts {
@@ -151,7 +151,7 @@ impl Contacts {
             + vec_bytes(&self.passive)
             + vec_bytes(&self.joints)
             + self.graph.heap_bytes()
-            + vec_bytes(&self.sleep)
+            + self.sleep.heap_bytes()
             + self.broad.heap_bytes()
     }
 }

@@ -1,29 +1,35 @@
 //! One contact step as named stages, in the order Box2D v3 runs its solver stages
 //! [Catto 2024]: detect and sleep, then prepare, and per solver sub-step integrate
-//! velocities, (prepare joints,) warm start, solve, integrate positions, relax; then
+//! velocities, (prepare joints,) warm start, iterate, integrate positions, relax; then
 //! restitution and store impulses. The classic solver runs the same stages once per
 //! step, with Baumgarte's bias in place of the soft rows' springs [Havok solver].
 //!
-//! The world runs detection ([`Contacts::detect`]) and then [`Contacts::solve`], which
-//! runs the rest in order; [`StepState`] is what the stages hand each other.
+//! The world runs detection ([`Contacts::detect`]) and then the solve,
+//! [`Contacts::solve`], which runs the rest in order; [`StepState`] is what the stages
+//! hand each other. One word each: the *solve* is that whole stage (the world's
+//! `Stage::Solve`); an *iteration* is one Gauss-Seidel pass with the position bias on
+//! ([`StepState::iterate`], run `iterations` times); the *relax* pass is one without it.
 
 use glam::DVec3;
 
-use super::colouring::{self, Colours};
-use super::direct::Direct;
-use super::graph::{ContactGraph, NONE};
-use super::groups::Groups;
-use super::islands::{self, Sleep};
-use super::joint::{Joint, SLOTS};
-use super::joint_rows::JointRows;
-use super::kernel::RowPass;
-use super::parallel;
-use super::refresh::Frame;
-use super::settings::{JointSolver, SolverKind, SolverSettings};
-use super::solver::{ContactInput, ContactRows, NormalBias, Pose, SolverBody};
-use super::user_row::UserRows;
-use super::{Contact, Contacts, Kinematic, WORLD_POSE};
 use crate::body::{Body, BodyState};
+use crate::contact::graph::{ContactGraph, NONE};
+use crate::contact::islands::{self, Sleeping};
+use crate::contact::joints::direct::Direct;
+use crate::contact::joints::joint::{Joint, SLOTS};
+use crate::contact::joints::joint_rows::JointRows;
+use crate::contact::joints::user_row::UserRows;
+use crate::contact::pose::{Pose, WORLD_POSE};
+use crate::contact::settings::{JointSolver, SolverKind, SolverSettings};
+use crate::contact::solver::bias::NormalBias;
+use crate::contact::solver::body::SolverBody;
+use crate::contact::solver::colouring::{self, Colours};
+use crate::contact::solver::contact_rows::{ContactInput, ContactRows};
+use crate::contact::solver::groups::Groups;
+use crate::contact::solver::kernel::RowPass;
+use crate::contact::solver::parallel;
+use crate::contact::solver::refresh::MatrixPose;
+use crate::contact::{Contact, Contacts, Kinematic};
 use crate::integrators::{Integrator, Loads, StepError};
 
 /// Bodies the world moves itself, in a frame's coordinates (riders): the solver solves
@@ -39,10 +45,10 @@ pub trait Movers: Send {
 
 /// Who takes part in a step besides the bodies: which sleep, which the world keeps out of
 /// the solver, and the kinematic colliders.
-pub struct Participants<'a> {
-    pub sleep: &'a [Sleep],
-    pub passive: &'a [bool],
-    pub kinematic: &'a [Kinematic],
+pub(crate) struct Participants<'a> {
+    pub(crate) sleep: &'a Sleeping,
+    pub(crate) passive: &'a [bool],
+    pub(crate) kinematic: &'a [Kinematic],
 }
 
 /// What the stages of one step hand each other: the solver's view of the bodies and the
@@ -51,35 +57,36 @@ pub struct Participants<'a> {
 pub struct StepState {
     /// The solver's view of each body, then the world's static body, then each kinematic
     /// collider's.
-    pub bodies: Vec<SolverBody>,
+    bodies: Vec<SolverBody>,
     /// Each body's pose, the world's, then each kinematic collider's.
-    pub poses: Vec<Pose>,
+    poses: Vec<Pose>,
     /// The same poses with their rotation matrices, which the contact rows move with.
-    frames: Vec<Frame>,
+    frames: Vec<MatrixPose>,
     /// Each body's pose at the step's start (then the world's), for the sleep test.
-    pub start: Vec<Pose>,
+    start: Vec<Pose>,
     /// Which bodies are solved and moved in this step.
-    pub awake: Vec<bool>,
+    awake: Vec<bool>,
     /// The same bodies by index, ascending: what the stages that go body by body walk,
     /// so that an asleep heap beside them costs nothing (Box2D v3's awake solver set).
     moving: Vec<usize>,
     /// The single bodies' entries this step made: solver bodies, poses, finalised states.
-    pub made: usize,
+    made: usize,
     /// The rows of every contact with an awake body, contacts with the ground first.
-    pub contact_rows: Vec<ContactRows>,
+    contact_rows: Vec<ContactRows>,
     /// The joints with an awake body, and their rows as last prepared.
-    pub active_joints: Vec<usize>,
-    pub joint_rows: JointRows,
+    active_joints: Vec<usize>,
+    /// The active joints' rows, as last prepared.
+    joint_rows: JointRows,
     /// The step the solver last took: the joints' impulses of the step over it are the
     /// forces they carried.
-    pub step_h: f64,
+    step_h: f64,
     /// The joints' equality rows factored for the direct solve (with that solver).
-    pub direct: Direct,
+    direct: Direct,
     /// The contact rows' colours: `contact_rows` lists the rows colour by colour.
-    pub colours: Colours,
-    /// The rows eight by eight in SIMD slots for the solve passes: a grouped row lives
-    /// in its slot from the pack in the prepare stage to [`Groups::store`].
-    pub groups: Groups,
+    colours: Colours,
+    /// The rows eight by eight in SIMD slots for the passes: a grouped row lives
+    /// in its slot from the pack in the prepare stage to `Groups::store`.
+    groups: Groups,
     /// Scratch of the prepare stage, rebuilt each step: each row's bodies and contact
     /// in the order of the ground first, the colours' permutation of them, and the
     /// colours each body has taken.
@@ -89,6 +96,72 @@ pub struct StepState {
     colour_used: Vec<u64>,
     /// Scratch of the finalize stage: each awake body's state with its solved velocities.
     solved: Vec<BodyState>,
+}
+
+impl StepState {
+    /// Which bodies the last step solved and moved, by body index.
+    pub fn awake(&self) -> &[bool] {
+        &self.awake
+    }
+
+    /// The step (s) the solver last took: a joint's impulses over it are the force it
+    /// carried.
+    pub fn step_h(&self) -> f64 {
+        self.step_h
+    }
+
+    /// The single bodies' entries the last step made: solver bodies, poses, finalised
+    /// states.
+    pub fn made(&self) -> usize {
+        self.made
+    }
+
+    /// How many contact rows (one set per manifold) the last step solved.
+    pub fn contact_rows(&self) -> usize {
+        self.contact_rows.len()
+    }
+
+    /// The most contact rows one colour of the last step had.
+    pub fn widest_colour(&self) -> usize {
+        (self.colours.ranges.iter())
+            .map(|r| r.len())
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// How many rows the SIMD slots have solved or warm-started since they were made,
+    /// once per row and pass.
+    pub fn rows_solved_in_slots(&self) -> u64 {
+        self.groups.rows_solved()
+    }
+
+    /// The joints the direct solve left to the iterative one because they close a loop.
+    pub fn direct_loops(&self) -> &[usize] {
+        &self.direct.loops
+    }
+
+    /// The joints the direct solve left to the iterative one because their rows depend
+    /// on each other (a singular block).
+    pub fn direct_singular(&self) -> &[usize] {
+        &self.direct.singular
+    }
+
+    /// Each body's pose as the last step left it, then the world's and the kinematic
+    /// colliders'.
+    pub(crate) fn poses(&self) -> &[Pose] {
+        &self.poses
+    }
+
+    /// The joints with an awake body in the last step.
+    pub(crate) fn active_joints(&self) -> &[usize] {
+        &self.active_joints
+    }
+
+    /// Solves every contact row alone on the scalar path (`true`), the reference the
+    /// rows in SIMD slots are tested against, from the next step on.
+    pub(crate) fn set_scalar_rows(&mut self, scalar: bool) {
+        self.groups.scalar = scalar;
+    }
 }
 
 impl Contacts {
@@ -155,7 +228,7 @@ impl Contacts {
                     state.warm_start(settings);
                 }
                 for _ in 0..settings.iterations {
-                    state.solve(settings, h);
+                    state.iterate(settings, h);
                 }
                 state.integrate_positions(bodies, integrator, h, movers)?;
             }
@@ -168,7 +241,7 @@ impl Contacts {
                     state.prepare_joints((joints, user_rows), settings, h_sub);
                     state.warm_start(settings);
                     for _ in 0..settings.substep_iterations {
-                        state.solve(settings, h_sub);
+                        state.iterate(settings, h_sub);
                     }
                     state.integrate_positions(bodies, integrator, h_sub, movers)?;
                     state.update_contacts(settings);
@@ -224,16 +297,17 @@ impl Contacts {
 
     /// Sleep: wakes the bodies a moving kinematic collider reached, finds the islands,
     /// and puts to sleep those whose bodies have all been slow for the sleep time; their
-    /// bodies stop dead. Sleep state changes only here, in [`Self::tick_sleep`] and in
-    /// [`Contacts::wake`]; what it is changed to is decided in [`islands`].
+    /// bodies stop dead. Sleep state changes only through [`Sleeping`]'s methods (in
+    /// [`islands`]), called here, in [`Self::tick_sleep`], in [`Contacts::wake`] and by
+    /// detection, which fits it to the bodies.
     fn update_sleep(&mut self, bodies: &mut [Body]) {
         for b in self.woken.drain(..) {
-            self.sleep[b] = Sleep::default();
+            self.sleep.wake(b);
         }
         let links = self.user_rows.links(bodies.len());
         let edges = (&self.joints[..], &links[..]);
         let (islands, fell_asleep, walked) =
-            islands::update(&self.graph, edges, &mut self.sleep, &self.settings);
+            (self.sleep).update(&self.graph, edges, &self.settings);
         for b in fell_asleep {
             bodies[b].state.velocity = DVec3::ZERO;
             bodies[b].state.angular_momentum = DVec3::ZERO;
@@ -248,7 +322,7 @@ impl Contacts {
         let mut speeds = Vec::new();
         let (start, sleep) = (&self.state.start, &self.sleep);
         // An asleep body's timer does not move.
-        let ticking: Vec<usize> = (0..bodies.len()).filter(|&i| !sleep[i].asleep).collect();
+        let ticking: Vec<usize> = (0..bodies.len()).filter(|&i| !sleep.asleep(i)).collect();
         parallel::collect(ticking.len(), &mut speeds, |k| {
             let i = ticking[k];
             let (b, from) = (&bodies[i], &start[i]);
@@ -264,7 +338,7 @@ impl Contacts {
                 h,
             )
         });
-        islands::tick(&mut self.sleep, (&ticking, &speeds), &self.settings, h);
+        (self.sleep).tick((&ticking, &speeds), &self.settings, h);
     }
 }
 
@@ -272,7 +346,7 @@ impl StepState {
     /// Prepare: the solver's view of the bodies at the step's start, the rows of every
     /// contact with an awake body (with PGS, their bias for a step of `h`) and the
     /// list of joints with an awake body.
-    pub fn prepare(
+    pub(crate) fn prepare(
         &mut self,
         bodies: &[Body],
         participants: Participants,
@@ -311,7 +385,7 @@ impl StepState {
         self.bodies.resize(n, SolverBody::STATIC);
         self.awake.clear();
         self.awake
-            .extend((0..n).map(|i| !sleep[i].asleep && !passive.get(i).copied().unwrap_or(false)));
+            .extend((0..n).map(|i| !sleep.asleep(i) && !passive.get(i).copied().unwrap_or(false)));
         self.moving.clear();
         self.moving.extend((0..n).filter(|&i| self.awake[i]));
         self.made = self.moving.len();
@@ -329,7 +403,7 @@ impl StepState {
     /// not asleep, each asleep body's that a row holds, the world's, then the kinematic
     /// colliders'. An asleep body's that no row holds is kept from an earlier step and
     /// not read; so is its start, which only the sleep test reads.
-    fn prepare_poses(&mut self, bodies: &[Body], sleep: &[Sleep], kinematic: &[Kinematic]) {
+    fn prepare_poses(&mut self, bodies: &[Body], sleep: &Sleeping, kinematic: &[Kinematic]) {
         let n = bodies.len();
         let mut held = vec![false; n];
         for &(a, b) in &self.jobs {
@@ -337,7 +411,7 @@ impl StepState {
                 held[i] = true;
             }
         }
-        let fresh = |i: usize| !sleep[i].asleep || held[i];
+        let fresh = |i: usize| !sleep.asleep(i) || held[i];
         let list: Vec<usize> = (0..n).filter(|&i| fresh(i)).collect();
         self.made += list.len();
         self.poses.resize(n, WORLD_POSE);
@@ -349,14 +423,14 @@ impl StepState {
         for_each_listed(&mut self.start, (&list, fresh), |i, start| {
             *start = poses[i]
         });
-        self.frames.resize(n, Frame::of(&WORLD_POSE));
+        self.frames.resize(n, MatrixPose::of(&WORLD_POSE));
         for_each_listed(&mut self.frames, (&list, fresh), |i, frame| {
-            *frame = Frame::of(&poses[i]);
+            *frame = MatrixPose::of(&poses[i]);
         });
         self.poses.push(WORLD_POSE);
         self.start.push(WORLD_POSE);
         self.poses.extend(kinematic.iter().map(|k| k.pose));
-        (self.frames).extend(self.poses[n..].iter().map(Frame::of));
+        (self.frames).extend(self.poses[n..].iter().map(MatrixPose::of));
     }
 
     /// The frames of the poses that moved in a solver sub-step: the awake bodies' and
@@ -365,10 +439,10 @@ impl StepState {
         let (poses, awake, n) = (&self.poses, &self.awake, self.awake.len());
         let listed = (&self.moving[..], |i: usize| awake[i]);
         for_each_listed(&mut self.frames[..n], listed, |i, frame| {
-            *frame = Frame::of(&poses[i]);
+            *frame = MatrixPose::of(&poses[i]);
         });
         for (frame, pose) in self.frames[n + 1..].iter_mut().zip(&poses[n + 1..]) {
-            *frame = Frame::of(pose);
+            *frame = MatrixPose::of(pose);
         }
     }
 
@@ -497,7 +571,7 @@ impl StepState {
 
     /// Integrate velocities: gravity's kick over `h` to every awake body, and the kick of
     /// any other loads (`loads` is indexed by body and may be shorter: no load).
-    pub fn integrate_velocities(&mut self, gravity: DVec3, loads: &[Loads], h: f64) {
+    pub(crate) fn integrate_velocities(&mut self, gravity: DVec3, loads: &[Loads], h: f64) {
         for &i in &self.moving {
             let b = &mut self.bodies[i];
             b.v += gravity * h;
@@ -512,7 +586,7 @@ impl StepState {
     /// sub-step) of `h`. Box2D prepares its joints once a step and moves them with the
     /// bodies; these are prepared again each solver sub-step, and the impulses the last
     /// solver sub-step's rows accumulated go with them.
-    pub fn prepare_joints(
+    pub(crate) fn prepare_joints(
         &mut self,
         (joints, users): (&mut [Joint], &mut UserRows),
         settings: &SolverSettings,
@@ -542,9 +616,9 @@ impl StepState {
         }
     }
 
-    /// Warm start: applies the impulses accumulated before again, so that the solve
+    /// Warm start: applies the impulses accumulated before again, so that the iterations
     /// starts next to its answer [Catto 2005].
-    pub fn warm_start(&mut self, settings: &SolverSettings) {
+    pub(crate) fn warm_start(&mut self, settings: &SolverSettings) {
         let (rows, bodies) = (&self.joint_rows, &mut self.bodies);
         match settings.joint_solver {
             JointSolver::Iterative => rows.warm_start(bodies, (&[], &[])),
@@ -553,17 +627,18 @@ impl StepState {
         self.run_contacts(RowPass::WarmStart);
     }
 
-    /// Solve: one Gauss-Seidel pass over the joints, then the contacts, with the
+    /// Iterate: one Gauss-Seidel pass over the joints, then the contacts, with the
     /// position bias on (PGS's Baumgarte bias, or the soft rows' springs over `h`).
-    pub fn solve(&mut self, settings: &SolverSettings, h: f64) {
-        self.solve_joints(settings, true);
-        self.solve_contacts(NormalBias::solve(settings, h), settings.sor);
+    pub(crate) fn iterate(&mut self, settings: &SolverSettings, h: f64) {
+        self.joints_pass(settings, true);
+        let bias = NormalBias::iterate(settings, h);
+        self.run_contacts(RowPass::Iterate(bias, settings.sor));
     }
 
     /// The joints' rows: one at a time, or the others (limits, motors, springs, user
     /// rows) one at a time and then each tree's equality rows directly, so that those
     /// hold exactly after every pass.
-    fn solve_joints(&mut self, settings: &SolverSettings, use_bias: bool) {
+    fn joints_pass(&mut self, settings: &SolverSettings, use_bias: bool) {
         let (bodies, sor) = (&mut self.bodies, settings.sor);
         match settings.joint_solver {
             JointSolver::Iterative => {
@@ -582,7 +657,7 @@ impl StepState {
     /// integrator move it through `h` as a free body (or its mover move it); the
     /// solver's view and the poses follow. Velocities that are not finite (the rows
     /// overflowed) fail the step.
-    pub fn integrate_positions(
+    pub(crate) fn integrate_positions(
         &mut self,
         bodies: &mut [Body],
         integrator: Integrator,
@@ -646,7 +721,7 @@ impl StepState {
 
     /// Update contacts (soft step): moves the contact rows with the bodies after a
     /// solver sub-step's integration, so the next pass sees the new separations.
-    pub fn update_contacts(&mut self, settings: &SolverSettings) {
+    pub(crate) fn update_contacts(&mut self, settings: &SolverSettings) {
         self.update_moved_frames();
         self.groups.refresh(
             &mut self.contact_rows,
@@ -658,8 +733,8 @@ impl StepState {
 
     /// Relax (soft step): one pass of rigid rows without position bias, which takes
     /// out the velocity the springs' push added [Catto 2024].
-    pub fn relax(&mut self, settings: &SolverSettings, h: f64) {
-        self.solve_joints(settings, false);
+    pub(crate) fn relax(&mut self, settings: &SolverSettings, h: f64) {
+        self.joints_pass(settings, false);
         self.run_contacts(RowPass::Relax(NormalBias::relax(settings, h), settings.sor));
     }
 
@@ -668,7 +743,7 @@ impl StepState {
     /// A face hits with up to four points, coupled through the body's rotation: one
     /// Gauss-Seidel pass (Box2D's) leaves the bounce a few % short of `e`, so the pass
     /// runs as often as the solve's iterations, which converges it.
-    pub fn restitution(&mut self, settings: &SolverSettings) {
+    pub(crate) fn restitution(&mut self, settings: &SolverSettings) {
         let threshold = settings.restitution_threshold;
         // Most steps nothing bounces (a pile's boxes have no restitution): then the
         // passes would change nothing, and are not run.
@@ -678,10 +753,6 @@ impl StepState {
         for _ in 0..settings.substep_iterations.max(1) {
             self.run_contacts(RowPass::Restitution(threshold));
         }
-    }
-
-    fn solve_contacts(&mut self, bias: NormalBias, sor: f64) {
-        self.run_contacts(RowPass::Solve(bias, sor));
     }
 
     /// A pass of the contact rows' kernel over the rows, in slots (which hold the
@@ -700,7 +771,7 @@ impl StepState {
     /// step, those that relax and restitution left after the last integration). If any
     /// body's new state would not be finite (the rows overflowed), no body is changed
     /// and the step fails: a failed step leaves the states as they were.
-    pub fn finalize_bodies(&mut self, bodies: &mut [Body]) -> Result<(), StepError> {
+    pub(crate) fn finalize_bodies(&mut self, bodies: &mut [Body]) -> Result<(), StepError> {
         self.made += self.moving.len();
         let (solver, moving) = (&self.bodies, &self.moving);
         parallel::collect(moving.len(), &mut self.solved, |k| {
@@ -717,7 +788,7 @@ impl StepState {
 
     /// Store impulses: keeps the accumulated impulses in the contacts and joints for
     /// the next step's warm start.
-    pub fn store_impulses(
+    pub(crate) fn store_impulses(
         &mut self,
         graph: &mut ContactGraph<Contact>,
         (joints, users): (&mut [Joint], &mut UserRows),

@@ -8,7 +8,9 @@ use glam::DVec3;
 
 use crate::contact::Softness;
 use crate::contact::geometry::Geom;
-use crate::contact::solver::{SolverBody, point_mass, soft_impulse};
+use crate::contact::joints::point_block::point_mass;
+use crate::contact::solver::body::SolverBody;
+use crate::contact::solver::soft::soft_impulse;
 use crate::hierarchy::rig::Mount;
 use crate::world::World;
 

@@ -32,7 +32,7 @@ pub mod riders;
 mod snapshot;
 
 use crate::body::Body;
-use crate::contact::{Contacts, Kinematic, Pose};
+use crate::contact::{Contacts, Pose};
 use crate::hierarchy::rig::{self, Frame, Gun, Mount};
 use crate::hierarchy::{Delta, DynamicTransform};
 use crate::integrators::{Integrator, Loads, StepError};
@@ -269,8 +269,7 @@ impl World {
         self.frames
             .iter_mut()
             .for_each(|f| f.material.friction = friction);
-        c.planes.iter_mut().for_each(|p| p.friction = friction);
-        (0..self.bodies.len()).for_each(|b| c.wake(b));
+        c.set_plane_friction(friction, self.bodies.len());
     }
 
     /// Whether the exact solution applies: one body, no torque.
@@ -349,11 +348,9 @@ impl World {
             // One kinematic body per frame, in frame order (joints to frames index them);
             // a frame without parts only anchors joints. Their shapes are copied once and
             // kept; each step moves them.
-            contacts
-                .kinematic
-                .resize_with(self.frames.len(), Kinematic::default);
-            let moving = self.frames.iter().zip(&start).zip(&mid);
-            for (kin, ((frame, start), mid)) in contacts.kinematic.iter_mut().zip(moving) {
+            let frames = &self.frames;
+            contacts.place_colliders(frames.len(), |k, kin| {
+                let (frame, start, mid) = (&frames[k], &start[k], &mid[k]);
                 if kin.parts.len() != frame.parts.len() {
                     kin.parts.clone_from(&frame.parts);
                 }
@@ -368,14 +365,10 @@ impl World {
                         .cross(start.transform.translation - mid.transform.translation);
                 kin.angular_velocity = mid.angular_velocity;
                 kin.material = frame.material;
-            }
+            });
         }
-        contacts.passive.clear();
-        contacts.passive.extend(
-            self.mounts
-                .iter()
-                .map(|m| matches!(m, Mount::Carried { .. })),
-        );
+        let carried = (self.mounts.iter()).map(|m| matches!(m, Mount::Carried { .. }));
+        contacts.set_passive(carried);
         // Riders move with their frames: they never fall asleep where they are.
         for (i, m) in self.mounts.iter().enumerate() {
             if matches!(m, Mount::Riding(_)) {
@@ -411,7 +404,7 @@ impl World {
         self.handoff.solved.clear();
         self.handoff
             .solved
-            .extend(contacts.state.awake.iter().copied());
+            .extend(contacts.state().awake().iter().copied());
         Ok(())
     }
 

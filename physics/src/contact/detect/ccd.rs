@@ -14,10 +14,12 @@
 //! Rigid Body Systems" (conservative advancement, the impulse at the time of impact);
 //! Catto, "Continuous Collision" (GDC 2013).
 
-use super::geometry::Geom;
+use super::Proxy;
 use super::narrow_phase::collide;
-use super::{Contacts, Pose, Proxy};
 use crate::body::{Body, BodyState};
+use crate::contact::Contacts;
+use crate::contact::geometry::Geom;
+use crate::contact::pose::Pose;
 use glam::DVec3;
 
 /// A body is fast when what it can move in a step (its reach past the speculative
@@ -47,7 +49,7 @@ impl Contacts {
     /// bodies moved back before it. `free(i)`: body `i` moves in the world (a rider
     /// moves in its frame, which this leaves alone). The last of the solve's stages.
     /// A detection at rest makes no proxies: then nothing moved and nothing is swept.
-    pub(super) fn sweep_back(&self, bodies: &mut [Body], free: impl Fn(usize) -> bool + Sync) {
+    pub(crate) fn sweep_back(&self, bodies: &mut [Body], free: impl Fn(usize) -> bool + Sync) {
         if self.proxies_made != self.stamp {
             return;
         }

@@ -2,7 +2,7 @@
 
 use glam::DVec3;
 
-use super::geometry::Geom;
+use crate::contact::geometry::Geom;
 
 impl Geom {
     /// Distance along the ray `origin + t dir` (`dir` unit, `t ≥ 0`) to the shape's

@@ -4,8 +4,8 @@
 
 use glam::{DMat3, DVec3};
 
-use super::geometry::{Geom, closest_segments};
-use super::manifold::{ContactPoint, Manifold, Side, reduce};
+use crate::contact::geometry::{Geom, closest_segments};
+use crate::contact::manifold::{ContactPoint, Manifold, Side, reduce};
 
 /// The second box's faces win only if clearly better than the first's: near-ties
 /// otherwise flip the manifold (and its feature ids) from step to step, warm starting is

@@ -9,12 +9,14 @@
 
 use glam::DVec3;
 
-use super::manifold::{MAX_POINTS, Manifold};
-use super::settings::Softness;
-use super::solver::{NormalBias, SolverBody, soft_impulse_scaled};
+use super::bias::NormalBias;
+use super::body::SolverBody;
+use super::soft::soft_impulse_scaled;
 #[cfg(test)]
 use super::wide::Lane;
 use super::wide::{Real, xyz};
+use crate::contact::manifold::{MAX_POINTS, Manifold};
+use crate::contact::settings::Softness;
 
 /// A vector per slot.
 pub type V3<W> = [W; 3];
@@ -131,12 +133,12 @@ impl<W: Real> Velocities<W> {
 /// One end's inverse mass and inverse inertia in world axes, per slot: what a row's
 /// effective mass is made of.
 #[derive(Clone, Copy, Debug)]
-pub struct Inertia<W: Real> {
+pub struct InverseMass<W: Real> {
     pub inv_mass: W,
     pub inv_inertia: M3<W>,
 }
 
-impl<W: Real> Inertia<W> {
+impl<W: Real> InverseMass<W> {
     /// Real `l` from `bodies(l)`.
     #[inline(always)]
     pub fn gather<'a>(bodies: impl Fn(usize) -> &'a SolverBody) -> Self {
@@ -147,7 +149,7 @@ impl<W: Real> Inertia<W> {
     }
 }
 
-impl Inertia<f64> {
+impl InverseMass<f64> {
     pub fn of(body: &SolverBody) -> Self {
         Self::gather(|_| body)
     }
@@ -175,7 +177,12 @@ pub struct AxisRow<W: Real> {
 impl<W: Real> AxisRow<W> {
     /// The row of the point at levers `ra`, `rb` from the ends' centres, along unit `d`.
     #[inline(always)]
-    pub fn point(a: &Inertia<W>, b: &Inertia<W>, (ra, rb): (&V3<W>, &V3<W>), d: &V3<W>) -> Self {
+    pub fn point(
+        a: &InverseMass<W>,
+        b: &InverseMass<W>,
+        (ra, rb): (&V3<W>, &V3<W>),
+        d: &V3<W>,
+    ) -> Self {
         let linear = a.inv_mass + b.inv_mass;
         Self::with_angular(a, b, (cross(ra, d), cross(rb, d)), linear)
     }
@@ -183,7 +190,7 @@ impl<W: Real> AxisRow<W> {
     /// A purely angular row: the relative spin about unit `n` (the twist about a
     /// contact normal, a joint's angular rows).
     #[inline(always)]
-    pub fn twist(a: &Inertia<W>, b: &Inertia<W>, n: &V3<W>) -> Self {
+    pub fn twist(a: &InverseMass<W>, b: &InverseMass<W>, n: &V3<W>) -> Self {
         Self::with_angular(a, b, (*n, *n), W::ZERO)
     }
 
@@ -191,8 +198,8 @@ impl<W: Real> AxisRow<W> {
     /// (`(m_a⁻¹ + m_b⁻¹) |d|²`).
     #[inline(always)]
     pub fn with_angular(
-        a: &Inertia<W>,
-        b: &Inertia<W>,
+        a: &InverseMass<W>,
+        b: &InverseMass<W>,
         (ang_a, ang_b): (V3<W>, V3<W>),
         linear_k: W,
     ) -> Self {
@@ -285,8 +292,8 @@ pub enum RowPass {
     /// Applies the accumulated impulses again.
     WarmStart,
     /// One Gauss-Seidel pass with a normal bias and a relaxation factor: friction, then
-    /// the normal rows (the solve stage).
-    Solve(NormalBias, f64),
+    /// the normal rows (an iteration).
+    Iterate(NormalBias, f64),
     /// The same with [`NormalBias::relax`]: the normal rows, then friction (the soft
     /// step's relax stage).
     Relax(NormalBias, f64),
@@ -296,7 +303,7 @@ pub enum RowPass {
 
 /// One manifold's rows in each slot: a normal row per point, and friction for the
 /// manifold as a whole, two tangent rows at the points' centroid and a twist row about
-/// the normal (see [`ContactRows`](super::solver::ContactRows) for why).
+/// the normal (see [`ContactRows`](super::contact_rows::ContactRows) for why).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Rows<W: Real> {
     pub normal: V3<W>,
@@ -332,7 +339,7 @@ impl<W: Real> Rows<W> {
     pub fn run(&mut self, a: &mut Velocities<W>, b: &mut Velocities<W>, pass: RowPass) {
         match pass {
             RowPass::WarmStart => self.warm_start(a, b),
-            RowPass::Solve(bias, sor) => {
+            RowPass::Iterate(bias, sor) => {
                 let load = self.load();
                 self.solve_friction(a, b, load, sor);
                 self.solve_normals(a, b, bias, sor);
@@ -340,14 +347,14 @@ impl<W: Real> Rows<W> {
             // Friction after the normal rows here, as Box2D v3 orders them in every pass
             // [Catto, `contact_solver.c`], within μ times the larger of the load before
             // and after them. The relax pass leaves the velocities a sub-step keeps; with
-            // friction first, bounded by the solve's load, it missed the impulse the relax
+            // friction first, bounded by the iterations' load, it missed the impulse the relax
             // adds while a box sinks to its contacts' rest depth d: μ m d / h in all (h the
             // sub-step), and a box placed on a 30° slope slid 3.7% too fast at μ = 0.5
             // ever after. The larger load, not the relax's alone: where the relax takes a
             // push-out away, a smaller cone let the crash's front box rebound 5 cm off the
             // van's wall it hit with no restitution (the cost: a box placed 1 mm into a
             // slope is bounded by its push-out's load while it is pushed out, and slides
-            // 19% slow at μ = 0.5). The solve passes keep friction first: with it last
+            // 19% slow at μ = 0.5). The iterations keep friction first: with it last
             // there too, a 20-row pyramid at 3 sub-steps jittered at 0.13 m/s.
             RowPass::Relax(bias, sor) => {
                 let solved = self.load();
@@ -399,7 +406,7 @@ impl<W: Real> Rows<W> {
         if self.mixed { MAX_POINTS } else { self.len }
     }
 
-    /// Applies last step's impulses again: the solve then starts next to its answer.
+    /// Applies last step's impulses again: the iterations then start next to their answer.
     #[inline(always)]
     fn warm_start(&self, a: &mut Velocities<W>, b: &mut Velocities<W>) {
         let n = self.normal;
@@ -557,7 +564,7 @@ impl<W: Real> Rows<W> {
     }
 
     /// The soft step's last pass: points with restitution that were hit faster than
-    /// `threshold` and carried load in the solve bounce with `v_n = −e v_n(before)`.
+    /// `threshold` and carried load in the iterations bounce with `v_n = −e v_n(before)`.
     #[inline(always)]
     fn restitution(&mut self, a: &mut Velocities<W>, b: &mut Velocities<W>, threshold: f64) {
         let zero = W::ZERO;

@@ -20,9 +20,11 @@
 
 use glam::DVec3;
 
-use super::geometry::Aabb;
-use super::parallel;
+use crate::contact::geometry::Aabb;
+use crate::contact::solver::parallel;
 
+/// The broad phase: sweep and prune in slabs, with the pairs kept between sweeps (see the
+/// module).
 #[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct SweepAndPrune {
     /// All boxes by their lower bound on the sweep axis; kept from step to step.

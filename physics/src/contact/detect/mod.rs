@@ -1,12 +1,34 @@
 //! The detect stage: sweep and prune over the parts' boxes, a manifold for each pair
 //! that comes within reach, and the contact graph updated to match.
 
+pub(crate) mod box_box;
+pub mod broad_phase;
+mod ccd;
+pub(crate) mod narrow_phase;
+mod ray;
+
 use glam::DVec3;
 
-use super::settings::RECYCLE_TURN;
-use super::{Contact, Contacts, Material, NONE, Proxy, Sleep, broad_phase, narrow_phase, parallel};
-use super::{Geom, Manifold, Origin, Pose};
 use crate::body::{Body, BodyState};
+use crate::contact::settings::RECYCLE_TURN;
+use crate::contact::solver::parallel;
+use crate::contact::{Contact, Contacts, Material, NONE};
+use crate::contact::{Geom, Manifold, Origin, Pose};
+
+/// A shape of a body's part as this detection placed it, with how far its contacts reach.
+#[derive(Clone, Debug)]
+pub(super) struct Proxy {
+    body: u32,
+    part: u32,
+    geom: Geom,
+    /// How far ahead of touching this shape's contacts start: half the speculative
+    /// distance plus what the body can move in one step.
+    reach: f64,
+    /// How far the shape reaches from its body's centre.
+    extent: f64,
+    /// The body's pose it was made at.
+    pose: Pose,
+}
 
 /// A manifold found against the ground or a kinematic part: the body's part, the other
 /// end (`NONE`, the plane's or part's index, the kinematic collider or `NONE`), the
@@ -54,7 +76,7 @@ impl Contacts {
     /// left as they are. The stages run in order: proxies, broad phase, pairs, planes,
     /// kinematic parts, stale contacts.
     pub fn detect(&mut self, bodies: &[Body], h: f64) {
-        self.sleep.resize(bodies.len(), Sleep::default());
+        self.sleep.fit(bodies.len());
         self.graph.reserve_bodies(bodies.len());
         self.stamp += 1;
         self.woken.clear();
@@ -119,7 +141,7 @@ impl Contacts {
         };
         let boxed = |p: &Proxy| p.geom.aabb().expanded(DVec3::splat(p.reach));
         let awake: Vec<u32> = (0..owners.len() as u32)
-            .filter(|&k| !sleep[owners[k as usize].0 as usize].asleep)
+            .filter(|&k| !sleep.asleep(owners[k as usize].0 as usize))
             .collect();
         // Made again: the awake bodies' proxies, and those of the asleep bodies not
         // still where and as their proxies were made (fallen asleep since, or moved from
@@ -171,7 +193,7 @@ impl Contacts {
     /// took 8.5 µs a step beside the asleep 1,000-box heap).
     fn moved_asleep(&self, bodies: &[Body], owners: &[(u32, u32)]) -> Vec<u32> {
         let mut moved = Vec::new();
-        let each = bodies.iter().zip(&self.stills.1).zip(&self.sleep);
+        let each = bodies.iter().zip(&self.stills.1).zip(self.sleep.iter());
         for (i, ((body, still), sleep)) in each.enumerate() {
             if sleep.asleep && !still.holds(&body.state) {
                 moved.push(i);
@@ -208,7 +230,7 @@ impl Contacts {
             let (a, b) = (owners[i].0 as usize, owners[j].0 as usize);
             a != b && !jointed(a, b)
         };
-        let awake = |i: usize| !sleep[owners[i].0 as usize].asleep;
+        let awake = |i: usize| !sleep.asleep(owners[i].0 as usize);
         let awake_count = self.awake_proxies.len();
         if awake_count <= broad_phase::FEW_AWAKE && awake_count < owners.len() {
             broad_phase::pairs_of_few(&self.boxes, &self.awake_proxies, keep, &mut self.pairs);
@@ -379,7 +401,7 @@ impl Contacts {
                     if !self.boxes[p].overlaps(&bb) || jointed() {
                         continue;
                     }
-                    if self.sleep[body].asleep && !self.woken.contains(&body) {
+                    if self.sleep.asleep(body) && !self.woken.contains(&body) {
                         if !moving {
                             continue;
                         }
@@ -409,7 +431,7 @@ impl Contacts {
     /// way the contacts are tried from the last, so they are erased in the same order.
     fn erase_stale(&mut self) {
         let (stamp, sleep) = (self.stamp, &self.sleep);
-        let asleep = |b: u32| b == NONE || sleep[b as usize].asleep;
+        let asleep = |b: u32| b == NONE || sleep.asleep(b as usize);
         let n = sleep.len() as u32;
         let awake: Vec<u32> = (0..n).filter(|&b| !asleep(b)).collect();
         let tried: Vec<usize> = if 4 * awake.len() < n as usize {

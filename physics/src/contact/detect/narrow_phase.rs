@@ -5,8 +5,10 @@
 use glam::{DMat3, DVec3};
 
 use super::box_box::{self, box_box};
-use super::geometry::{Geom, Plane, box_signed_distance, closest_segments, segment_parameter};
-use super::manifold::{Manifold, Side, reduce};
+use crate::contact::geometry::{
+    Geom, Plane, box_signed_distance, closest_segments, segment_parameter,
+};
+use crate::contact::manifold::{Manifold, Side, reduce};
 
 /// The manifold between two shapes, if they are within `margin` of each other; `last` is
 /// the pair's manifold of the last step, if any (two boxes keep the kind of axis it was
@@ -85,7 +87,7 @@ pub fn collide_plane(g: &Geom, plane: &Plane, margin: f64) -> Option<Manifold> {
             // Lying on an end face: four rim points span it; otherwise the lowest point
             // of each rim.
             let rims: Vec<DVec3> = if len < 1e-3 {
-                let (u, v) = super::geometry::tangents(axis);
+                let (u, v) = crate::contact::geometry::tangents(axis);
                 vec![u, v, -u, -v]
             } else {
                 vec![radial / len]

@@ -7,11 +7,14 @@
 
 use glam::DVec3;
 
-use super::geometry::tangents;
 use super::joint::{Joint, JointKind, SLOTS};
-use super::settings::Softness;
-use super::solver::{Feedback, PointBlock, Pose, Row, SolverBody};
+use super::point_block::PointBlock;
+use super::row::{Feedback, Row};
 use super::user_row::UserRows;
+use crate::contact::geometry::tangents;
+use crate::contact::pose::Pose;
+use crate::contact::settings::Softness;
+use crate::contact::solver::body::SolverBody;
 
 /// What the rows of one joint are built from.
 struct Ends<'a> {

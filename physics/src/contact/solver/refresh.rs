@@ -12,21 +12,22 @@
 
 use glam::{DMat3, DVec3};
 
-use super::kernel::{AxisRow, Inertia, M3, Rows, V3, dot, select3, transform};
-use super::manifold::MAX_POINTS;
-use super::solver::{Pose, SolverBody};
+use super::body::SolverBody;
+use super::kernel::{AxisRow, InverseMass, M3, Rows, V3, dot, select3, transform};
 use super::wide::{Real, xyz};
+use crate::contact::manifold::MAX_POINTS;
+use crate::contact::pose::Pose;
 
 /// A body's pose as the rows move with it: its position, and its rotation as a matrix,
 /// which turns a point in half the work of a quaternion; made once per body and solver
 /// sub-step, not once per manifold.
 #[derive(Clone, Copy, Debug)]
-pub struct Frame {
+pub struct MatrixPose {
     pub position: DVec3,
     pub turn: DMat3,
 }
 
-impl Frame {
+impl MatrixPose {
     pub fn of(pose: &Pose) -> Self {
         Self {
             position: pose.position,
@@ -65,17 +66,21 @@ pub struct Anchors<W: Real> {
 #[derive(Clone, Copy, Debug)]
 pub struct End<W: Real> {
     turn: M3<W>,
-    inertia: Inertia<W>,
+    inertia: InverseMass<W>,
 }
 
 impl<W: Real> End<W> {
     /// Real `l` from body `at(l)` of `bodies` and `frames`.
     #[inline(always)]
-    pub fn gather(bodies: &[SolverBody], frames: &[Frame], at: impl Fn(usize) -> usize) -> Self {
+    pub fn gather(
+        bodies: &[SolverBody],
+        frames: &[MatrixPose],
+        at: impl Fn(usize) -> usize,
+    ) -> Self {
         let frame = |l: usize| &frames[at(l)];
         Self {
             turn: xyz!(|c| xyz!(|k| W::gather(|l| frame(l).turn.col(c)[k]))),
-            inertia: Inertia::gather(|l| &bodies[at(l)]),
+            inertia: InverseMass::gather(|l| &bodies[at(l)]),
         }
     }
 }

@@ -31,8 +31,8 @@ use glam::{DMat3, DVec3};
 
 use super::dense::Dense;
 use super::joint_rows::JointRows;
-use super::settings::Softness;
-use super::solver::SolverBody;
+use crate::contact::settings::Softness;
+use crate::contact::solver::body::SolverBody;
 
 /// The most equality rows one joint has (a fixed joint's six): a joint's impulses fit
 /// on the stack in the solve's inner loop.
@@ -534,8 +534,9 @@ mod tests {
     use glam::DMat3;
 
     use super::*;
+    use crate::contact::joints::point_block::PointBlock;
+    use crate::contact::joints::row::Row;
     use crate::contact::settings::Softness;
-    use crate::contact::solver::{PointBlock, Row};
 
     /// A small deterministic generator, so the test needs no crate.
     struct Lcg(u64);

@@ -7,9 +7,10 @@
 
 use glam::{DQuat, DVec3};
 
-use super::geometry::tangents;
-use super::solver::Pose;
+use crate::contact::geometry::tangents;
+use crate::contact::pose::Pose;
 
+/// A hinge's motor: a target speed about the axis, reached with at most `max_torque`.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Motor {
     /// Target angular speed of the first body relative to the second (or the world)
@@ -33,31 +34,41 @@ pub struct LinearMotor {
 /// row's effective mass oscillates at.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Spring {
+    /// The spring's frequency (Hz).
     pub hertz: f64,
+    /// Its damping ratio (1: critically damped).
     pub damping_ratio: f64,
 }
 
+/// What a joint holds, and its limits, motor or spring.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum JointKind {
+    /// The anchors stay together; the bodies turn freely.
     Ball,
+    /// The anchors stay together and the bodies turn only about the axis.
     Hinge {
         /// Lower and upper angle (rad) of the first body relative to the second.
         limits: Option<(f64, f64)>,
+        /// Drives the angle at a target speed.
         motor: Option<Motor>,
     },
+    /// The first body keeps its position and orientation relative to the second.
     Fixed,
     /// The first body keeps its orientation relative to the second and moves only along
     /// the axis, which turns with the second.
     Slider {
         /// Lower and upper travel (m) of the first body along the axis from the start.
         limits: Option<(f64, f64)>,
+        /// Drives the travel at a target speed.
         motor: Option<LinearMotor>,
     },
     /// The distance between the two anchors stays within `length` (m): a rod of the
     /// starting distance without it, a rope with `(0, L)`; a spring pulls it towards
     /// the starting distance.
     Distance {
+        /// The least and most distance; `None`: a rod.
         length: Option<(f64, f64)>,
+        /// Pulls the distance towards the starting distance.
         spring: Option<Spring>,
     },
 }
@@ -67,8 +78,9 @@ pub enum JointKind {
 pub struct Break {
     /// The time at the end of the step in which it broke (s).
     pub time: f64,
-    /// N and N·m.
+    /// The force it carried (N).
     pub force: f64,
+    /// The torque it carried (N·m).
     pub torque: f64,
 }
 
@@ -88,9 +100,13 @@ pub struct Placement {
     pub axis: DVec3,
 }
 
+/// A joint between body `a` and body `b` (or the world, or a driven frame), as placed in
+/// its starting pose, with the impulses it carries.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Joint {
+    /// What it holds.
     pub kind: JointKind,
+    /// The first body.
     pub a: usize,
     /// `None`: attached to the world, or to the frame `frame`.
     pub b: Option<usize>,
@@ -100,28 +116,34 @@ pub struct Joint {
     /// Anchor in each body's principal frame, from its centre of mass (world point for
     /// the world).
     pub local_a: DVec3,
+    /// The anchor on the second body, in its frame (a world point for the world).
     pub local_b: DVec3,
     /// Hinge or slider axis and the zero-angle reference, in each body's frame.
     pub axis_a: DVec3,
+    /// The axis in the second body's frame.
     pub axis_b: DVec3,
+    /// The zero-angle reference in the first body's frame.
     pub ref_a: DVec3,
+    /// The zero-angle reference in the second body's frame.
     pub ref_b: DVec3,
     /// Fixed joint and slider: the relative rotation `q_a⁻¹ q_b` to hold.
     pub relative: DQuat,
     /// The anchors' distance in the starting pose (m): a rod's length, a spring's rest.
     #[serde(default)]
     pub rest: f64,
-    /// The force (N) and torque (N·m) past which the joint breaks.
+    /// The force (N) past which the joint breaks.
     #[serde(default)]
     pub break_force: Option<f64>,
+    /// The torque (N·m) past which the joint breaks.
     #[serde(default)]
     pub break_torque: Option<f64>,
+    /// When it broke, and under what; `None` while it holds.
     #[serde(default)]
     pub broken: Option<Break>,
-    /// Each row's accumulated impulse in its last solve, for the next warm start.
+    /// Each row's accumulated impulse at its last pass, for the next warm start.
     pub impulses: [f64; SLOTS],
-    /// Each row's impulse summed over the solves of the step being taken (the soft
-    /// step's sub-steps): over the step's length, the force the joint carried in it.
+    /// Each row's impulse summed over the step being taken (over the soft step's solver
+    /// sub-steps): over the step's length, the force the joint carried in it.
     /// Rebuilt every step, so not a state.
     #[serde(skip)]
     pub step_impulses: [f64; SLOTS],

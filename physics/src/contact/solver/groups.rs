@@ -15,15 +15,15 @@ use std::ops::Range;
 
 use glam::DVec3;
 
-use super::Contact;
+use super::body::SolverBody;
 use super::colouring::Colours;
+use super::contact_rows::ContactRows;
 use super::kernel::{RowPass, Rows, V3, Velocities};
-use super::manifold::MAX_POINTS;
-use super::parallel::{self, Ends, Items, PARALLEL_ROWS, Shared};
-use super::refresh::{self, Anchor, Anchors, End, Frame};
-use super::solver::{ContactRows, SolverBody, pair};
-use super::team;
+use super::parallel::{self, ColourItems, EachRow, Items, Shared};
+use super::refresh::{self, Anchor, Anchors, End, MatrixPose};
 use super::wide::{Lane, Lanes, Real, WIDTH, slots, xyz};
+use crate::contact::Contact;
+use crate::contact::manifold::MAX_POINTS;
 
 /// `WIDTH` manifolds' rows of one colour in groups: slot `l` holds `members[l]`'s.
 #[derive(Clone, Copy, Debug, Default)]
@@ -64,7 +64,7 @@ impl Group {
 
     /// Moves the slots' rows with their bodies, as [`ContactRows::refresh`] moves a row.
     #[inline(always)]
-    fn refresh(&mut self, bodies: &[SolverBody], frames: &[Frame], follow: bool) {
+    fn refresh(&mut self, bodies: &[SolverBody], frames: &[MatrixPose], follow: bool) {
         let a = End::gather(bodies, frames, |l| self.a[l]);
         let b = End::gather(bodies, frames, |l| self.b[l]);
         let gaps: [DVec3; WIDTH] =
@@ -168,7 +168,13 @@ impl Kernel {
     }
 
     /// Moves `group`'s rows with their bodies.
-    fn refresh(self, group: &mut Group, bodies: &[SolverBody], frames: &[Frame], follow: bool) {
+    fn refresh(
+        self,
+        group: &mut Group,
+        bodies: &[SolverBody],
+        frames: &[MatrixPose],
+        follow: bool,
+    ) {
         match self {
             Self::Baseline => group.refresh(bodies, frames, follow),
             // SAFETY: `Avx2` only where the processor has AVX2.
@@ -208,7 +214,12 @@ unsafe fn load_avx2(group: &mut Group, r: [&ContactRows; WIDTH]) {
 /// The processor has AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn refresh_avx2(group: &mut Group, bodies: &[SolverBody], frames: &[Frame], follow: bool) {
+unsafe fn refresh_avx2(
+    group: &mut Group,
+    bodies: &[SolverBody],
+    frames: &[MatrixPose],
+    follow: bool,
+) {
     group.refresh(bodies, frames, follow);
 }
 
@@ -346,7 +357,7 @@ impl Groups {
         rows: &mut [ContactRows],
         colours: &Colours,
         bodies: &[SolverBody],
-        frames: &[Frame],
+        frames: &[MatrixPose],
     ) {
         if self.scalar {
             // Every row is moved where it lies.
@@ -379,7 +390,7 @@ impl Groups {
         &mut self,
         rows: &mut [ContactRows],
         bodies: &[SolverBody],
-        frames: &[Frame],
+        frames: &[MatrixPose],
         follow: bool,
     ) {
         if !self.grouped() {
@@ -398,7 +409,7 @@ impl Groups {
         &mut self,
         rows: &mut [ContactRows],
         bodies: &[SolverBody],
-        frames: &[Frame],
+        frames: &[MatrixPose],
         follow: bool,
     ) {
         let each = Items(rows.as_mut_ptr());
@@ -433,45 +444,74 @@ impl Groups {
         moving: &[bool],
         pass: RowPass,
     ) {
-        let f = |r: &mut ContactRows, a: &mut SolverBody, b: &mut SolverBody| r.run(a, b, pass);
+        let f =
+            move |r: &mut ContactRows, a: &mut SolverBody, b: &mut SolverBody| r.run(a, b, pass);
         if !self.grouped() {
-            parallel::for_each_row(rows, colours, bodies, moving, f);
+            parallel::by_colour(colours, bodies, moving, &mut EachRow::new(rows, f));
             return;
         }
-        for (k, range) in colours.ranges.iter().enumerate() {
-            if !colours.independent(k) {
-                for r in &mut rows[range.clone()] {
-                    let (a, b) = r.ends();
-                    let (body_a, body_b) = pair(bodies, a, b);
-                    f(r, body_a, body_b);
-                }
-                continue;
-            }
-            let plan = &self.plans[k];
-            let groups = &mut self.groups[plan.groups.clone()];
-            let rest = &self.rest[plan.rest.clone()];
-            let count = groups.len();
-            self.solved += (count * WIDTH) as u64;
-            let shared = Shared::new(bodies, moving);
-            let (group, row) = (Items(groups.as_mut_ptr()), Items(rows.as_mut_ptr()));
-            // SAFETY: the rows of an independent colour share no moving body, each chunk
-            // takes its own groups and rows, and a left-over row is one of the colour's.
-            let run = |items: Range<usize>| {
-                for i in items {
-                    unsafe {
-                        if i < count {
-                            kernel.run(group.at(i), &shared, pass);
-                        } else {
-                            let r = rest[i - count];
-                            assert!(range.contains(&r), "a left-over row of the colour");
-                            shared.run(row.at(r), &f);
-                        }
-                    }
-                }
-            };
-            let items = count + rest.len();
-            if !(range.len() >= PARALLEL_ROWS && team::run(items, &run)) {
-                run(0..items);
+        let mut slotted = Slotted {
+            kernel,
+            pass,
+            plans: &self.plans,
+            rest: &self.rest,
+            groups: &mut self.groups,
+            rows,
+            f,
+            solved: &mut self.solved,
+            at: (Items(std::ptr::null_mut()), Items(std::ptr::null_mut())),
+        };
+        parallel::by_colour(colours, bodies, moving, &mut slotted);
+    }
+}
+
+/// A pass's items of each colour: its groups in slots, then its rows left over, each on
+/// copies of its bodies, on the team or not.
+struct Slotted<'p, F> {
+    kernel: Kernel,
+    pass: RowPass,
+    plans: &'p [Plan],
+    rest: &'p [usize],
+    groups: &'p mut [Group],
+    rows: &'p mut [ContactRows],
+    /// The pass on a row left over.
+    f: F,
+    solved: &'p mut u64,
+    /// The groups of the colour readied last, and the rows.
+    at: (Items<Group>, Items<ContactRows>),
+}
+
+impl<F> ColourItems for Slotted<'_, F>
+where
+    F: Fn(&mut ContactRows, &mut SolverBody, &mut SolverBody) + Sync,
+{
+    const IN_ORDER_ALONE: bool = false;
+
+    fn in_order(&mut self, rows: Range<usize>, bodies: &mut [SolverBody]) {
+        parallel::each_in_order(&mut self.rows[rows], bodies, &self.f);
+    }
+
+    fn items(&mut self, colour: usize, _: &Range<usize>) -> usize {
+        let plan = &self.plans[colour];
+        let count = plan.groups.len();
+        *self.solved += (count * WIDTH) as u64;
+        let groups = &mut self.groups[plan.groups.clone()];
+        self.at = (Items(groups.as_mut_ptr()), Items(self.rows.as_mut_ptr()));
+        count + plan.rest.len()
+    }
+
+    unsafe fn run(&self, colour: usize, rows: &Range<usize>, item: usize, bodies: &Shared) {
+        let plan = &self.plans[colour];
+        let count = plan.groups.len();
+        // SAFETY: the caller's promise; a group is one of the colour's, and a left-over
+        // row is one of the colour's rows.
+        unsafe {
+            if item < count {
+                self.kernel.run(self.at.0.at(item), bodies, self.pass);
+            } else {
+                let r = self.rest[plan.rest.start + item - count];
+                assert!(rows.contains(&r), "a left-over row of the colour");
+                bodies.run(self.at.1.at(r), &self.f);
             }
         }
     }
@@ -483,10 +523,12 @@ mod tests {
 
     use super::*;
     use crate::contact::graph::NONE;
-    use crate::contact::kernel::{AxisRow, PointRow};
     use crate::contact::manifold::Manifold;
+    use crate::contact::pose::Pose;
     use crate::contact::settings::Softness;
-    use crate::contact::solver::{NormalBias, Pose};
+    use crate::contact::solver::bias::NormalBias;
+    use crate::contact::solver::body::pair;
+    use crate::contact::solver::kernel::{AxisRow, PointRow};
 
     /// A small generator: the same rows on every run.
     struct Rand(u64);
@@ -743,7 +785,7 @@ mod tests {
             let sor = [1.0, 1.3][rand.below(2)];
             let passes = [RowPass::WarmStart]
                 .into_iter()
-                .chain([RowPass::Solve(bias, sor); 3])
+                .chain([RowPass::Iterate(bias, sor); 3])
                 .chain([RowPass::Relax(bias, sor)])
                 .chain([RowPass::Restitution(0.5)]);
             let (mut scalar_rows, mut scalar_bodies) = (rows.clone(), bodies.clone());
@@ -873,7 +915,7 @@ mod tests {
                 }
             }
             // Packed at some poses, then moved to others.
-            let mut frames = || -> Vec<Frame> {
+            let mut frames = || -> Vec<MatrixPose> {
                 (0..bodies.len())
                     .map(|_| {
                         let axis = rand.vector().normalize_or(DVec3::X);
@@ -882,7 +924,7 @@ mod tests {
                             position: rand.vector(),
                             orientation: turn,
                         };
-                        Frame::of(&pose)
+                        MatrixPose::of(&pose)
                     })
                     .collect()
             };

@@ -1,4 +1,4 @@
-//! The parallel loops of a step's stages, shared by the stage's [team](super::team):
+//! The parallel loops of a step's stages, shared by the stage's team (`team.rs`):
 //! above all a pass over the contact rows, colour by colour, each colour's rows at once
 //! (Box2D v3 solves its graph colours the same way [Catto 2024]).
 //!
@@ -7,14 +7,15 @@
 //! moving body, so a row's update depends on nothing another row of its colour does: the
 //! result is bitwise the same on any number of threads, and the same as the rows one
 //! after another in the colours' order, which is how one thread runs them (but for the
-//! sign of a static body's zero velocity, see [`for_each_row`]).
+//! sign of a static body's zero velocity, see `EachRow`).
 
+use std::ops::Range;
 use std::sync::Mutex;
 
 use glam::DVec3;
 
+use super::body::{Ends, SolverBody, pair};
 use super::colouring::Colours;
-use super::solver::{SolverBody, pair};
 use super::team;
 
 /// Below this many items a loop runs on the calling thread: publishing it to the team
@@ -37,7 +38,7 @@ pub fn on_workers<R: Send>(big: bool, f: impl FnOnce() -> R + Send) -> R {
 
 /// Runs `body` over `0..len` on the team if there are at least `min` items and a team;
 /// otherwise `false`, and the caller runs the loop itself.
-fn shared(len: usize, min: usize, body: &(dyn Fn(std::ops::Range<usize>) + Sync)) -> bool {
+fn shared(len: usize, min: usize, body: &(dyn Fn(Range<usize>) + Sync)) -> bool {
     len >= min && team::run(len, body)
 }
 
@@ -60,15 +61,9 @@ impl<T> Items<T> {
     }
 }
 
-/// A row of the solver between two bodies.
-pub trait Ends {
-    /// The indices of its two bodies in the solver's array.
-    fn ends(&self) -> (usize, usize);
-}
-
 /// The solver's bodies shared by the rows of one colour.
 #[derive(Clone, Copy)]
-pub(super) struct Shared<'a> {
+pub(crate) struct Shared<'a> {
     bodies: *mut SolverBody,
     len: usize,
     moving: &'a [bool],
@@ -175,42 +170,122 @@ impl<'a> Shared<'a> {
     }
 }
 
-/// Runs `f` on every row, colour by colour in the order of `colours`, with the row's two
-/// bodies; `moving[i]` says whether body `i` moves (others are only read, and indices
-/// past `moving` are static).
-pub fn for_each_row<R, F>(
-    rows: &mut [R],
+/// What a pass colour by colour ([`by_colour`]) runs: each colour's items (its rows one
+/// by one, or its rows gathered into SIMD slots and the rows left over).
+pub(crate) trait ColourItems: Sync {
+    /// Whether an independent colour left to the calling thread runs its rows one after
+    /// another on the bodies themselves ([`Self::in_order`]) rather than its items on
+    /// copies, as the team runs them.
+    const IN_ORDER_ALONE: bool;
+
+    /// Runs the rows `rows` one after another on the bodies themselves: a colour whose
+    /// rows may share a moving body.
+    fn in_order(&mut self, rows: Range<usize>, bodies: &mut [SolverBody]);
+
+    /// Readies independent colour `colour` (the rows `rows`) for [`Self::run`]; returns
+    /// how many items it has.
+    fn items(&mut self, colour: usize, rows: &Range<usize>) -> usize;
+
+    /// Runs item `item` of the colour readied last on the bodies it shares with the
+    /// colour's other items.
+    ///
+    /// # Safety
+    /// No other item that runs at the same time has a moving body of this item among its
+    /// bodies; the items of one independent colour satisfy it.
+    unsafe fn run(&self, colour: usize, rows: &Range<usize>, item: usize, bodies: &Shared);
+}
+
+/// The pass over the rows colour by colour, in the order of `colours`: a colour whose
+/// rows may share a moving body one row after another, an independent one's items at
+/// once on the team if it has enough rows; `moving[i]` says whether body `i` moves
+/// (others are only read, and indices past `moving` are static).
+pub(crate) fn by_colour<C: ColourItems>(
     colours: &Colours,
     bodies: &mut [SolverBody],
     moving: &[bool],
-    f: F,
-) where
-    R: Ends + Send,
-    F: Fn(&mut R, &mut SolverBody, &mut SolverBody) + Sync,
-{
+    items: &mut C,
+) {
     for (k, range) in colours.ranges.iter().enumerate() {
-        let rows = &mut rows[range.clone()];
-        let len = rows.len();
+        if !colours.independent(k) {
+            items.in_order(range.clone(), bodies);
+            continue;
+        }
+        let count = items.items(k, range);
         let shared_bodies = Shared::new(bodies, moving);
-        let items = Items(rows.as_mut_ptr());
-        // SAFETY: the rows of an independent colour share no moving body, and each
-        // chunk takes its own rows.
-        let run = |range: std::ops::Range<usize>| {
-            for i in range {
-                unsafe { shared_bodies.run(items.at(i), &f) }
+        let all = &*items;
+        // SAFETY: the items of an independent colour share no moving body, and each
+        // chunk takes its own items.
+        let run = |chunk: Range<usize>| {
+            for i in chunk {
+                unsafe { all.run(k, range, i, &shared_bodies) }
             }
         };
-        if !(colours.independent(k) && shared(len, PARALLEL_ROWS, &run)) {
-            // One row at a time, on the bodies themselves: a static body's velocity
-            // gains exact zeros (its inverse mass and inertia are zero), so this is
-            // what the copies above give, bitwise but for the sign of a zero: a static
-            // velocity component of -0.0 becomes +0.0 here, and stays -0.0 there.
-            for r in rows.iter_mut() {
-                let (a, b) = r.ends();
-                let (body_a, body_b) = pair(bodies, a, b);
-                f(r, body_a, body_b);
-            }
+        if range.len() >= PARALLEL_ROWS && team::run(count, &run) {
+            continue;
         }
+        if C::IN_ORDER_ALONE {
+            items.in_order(range.clone(), bodies);
+        } else {
+            run(0..count);
+        }
+    }
+}
+
+/// Runs `f` on each of `rows` in turn with the row's two bodies, on the bodies
+/// themselves.
+pub(crate) fn each_in_order<R: Ends>(
+    rows: &mut [R],
+    bodies: &mut [SolverBody],
+    f: impl Fn(&mut R, &mut SolverBody, &mut SolverBody),
+) {
+    for r in rows {
+        let (a, b) = r.ends();
+        let (body_a, body_b) = pair(bodies, a, b);
+        f(r, body_a, body_b);
+    }
+}
+
+/// Rows one at a time as a colour's items: `f` on each row with its two bodies.
+///
+/// Left to the calling thread an independent colour's rows run on the bodies themselves:
+/// a static body's velocity gains exact zeros (its inverse mass and inertia are zero), so
+/// this is what the copies give, bitwise but for the sign of a zero: a static velocity
+/// component of -0.0 becomes +0.0 here, and stays -0.0 there.
+pub(crate) struct EachRow<'r, R, F> {
+    rows: &'r mut [R],
+    at: Items<R>,
+    f: F,
+}
+
+impl<'r, R, F> EachRow<'r, R, F> {
+    pub(crate) fn new(rows: &'r mut [R], f: F) -> Self {
+        Self {
+            rows,
+            at: Items(std::ptr::null_mut()),
+            f,
+        }
+    }
+}
+
+impl<R, F> ColourItems for EachRow<'_, R, F>
+where
+    R: Ends + Send + Sync,
+    F: Fn(&mut R, &mut SolverBody, &mut SolverBody) + Sync,
+{
+    const IN_ORDER_ALONE: bool = true;
+
+    fn in_order(&mut self, rows: Range<usize>, bodies: &mut [SolverBody]) {
+        each_in_order(&mut self.rows[rows], bodies, &self.f);
+    }
+
+    fn items(&mut self, _: usize, rows: &Range<usize>) -> usize {
+        self.at = Items(self.rows.as_mut_ptr());
+        rows.len()
+    }
+
+    unsafe fn run(&self, _: usize, rows: &Range<usize>, item: usize, bodies: &Shared) {
+        // SAFETY: the caller's promise; `item` is one of the colour's rows.
+        unsafe { bodies.run(self.at.at(rows.start + item), &self.f) }
     }
 }
 
@@ -234,7 +309,7 @@ where
     out.reserve(len);
     let slots = Items(out.as_mut_ptr());
     // SAFETY: the capacity holds `len` items, and each index is written once.
-    let fill = |range: std::ops::Range<usize>| {
+    let fill = |range: Range<usize>| {
         for i in range {
             unsafe { std::ptr::from_mut(slots.at(i)).write(f(i)) };
         }
@@ -258,7 +333,7 @@ where
     let len = items.len();
     let each = Items(items.as_mut_ptr());
     // SAFETY: in bounds, and each chunk takes its own items.
-    let update = |range: std::ops::Range<usize>| {
+    let update = |range: Range<usize>| {
         for i in range {
             f(i, unsafe { each.at(i) });
         }
@@ -297,7 +372,7 @@ where
         Items(c.as_mut_ptr()),
     );
     // SAFETY: in bounds (checked above), and each chunk takes its own items.
-    let each = |range: std::ops::Range<usize>| {
+    let each = |range: Range<usize>| {
         let mut error = None;
         for i in range {
             if let Err(e) = f(i, unsafe { pa.at(i) }, unsafe { pb.at(i) }, unsafe {

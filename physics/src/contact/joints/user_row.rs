@@ -4,7 +4,9 @@
 
 use glam::DVec3;
 
-use super::solver::{Pose, Row, SolverBody};
+use super::row::Row;
+use crate::contact::pose::Pose;
+use crate::contact::solver::body::SolverBody;
 
 /// A row's Jacobian on `(v_a, ω_a, v_b, ω_b)`, in the solver's convention
 /// `J v = d·(v_b − v_a) + angular_b·ω_b − angular_a·ω_a`, world axes.
@@ -12,7 +14,9 @@ use super::solver::{Pose, Row, SolverBody};
 pub struct Jacobian {
     /// `d`: the direction of a point's relative velocity (zero for a spin).
     pub linear: DVec3,
+    /// `angular_a`: the first body's angular part.
     pub angular_a: DVec3,
+    /// `angular_b`: the second body's angular part.
     pub angular_b: DVec3,
 }
 
@@ -42,6 +46,8 @@ pub trait UserRow: std::fmt::Debug + Send + Sync {
     }
     /// The impulse the row accumulated, where it is kept between steps.
     fn impulse(&self) -> f64;
+    /// Keeps `impulse`, the row's accumulated impulse after a pass, for the next step's
+    /// warm start.
     fn keep(&mut self, impulse: f64);
     /// A copy, for the world's snapshots.
     fn boxed_clone(&self) -> Box<dyn UserRow>;
