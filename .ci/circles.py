@@ -112,7 +112,8 @@ def main(src, folder):
             a, b = rooms(m), rooms(t)
             if a != b and a != root and b != root:
                 room_edges.setdefault(a, set()).add(b)
-    found = cycles(edges) + cycles(room_edges)
+    found = cycles(edges)
+    found += [c for c in cycles(room_edges) if all(c[1] != f[1] for f in found)]
     for path, comp in found:
         print(" -> ".join("::".join(x) for x in path))
         print("  (circle of", ", ".join("::".join(x) for x in comp) + ")")

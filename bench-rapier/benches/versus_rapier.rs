@@ -180,7 +180,13 @@ fn versus(c: &mut Criterion) {
             let f = f.get_or_insert_with(|| {
                 let build = move || {
                     let mut w = gyrolab_world(scene, size);
-                    w.contacts_mut().expect("contacts").settings.follow_anchors = false;
+                    let bodies = w.bodies().len();
+                    let contacts = w.contacts_mut().expect("contacts");
+                    let settings = gyrolab::contact::SolverSettings {
+                        follow_anchors: false,
+                        ..*contacts.settings()
+                    };
+                    contacts.set_settings(settings, bodies);
                     w
                 };
                 let pool = pool(1);
@@ -287,7 +293,7 @@ fn sleeping(c: &mut Criterion) {
     let two = pool(2);
     for (asleep, threads) in [(true, 1), (true, 2), (false, 1)] {
         let mut w = rested.clone();
-        w.contacts_mut().expect("contacts").settings.sleep = asleep;
+        w.contacts_mut().expect("contacts").set_sleeping(asleep);
         let pool = if threads == 1 { &one } else { &two };
         pool.install(|| (0..10).for_each(|_| step_gyrolab(&mut w)));
         let name = match (asleep, threads) {

@@ -127,15 +127,15 @@ fn gyrolab_fall(size: usize) -> Fall {
         let awake = |b: u32| b != gyrolab::contact::NONE && !c.is_asleep(b as usize);
         let mut counts = Counts {
             awake: (0..w.bodies().len()).filter(|&b| !c.is_asleep(b)).count(),
-            moving: (c.sleep.iter())
+            moving: (c.sleep().iter())
                 .filter(|s| !s.asleep && s.timer == 0.0)
                 .count(),
-            pairs: c.stats.pairs,
-            recycled: c.stats.recycled,
+            pairs: c.stats().pairs,
+            recycled: c.stats().recycled,
             seconds,
             ..Counts::default()
         };
-        for (ends, contact) in c.graph.ends().iter().zip(c.graph.values()) {
+        for (ends, contact) in c.graph().ends().iter().zip(c.graph().values()) {
             if ends.iter().any(|&b| awake(b)) && contact.manifold.len > 0 {
                 counts.manifolds += 1;
                 counts.points += contact.manifold.len;

@@ -14,14 +14,19 @@ pub fn sleepy_gyrolab_world(scene: &str, size: usize, sleep: bool) -> World {
     let mut scene = Scene::load(scene).expect("built-in scene");
     scene.set_generated_size(size).expect("size in range");
     let mut world = scene.build();
+    let bodies = world.bodies().len();
     let contacts = world.contacts_mut().expect("a contact scene");
-    contacts.settings.sleep = sleep;
+    let settings = gyrolab::contact::SolverSettings {
+        sleep,
+        ..*contacts.settings()
+    };
+    contacts.set_settings(settings, bodies);
     world
 }
 
 /// Rapier's copy of gyrolab's world, with sleeping on or off.
 pub fn sleepy_rapier_world(gyro: &World, sleep: bool) -> PhysicsWorld {
-    let s = gyro.contacts().expect("a contact scene").settings;
+    let s = *gyro.contacts().expect("a contact scene").settings();
     let mut w = PhysicsWorld::default();
     w.integration_parameters.num_solver_iterations = s.substeps as usize;
     w.integration_parameters.num_internal_pgs_iterations = s.substep_iterations as usize;

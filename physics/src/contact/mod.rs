@@ -261,6 +261,12 @@ impl Contacts {
         self.settings.solver = solver;
     }
 
+    /// Turns sleeping on or off, waking no body now: off, the next sleep stage wakes
+    /// every island; on, islands fall asleep as their timers allow.
+    pub fn set_sleeping(&mut self, sleep: bool) {
+        self.settings.sleep = sleep;
+    }
+
     /// Sets the force (N) and torque (N·m) past which joint `k` breaks (`None`: never).
     pub fn set_break_limits(&mut self, k: usize, (force, torque): (Option<f64>, Option<f64>)) {
         let j = &mut self.joints[k];

@@ -1,6 +1,8 @@
 //! The parallel loops of a step's stages, shared by the stage's team (`team.rs`):
-//! above all a pass over the contact rows, colour by colour, each colour's rows at once
-//! (Box2D v3 solves its graph colours the same way [Catto 2024]).
+//! above all the one driver of every pass over the contact rows, colour by colour, each
+//! colour's items at once, whatever they are (rows one by one, or rows in SIMD groups and
+//! the rows left over): `by_colour` (Box2D v3 solves its graph colours the same way
+//! [Catto 2024]).
 //!
 //! On several threads every row works on copies of its two bodies and writes back only
 //! the moving ones (static ends are only read). Within a colour no two rows share a
