@@ -288,7 +288,7 @@ fn draw_paths(sim: Res<Sim>, view: Res<View>, paths: Res<Paths>, mut gizmos: Giz
         );
         // Drawn on the frame as it is now: the curve turns with the platform.
         let t = world.frames[r.frame].global.transform;
-        if let Some(p) = &sim.dock().pendulum
+        if let Some(p) = sim.recorders().dock().pendulum()
             && p.body == i
         {
             let rod = world.frames[p.frame]

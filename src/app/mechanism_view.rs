@@ -19,7 +19,7 @@ pub fn show(ui: &mut egui::Ui, sim: &Sim, view: &mut View) {
             format!("scroll (last {} s)", plots::WINDOW),
         );
     });
-    let mechanism = sim.dock().mechanism;
+    let mechanism = sim.dock().mechanism().copied();
     let breakable = sim.lanes()[0].world.contacts.as_ref().is_some_and(|c| {
         (c.joints.iter()).any(|j| j.break_force.is_some() || j.break_torque.is_some())
     });
@@ -57,7 +57,7 @@ fn measurement(ui: &mut egui::Ui, sim: &Sim, m: Mechanism, layout: Layout, from:
         ),
     };
     plot(ui, "mechanism", label, tip, layout, sim, |p| {
-        let samples = &sim.dock().mechanism_series.samples;
+        let samples = &sim.recorders().dock().mechanism().samples;
         p.line(line(
             "measured",
             samples,

@@ -18,7 +18,6 @@ use serde::{Deserialize, Serialize};
 use twox_hash::XxHash3_64;
 
 use super::presets::Start;
-use super::recorders::Recorders;
 use super::run::Run;
 use super::snapshot::LabState;
 use super::{Lab, MAX_STEPS_PER_DT};
@@ -76,7 +75,7 @@ impl Moment {
             start: lab.start.clone(),
             compared: lab.compared.clone(),
             radius: lab.radius,
-            switches: lab.recorders.switches().to_vec(),
+            switches: lab.recorders().switches().to_vec(),
         }
     }
 
@@ -264,39 +263,6 @@ impl Lab {
     /// Saves the moment shown (see [`Moment::save`]).
     pub fn save_moment(&self, path: &Path) -> Result<(), String> {
         Moment::of_lab(self).save(&self.scene, path)
-    }
-
-    /// Loads a moment saved from any scene: the lab takes its scene and goes on from it,
-    /// with a new recording. Refused with one line, the lab unchanged.
-    pub fn load_moment(&mut self, path: &Path) -> Result<(), String> {
-        let (scene, moment) = Moment::read(path, None)?;
-        let new_scene =
-            scene.source_hash != self.scene.source_hash || scene.name != self.scene.name;
-        let generation = self.generation + 1;
-        let scene_generation = self.scene_generation + u64::from(new_scene);
-        *self = Lab::from_moment(scene, moment, generation, scene_generation);
-        Ok(())
-    }
-
-    /// A lab that goes on from `moment` of `scene`, its recording starting there.
-    pub fn from_moment(
-        scene: Scene,
-        moment: Moment,
-        generation: u64,
-        scene_generation: u64,
-    ) -> Lab {
-        let mut lab = Lab::build(scene, moment.compared, generation, scene_generation);
-        let circling = lab.dock.circling;
-        lab.start = moment.start;
-        lab.radius = moment.radius;
-        lab.restore_state(&moment.state);
-        if lab.dock.circling.is_none() {
-            lab.dock.circling = circling;
-        }
-        lab.recorders = Recorders::new(&lab.lanes).with_switches(moment.switches);
-        lab.timeline.clear();
-        lab.record();
-        lab
     }
 }
 

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use crate::body::{Body, BodyState};
+use crate::heap::vec_bytes;
 use crate::hierarchy::rig::Mount;
 use crate::integrators::analytic::TorqueFreeTop;
 use crate::integrators::{Integrator, StepError};
@@ -141,6 +142,47 @@ impl Run {
                 .record(self.world.time, body.state.body_omega(&body.props)[axis]);
         }
         Ok(())
+    }
+}
+
+impl Run {
+    /// The lane without its world's per-step buffers.
+    pub(super) fn snapshot(&self) -> Run {
+        Run {
+            world: self.world.snapshot(),
+            previous: self.previous.clone(),
+            drift: self.drift,
+            flips: self.flips.clone(),
+            flip_axis: self.flip_axis,
+            analytic_flip_period: self.analytic_flip_period,
+            error: self.error.clone(),
+            failure: self.failure.clone(),
+            start: self.start.clone(),
+            steps: self.steps,
+            h: self.h,
+        }
+    }
+
+    pub(super) fn restore(&mut self, from: &Run) {
+        self.world.restore(&from.world);
+        self.previous.clone_from(&from.previous);
+        self.drift = from.drift;
+        self.flips.clone_from(&from.flips);
+        self.flip_axis = from.flip_axis;
+        self.analytic_flip_period = from.analytic_flip_period;
+        self.error.clone_from(&from.error);
+        self.failure.clone_from(&from.failure);
+        // A state read from a file has no start: the run starts at the loaded moment.
+        self.start = from
+            .start
+            .clone()
+            .or_else(|| Some(Arc::new(from.world.clone())));
+        self.steps = from.steps;
+        self.h = from.h;
+    }
+
+    pub(super) fn heap_bytes(&self) -> usize {
+        self.world.heap_bytes() + vec_bytes(&self.previous) + self.flips.heap_bytes()
     }
 }
 

@@ -260,7 +260,7 @@ pub(super) fn measure(quantity: &Quantity, lab: &Lab) -> (Option<f64>, Option<f6
         Quantity::FlipPeriod => (run.flips.mean_period(), run.analytic_flip_period),
         Quantity::ApexRatio { body } => (apex_ratio(lab, body), None),
         Quantity::CirclingRate => {
-            let last = lab.dock().circling_series.samples.last();
+            let last = lab.recorders().dock().circling().samples.last();
             (last.map(|s| s.measured), last.map(|s| s.expected))
         }
         Quantity::EnergyChange { integrator } => {
@@ -276,7 +276,7 @@ pub(super) fn measure(quantity: &Quantity, lab: &Lab) -> (Option<f64>, Option<f6
             )
         }
         Quantity::SwingPlanePeriod => {
-            let Some(p) = &lab.dock().pendulum else {
+            let Some(p) = lab.recorders().dock().pendulum() else {
                 return (None, None);
             };
             let period = |rate: f64| std::f64::consts::TAU / rate.abs();
