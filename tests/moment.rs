@@ -221,3 +221,34 @@ fn a_refused_moment_leaves_the_lab_as_it_was() {
     assert_eq!(err.lines().count(), 1);
     assert_eq!(everything(&lab), before);
 }
+
+/// View scales are the app's, not the lab's: a moment file keeps none. A file written
+/// before, with the scene's `radius` (tests/fixtures/dzhanibekov-v2-radius.json, saved
+/// by the lab 50 steps into `dzhanibekov`), still loads and goes on bitwise as the lab
+/// it was saved from.
+#[test]
+fn a_moment_file_with_the_old_view_scale_still_loads() {
+    let mut straight = lab("dzhanibekov");
+    for _ in 0..50 {
+        straight.step();
+    }
+    let text = Moment::of_lab(&straight).to_text(straight.scene());
+    let state: serde_json::Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
+    let keys: Vec<&String> = state.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["compared", "start", "state", "switches"]);
+    let old = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/dzhanibekov-v2-radius.json");
+    assert!(
+        std::fs::read_to_string(&old)
+            .unwrap()
+            .contains(",\"radius\":")
+    );
+    let mut loaded = lab("stack");
+    loaded.load_moment(&old).unwrap();
+    assert_eq!(everything(&loaded), everything(&straight));
+    for _ in 0..50 {
+        straight.step();
+        loaded.step();
+    }
+    assert_eq!(everything(&loaded), everything(&straight));
+}

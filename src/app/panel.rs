@@ -475,7 +475,7 @@ mod tests {
 
     /// The text a panel draws in one egui frame.
     fn text(scene: &str, draw: impl Fn(&mut egui::Ui, &mut Sim, &mut View)) -> String {
-        let mut sim = Sim(Lab::new(Scene::load(scene).unwrap()));
+        let mut sim = Sim::new(Lab::new(Scene::load(scene).unwrap()));
         let mut view = View::default();
         let output = egui::Context::default().run_ui(egui::RawInput::default(), |ui| {
             draw(ui, &mut sim, &mut view)

@@ -436,7 +436,7 @@ mod tests {
         let sim = app.world().resource::<Sim>();
         let step = sim.diverged().expect("the replay departed");
         assert!(sim.steps_ahead() > 0, "still replaying");
-        let mut sim = Sim(Lab::clone(sim));
+        let mut sim = Sim::new(Lab::clone(sim));
         let text = strip_text(&mut sim);
         assert!(
             text.contains(&format!("diverged from the recording at step {step}")),

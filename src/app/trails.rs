@@ -76,7 +76,7 @@ mod tests {
     /// Scrubbed back, each trail drawn ends at the ω of the moment shown, bitwise.
     #[test]
     fn a_trail_ends_at_the_moment_shown() {
-        let mut sim = Sim(Lab::new(Scene::load("dzhanibekov").unwrap()));
+        let mut sim = Sim::new(Lab::new(Scene::load("dzhanibekov").unwrap()));
         for _ in 0..80 {
             sim.step();
         }

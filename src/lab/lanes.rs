@@ -14,6 +14,19 @@ use crate::integrators::{Integrator, Loads};
 use crate::world::grab::Grab;
 use crate::world::{Stage, World};
 
+/// Radius of a sphere about the origin holding a world's bodies and frames' parts.
+pub fn radius_of(world: &World) -> f64 {
+    world
+        .bodies
+        .iter()
+        .map(|b| b.state.position.length() + b.radius())
+        .chain(world.frames.iter().flat_map(|f| {
+            let center = f.global.transform.translation.length();
+            f.parts.iter().map(move |p| center + p.radius_from_centre())
+        }))
+        .fold(0.1, f64::max)
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Lanes {
     runs: Vec<Run>,
@@ -219,6 +232,17 @@ impl Lanes {
             }
         }
         Ok(())
+    }
+
+    /// Where a body dropped in starts: above the scene, or beside it when thrown
+    /// (`velocity` not zero), at the scale of the first lane's bodies at the start.
+    pub fn spawn_point(&self, velocity: DVec3) -> DVec3 {
+        let radius = radius_of(self.runs[0].start_world()).max(1.0);
+        if velocity == DVec3::ZERO {
+            DVec3::new(0.0, 2.0 * radius, 0.0)
+        } else {
+            DVec3::new(1.5 * radius, radius, 0.0)
+        }
     }
 
     /// Adds a 1 kg body of `shape` at `position`, moving at `velocity`, to every lane, so

@@ -90,12 +90,6 @@ pub struct Lab {
     generation: u64,
     /// Bumped when another scene is loaded, so the camera reframes.
     scene_generation: u64,
-    /// Radius of a sphere about the origin holding one lane's bodies at the start: the
-    /// scale for camera distance and arrows.
-    radius: f64,
-    /// How far one lane's bodies reach from the vertical axis through the lane's centre
-    /// at the start: room to fall over in any direction, the scale for lane spacing.
-    reach: f64,
     mode: Mode,
     /// The fingerprint of the last step taken.
     last_fingerprint: u64,
@@ -157,8 +151,6 @@ impl Lab {
             recorders: Recorders::default(),
             generation,
             scene_generation,
-            radius: 0.1,
-            reach: 0.1,
             dock: Dock::default(),
             stage_times: StageTimes::default(),
             timeline: Timeline::default(),
@@ -194,7 +186,6 @@ impl Lab {
     ) -> Lab {
         let mut lab = Lab::build(scene, moment.compared, generation, scene_generation);
         lab.start = moment.start;
-        lab.radius = moment.radius;
         lab.restore_state(&moment.state);
         lab.recorders = Recorders::new(&lab.scene, lab.lanes.runs()).with_switches(moment.switches);
         lab.timeline.clear();
@@ -217,8 +208,6 @@ impl Lab {
             let integrator = (self.lanes.runs().first()).map_or(world.integrator, Run::integrator);
             Lanes::single(world, integrator)
         };
-        self.radius = radius_of(lanes.first());
-        self.reach = reach_of(lanes.first());
         self.lanes = lanes;
         self.recorders = Recorders::new(&self.scene, self.lanes.runs());
         self.clock.restart();
@@ -328,7 +317,11 @@ impl Lab {
             Input::SetMotor { joint, motor } => self.lanes.set_motor(joint, motor),
             Input::SetFriction(friction) => self.lanes.set_friction(friction),
             Input::SetSolverSettings(settings) => self.lanes.set_solver_settings(settings),
-            Input::Spawn { shape, velocity } => self.apply_spawn(shape, velocity),
+            Input::Spawn {
+                shape,
+                position,
+                velocity,
+            } => self.apply_spawn(shape, position, velocity),
             Input::AddLoad { lane, body, load } => {
                 self.lanes.add_load(lane, body, load);
                 Ok(())
@@ -596,16 +589,20 @@ impl Lab {
     /// is not zero) to every lane, so lanes stay comparable. Only scenes with contacts
     /// take new bodies: elsewhere nothing would stop them falling.
     pub fn spawn(&mut self, shape: Shape, velocity: DVec3) -> Result<(), String> {
-        self.input(Input::Spawn { shape, velocity })
+        let position = self.lanes.spawn_point(velocity);
+        self.input(Input::Spawn {
+            shape,
+            position,
+            velocity,
+        })
     }
 
-    fn apply_spawn(&mut self, shape: Shape, velocity: DVec3) -> Result<(), String> {
-        let radius = self.radius.max(1.0);
-        let position = if velocity == DVec3::ZERO {
-            DVec3::new(0.0, 2.0 * radius, 0.0)
-        } else {
-            DVec3::new(1.5 * radius, radius, 0.0)
-        };
+    fn apply_spawn(
+        &mut self,
+        shape: Shape,
+        position: DVec3,
+        velocity: DVec3,
+    ) -> Result<(), String> {
         self.lanes.spawn(shape, position, velocity)?;
         // Simulated again, a lane keeps the trail it had.
         for (lane, bodies) in self.lanes.body_counts().into_iter().enumerate() {
@@ -666,16 +663,6 @@ impl Lab {
         self.scene_generation
     }
 
-    /// Radius of a sphere about the origin holding one lane's bodies at the start.
-    pub fn radius(&self) -> f64 {
-        self.radius
-    }
-
-    /// How far one lane's bodies reach from the vertical axis at the start.
-    pub fn reach(&self) -> f64 {
-        self.reach
-    }
-
     /// The runs side by side (one for scenes of several bodies), changed only through
     /// the lab's methods.
     pub fn lanes(&self) -> &[Run] {
@@ -696,28 +683,6 @@ impl Lab {
     pub fn csv(&self) -> String {
         (self.recorders.recording()).csv(self.lanes.runs().iter().map(|r| &r.world))
     }
-}
-
-/// Radius of a sphere about the origin holding a world's bodies and frames' parts.
-fn radius_of(world: &crate::world::World) -> f64 {
-    world
-        .bodies
-        .iter()
-        .map(|b| b.state.position.length() + b.radius())
-        .chain(world.frames.iter().flat_map(|f| {
-            let center = f.global.transform.translation.length();
-            f.parts.iter().map(move |p| center + p.radius_from_centre())
-        }))
-        .fold(0.1, f64::max)
-}
-
-/// How far the bodies reach sideways from the vertical axis, for spacing lanes.
-fn reach_of(world: &crate::world::World) -> f64 {
-    world
-        .bodies
-        .iter()
-        .map(|b| (b.state.position * DVec3::new(1.0, 0.0, 1.0)).length() + b.radius())
-        .fold(0.1, f64::max)
 }
 
 #[cfg(test)]

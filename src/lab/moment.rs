@@ -58,8 +58,6 @@ pub struct Moment {
     pub state: LabState,
     pub start: Start,
     pub compared: Vec<Integrator>,
-    /// The scale of the scene (see [`Lab::radius`]).
-    pub radius: f64,
     pub switches: Vec<(f64, Integrator)>,
 }
 
@@ -74,7 +72,6 @@ impl Moment {
             state: lab.snapshot(),
             start: lab.start.clone(),
             compared: lab.compared.clone(),
-            radius: lab.radius,
             switches: lab.recorders().switches().to_vec(),
         }
     }
@@ -96,7 +93,6 @@ impl Moment {
             },
             start: Start::of_scene(scene),
             compared: vec![integrator],
-            radius: super::radius_of(world),
             switches: Vec::new(),
         }
     }

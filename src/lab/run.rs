@@ -84,6 +84,12 @@ impl Run {
         added
     }
 
+    /// The world at the start (a run loaded from a state file starts at the loaded
+    /// moment).
+    pub fn start_world(&self) -> &World {
+        self.start.as_deref().unwrap_or(&self.world)
+    }
+
     pub fn integrator(&self) -> Integrator {
         self.world.integrator
     }
