@@ -95,7 +95,7 @@ fn pile_with_sleeping_and_waking_bodies() {
                 .unwrap();
         }
     });
-    let world = &at_save.lanes()[0].world;
+    let world = at_save.lanes()[0].world();
     let contacts = world.contacts.as_ref().unwrap();
     let asleep = (0..world.bodies.len())
         .filter(|&b| contacts.is_asleep(b))
@@ -122,7 +122,7 @@ fn newtons_cradle() {
 #[test]
 fn tank_with_frames_riders_the_turret_and_the_gun() {
     let at_save = continues_bitwise("tank", 200, |_, _| {});
-    let world = &at_save.lanes()[0].world;
+    let world = at_save.lanes()[0].world();
     assert_eq!(
         world.gun.as_ref().unwrap().fired,
         1,
@@ -148,7 +148,7 @@ fn tank_with_frames_riders_the_turret_and_the_gun() {
 fn a_held_body_stays_held_across_the_save() {
     continues_bitwise("stack", 40, |lab, i| {
         if i == 10 {
-            let p = lab.lanes()[0].world.bodies[9].state.position;
+            let p = lab.lanes()[0].world().bodies[9].state.position;
             lab.hold(
                 0,
                 gyrolab::world::grab::Grab {
@@ -194,10 +194,10 @@ fn json_keeps_every_bit_of_an_f64() {
     let moment = Moment::of_lab(&lab);
     let back: Moment = serde_json::from_str(&serde_json::to_string(&moment).unwrap()).unwrap();
     for (a, b) in moment.state.lanes[0]
-        .world
+        .world()
         .bodies
         .iter()
-        .zip(&back.state.lanes[0].world.bodies)
+        .zip(&back.state.lanes[0].world().bodies)
     {
         assert_eq!(format!("{:?}", a.state), format!("{:?}", b.state));
         assert_eq!(

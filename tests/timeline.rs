@@ -14,8 +14,8 @@ use gyrolab::world::grab::Grab;
 fn bits(lab: &Lab) -> Vec<u64> {
     let mut out = Vec::new();
     for run in lab.lanes().iter().chain(lab.ghost()) {
-        out.push(run.world.time.to_bits());
-        for b in &run.world.bodies {
+        out.push(run.world().time.to_bits());
+        for b in &run.world().bodies {
             let s = &b.state;
             let all = [
                 s.position.to_array(),
@@ -41,7 +41,7 @@ fn eventful_run(lab: &mut Lab, steps: u64) -> Vec<Vec<u64>> {
     for i in 1..=steps {
         match i {
             20 => {
-                let p = lab.lanes()[0].world.bodies[1].state.position;
+                let p = lab.lanes()[0].world().bodies[1].state.position;
                 lab.hold(
                     0,
                     Grab {
@@ -99,7 +99,7 @@ fn seeking_stepping_back_and_replaying_reproduce_the_recording_bitwise() {
     assert_eq!(step, 120);
     assert_eq!(lab.diverged(), None, "nothing changed, nothing diverged");
     assert_eq!(
-        lab.lanes()[0].world.bodies.len(),
+        lab.lanes()[0].world().bodies.len(),
         11,
         "the dropped box is back"
     );
@@ -116,7 +116,7 @@ fn a_setting_changed_under_a_replay_trips_the_divergence_flag() {
         assert_eq!(lab.replay_step(), Some(true));
     }
     assert_eq!(lab.diverged(), None);
-    let mut settings = lab.lanes()[0].world.contacts.as_ref().unwrap().settings;
+    let mut settings = lab.lanes()[0].world().contacts.as_ref().unwrap().settings;
     settings.substeps += 1;
     lab.set_solver_settings(settings).unwrap();
     assert_eq!(lab.replay_step(), Some(false));
@@ -361,7 +361,7 @@ fn seek_and_replay_are_bitwise_across_joint_breaks() {
     for (name, steps) in scenes {
         let mut lab = lab(name);
         let broken = |lab: &Lab| {
-            let c = lab.lanes()[0].world.contacts.as_ref().unwrap();
+            let c = lab.lanes()[0].world().contacts.as_ref().unwrap();
             c.breaks().count()
         };
         let mut seen = vec![(bits(&lab), broken(&lab))];

@@ -21,7 +21,7 @@ impl Plugin for ContactsPlugin {
 fn draw(sim: Res<Sim>, view: Res<View>, mut gizmos: Gizmos) {
     let _timed = Timed::start();
     for (lane, run) in sim.lanes().iter().enumerate() {
-        let Some(contacts) = &run.world.contacts else {
+        let Some(contacts) = &run.world().contacts else {
             continue;
         };
         let offset = lane_offset(&sim, lane);
@@ -57,7 +57,7 @@ fn draw(sim: Res<Sim>, view: Res<View>, mut gizmos: Gizmos) {
                 gizmos.arrow(at, at + n * length, CONTACT_COLOR);
             }
         }
-        for (i, body) in run.world.bodies.iter().enumerate() {
+        for (i, body) in run.world().bodies.iter().enumerate() {
             if contacts.is_asleep(i) {
                 let at = body.state.position.as_vec3() + offset;
                 gizmos.sphere(Isometry3d::from_translation(at), 0.08, SLEEP_TINT);

@@ -20,7 +20,7 @@ pub fn scene_box(lab: &Sim) -> (Vec3, Vec3) {
     let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
     for (i, run) in lab.lanes().iter().enumerate() {
         let offset = lane_offset(lab, i);
-        for b in &run.world.bodies {
+        for b in &run.world().bodies {
             let (c, r) = (b.state.position.as_vec3() + offset, 1.4 * body_size(b));
             (lo, hi) = (lo.min(c - r), hi.max(c + r));
         }
@@ -28,7 +28,11 @@ pub fn scene_box(lab: &Sim) -> (Vec3, Vec3) {
     if !lo.is_finite() {
         return (Vec3::splat(-0.5), Vec3::splat(0.5));
     }
-    let planes = lab.lanes()[0].world.contacts.iter().flat_map(|c| &c.planes);
+    let planes = lab.lanes()[0]
+        .world()
+        .contacts
+        .iter()
+        .flat_map(|c| &c.planes);
     for p in planes.filter(|p| p.normal.y > 0.9) {
         let ground = (p.offset / p.normal.y) as f32;
         if ground <= lo.y {

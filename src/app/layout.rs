@@ -89,7 +89,7 @@ pub fn body_size(body: &Body) -> f32 {
 pub fn omega_scale(lab: &Lab, lane: usize, body: usize) -> f32 {
     const FLOOR: f32 = std::f32::consts::TAU;
     const AT_REST: f32 = 1e-6;
-    let b = &lab.lanes()[lane].world.bodies[body];
+    let b = &lab.lanes()[lane].world().bodies[body];
     let start = lab.recorders().trails()[lane][body]
         .world
         .front()

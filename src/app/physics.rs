@@ -258,7 +258,7 @@ mod tests {
             }
         }
         let velocity = |app: &App| {
-            app.world().resource::<Sim>().lanes()[0].world.bodies[0]
+            app.world().resource::<Sim>().lanes()[0].world().bodies[0]
                 .state
                 .velocity
         };
@@ -272,7 +272,7 @@ mod tests {
         run(&mut plain, 20);
         run(&mut pushed, 20);
         let sim = pushed.world().resource::<Sim>();
-        let (t, mass) = (sim.time(), sim.lanes()[0].world.bodies[0].props.mass);
+        let (t, mass) = (sim.time(), sim.lanes()[0].world().bodies[0].props.mass);
         let dv = velocity(&pushed) - velocity(&plain);
         assert!(t > 0.5, "time ran: {t}");
         assert!(

@@ -322,7 +322,7 @@ mod tests {
         sim.lanes()
             .iter()
             .chain(sim.ghost())
-            .flat_map(|r| r.world.bodies.iter().map(|b| b.state))
+            .flat_map(|r| r.world().bodies.iter().map(|b| b.state))
             .collect()
     }
 

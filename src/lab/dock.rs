@@ -265,7 +265,7 @@ mod tests {
     fn only_a_single_free_body_has_the_exact_ghost() {
         for name in crate::scene::scene_names() {
             let lab = lab(name);
-            let world = &lab.lanes()[0].world;
+            let world = lab.lanes()[0].world();
             let single_free =
                 world.bodies.len() == 1 && world.frames.is_empty() && world.contacts.is_none();
             assert_eq!(lab.ghost().is_some(), single_free, "{name}");
@@ -307,7 +307,7 @@ mod tests {
         let mut lab = lab("tank");
         lab.step();
         let rider = &lab.recorders().dock().riders()[lab.dock().default_rider()];
-        assert_eq!(lab.lanes()[0].world.bodies[rider.body].name, "ball");
+        assert_eq!(lab.lanes()[0].world().bodies[rider.body].name, "ball");
         let [frame, euler, centrifugal, _] = rider.series.last().unwrap().magnitudes;
         assert!((frame - 3.0 * 0.3).abs() < 1e-9, "{frame}");
         assert!(euler < 1e-12, "steady turning: {euler}");
@@ -341,7 +341,7 @@ mod tests {
             lab.step();
         }
         let p = lab.recorders().dock().pendulum().unwrap();
-        let world = &lab.lanes()[0].world;
+        let world = lab.lanes()[0].world();
         let expected = p.expected_rate(world);
         let latitude = 50f64.to_radians();
         assert!((expected + 2.0 * std::f64::consts::PI / 60.0 * latitude.sin()).abs() < 1e-12);

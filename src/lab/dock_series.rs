@@ -207,7 +207,7 @@ pub struct DockSeries {
 impl DockSeries {
     /// Empty series for the scene's lanes.
     pub fn new(scene: &Scene, lanes: &[Run]) -> Self {
-        let world = &lanes[0].world;
+        let world = lanes[0].world();
         let contacts = if world.contacts.is_some() {
             vec![Series::default(); lanes.len()]
         } else {
@@ -273,7 +273,7 @@ impl DockSeries {
     /// One physics step's samples of the dock's readouts; a lane that stopped on an
     /// error records nothing.
     pub fn record(&mut self, dock: &Dock, lanes: &[Run], stages: &PerStage) {
-        let world = &lanes[0].world;
+        let world = lanes[0].world();
         if let Some(p) = &mut self.pendulum {
             p.record(world);
         }
@@ -284,12 +284,12 @@ impl DockSeries {
             return;
         }
         for (lane, run) in lanes.iter().enumerate() {
-            if run.error.is_some() {
+            if run.error().is_some() {
                 continue;
             }
-            self.energy[lane].record(EnergySample::of(&run.world));
+            self.energy[lane].record(EnergySample::of(run.world()));
             if let (Some(series), Some(sample)) =
-                (self.contacts.get_mut(lane), ContactSample::of(&run.world))
+                (self.contacts.get_mut(lane), ContactSample::of(run.world()))
             {
                 series.record(sample);
             }

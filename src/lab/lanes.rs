@@ -104,7 +104,7 @@ impl Lanes {
 
     /// The first lane's world: what the readouts measure.
     pub fn first(&self) -> &World {
-        &self.runs[0].world
+        self.runs[0].world()
     }
 
     pub fn grab(&self) -> Option<(usize, Grab)> {
@@ -113,7 +113,7 @@ impl Lanes {
 
     /// Bodies per lane.
     pub fn body_counts(&self) -> Vec<usize> {
-        self.runs.iter().map(|r| r.world.bodies.len()).collect()
+        self.runs.iter().map(|r| r.world().bodies.len()).collect()
     }
 
     /// Before one integrator step of `h`: the mouse spring's pull, and each run keeps
@@ -122,7 +122,7 @@ impl Lanes {
         if let Some((lane, grab)) = self.grab
             && let Some(run) = self.runs.get_mut(lane)
         {
-            grab.pull(&mut run.world, h);
+            run.pull(&grab, h);
         }
         self.all_mut().for_each(Run::begin_step);
     }
@@ -165,13 +165,7 @@ impl Lanes {
 
     /// Switches the single lane's integrator; whether it changed.
     pub fn switch(&mut self, integrator: Integrator) -> Result<bool, String> {
-        let run = &mut self.runs[0];
-        if integrator == Integrator::Analytic && !run.world.analytic_applies() {
-            return Err("the exact solution exists for a single torque-free body only".into());
-        }
-        let changed = run.world.integrator != integrator;
-        run.world.integrator = integrator;
-        Ok(changed)
+        self.runs[0].set_integrator(integrator)
     }
 
     /// The motors of the scene's hinges (the first lane's, every lane has the same), by
@@ -196,11 +190,7 @@ impl Lanes {
         if !self.motors().iter().any(|&(k, _)| k == joint) {
             return Err(format!("joint {joint} has no motor"));
         }
-        for run in &mut self.runs {
-            if let Some(c) = &mut run.world.contacts {
-                c.set_motor(joint, motor);
-            }
-        }
+        self.runs.iter_mut().for_each(|r| r.set_motor(joint, motor));
         Ok(())
     }
 
@@ -217,20 +207,13 @@ impl Lanes {
 
     pub fn set_friction(&mut self, friction: f64) -> Result<(), String> {
         crate::scene::ranges::FRICTION.check("friction", friction)?;
-        for run in &mut self.runs {
-            run.world.set_friction(friction);
-        }
+        self.runs.iter_mut().for_each(|r| r.set_friction(friction));
         Ok(())
     }
 
     pub fn set_solver_settings(&mut self, settings: SolverSettings) -> Result<(), String> {
         crate::scene::validate_solver(&settings).map_err(|e| e.under("solver"))?;
-        for run in &mut self.runs {
-            let bodies = run.world.bodies.len();
-            if let Some(c) = &mut run.world.contacts {
-                c.set_settings(settings, bodies);
-            }
-        }
+        (self.runs.iter_mut()).for_each(|r| r.set_solver_settings(settings));
         Ok(())
     }
 
@@ -249,7 +232,7 @@ impl Lanes {
     /// lanes stay comparable; scenes without contacts take none (nothing would stop it
     /// falling).
     pub fn spawn(&mut self, shape: Shape, position: DVec3, velocity: DVec3) -> Result<(), String> {
-        if self.runs.iter().any(|r| r.world.contacts.is_none()) {
+        if self.runs.iter().any(|r| r.world().contacts.is_none()) {
             return Err("bodies can be added to scenes with contacts only".into());
         }
         let mass = 1.0;
@@ -262,7 +245,7 @@ impl Lanes {
         state.velocity = velocity;
         for run in &mut self.runs {
             let body = Body {
-                name: format!("spawned {}", run.world.bodies.len() + 1),
+                name: format!("spawned {}", run.world().bodies.len() + 1),
                 props,
                 state,
                 parts: vec![Part {
@@ -280,7 +263,7 @@ impl Lanes {
 
     /// Checks a plugin load on body `body` of lane `lane`.
     pub fn check_load(&self, lane: usize, body: usize, load: &Loads) -> Result<(), String> {
-        let bodies = self.runs.get(lane).map(|r| r.world.bodies.len());
+        let bodies = self.runs.get(lane).map(|r| r.world().bodies.len());
         if bodies.is_none_or(|n| body >= n) {
             return Err(format!("no body {body} in lane {lane}"));
         }
@@ -302,7 +285,7 @@ impl Lanes {
 
     fn add_to_world(&mut self, lane: usize, body: usize, load: Loads) {
         if let Some(run) = self.runs.get_mut(lane) {
-            run.world.add_load(body, load);
+            run.add_load(body, load);
         }
     }
 
@@ -323,7 +306,7 @@ impl Lanes {
         ghost: Option<&Run>,
         grab: Option<(usize, Grab)>,
     ) -> bool {
-        let counts: Vec<usize> = runs.iter().map(|r| r.world.bodies.len()).collect();
+        let counts: Vec<usize> = runs.iter().map(|r| r.world().bodies.len()).collect();
         let changed = self.body_counts() != counts;
         self.runs.truncate(runs.len());
         for (lane, theirs) in runs.iter().enumerate() {

@@ -109,8 +109,8 @@ impl Moment {
             scene_hash: hex(scene.source_hash),
             integrators: lanes.iter().map(Run::integrator).collect(),
             step: self.state.step,
-            time: lanes[0].world.time,
-            bodies: lanes.iter().map(|r| r.world.bodies.len()).collect(),
+            time: lanes[0].world().time,
+            bodies: lanes.iter().map(|r| r.world().bodies.len()).collect(),
             checksum: hex(XxHash3_64::oneshot(state.as_bytes())),
         };
         let header = serde_json::to_string(&header).expect("a header serialises");
@@ -229,7 +229,7 @@ impl Moment {
             return Err("no lanes".into());
         }
         for run in s.lanes.iter().chain(&s.ghost) {
-            let w = &run.world;
+            let w = run.world();
             if w.bodies.is_empty() || w.mounts.len() != w.bodies.len() {
                 return Err("every lane needs bodies, each with a mount".into());
             }
@@ -238,16 +238,16 @@ impl Moment {
             }
             w.check()?;
         }
-        let bodies = s.lanes[0].world.bodies.len();
+        let bodies = s.lanes[0].world().bodies.len();
         if let Some((lane, grab)) = s.grab
             && s.lanes
                 .get(lane)
-                .is_none_or(|r| grab.body >= r.world.bodies.len())
+                .is_none_or(|r| grab.body >= r.world().bodies.len())
         {
             return Err("the grab holds a body that does not exist".into());
         }
         if let Some(c) = &s.circling
-            && (c.body >= bodies || c.frame >= s.lanes[0].world.frames.len())
+            && (c.body >= bodies || c.frame >= s.lanes[0].world().frames.len())
         {
             return Err("the circling readout names a body or frame that does not exist".into());
         }
@@ -300,7 +300,7 @@ mod tests {
         ];
         for (what, edit) in edits {
             let mut bad = good.clone();
-            edit(&mut bad.state.lanes[0].world);
+            edit(bad.state.lanes[0].world_mut());
             assert!(bad.validate().is_err(), "{what} out of range was accepted");
         }
     }

@@ -33,7 +33,7 @@ impl Recorders {
             history: vec![Series::default(); lanes.len()],
             trails: lanes
                 .iter()
-                .map(|r| vec![Trail::default(); r.world.bodies.len()])
+                .map(|r| vec![Trail::default(); r.world().bodies.len()])
                 .collect(),
             dock: DockSeries::new(scene, lanes),
             ..Self::default()
@@ -51,16 +51,16 @@ impl Recorders {
     /// the dock's readouts.
     pub fn record(&mut self, lanes: &[Run], ghost: Option<&Run>, dock: &Dock, stages: &PerStage) {
         for (lane, run) in lanes.iter().enumerate() {
-            if run.error.is_none() {
+            if run.error().is_none() {
                 self.history[lane].record(sample(run));
-                for (trail, body) in self.trails[lane].iter_mut().zip(&run.world.bodies) {
+                for (trail, body) in self.trails[lane].iter_mut().zip(&run.world().bodies) {
                     let s = &body.state;
                     trail.record(s.world_omega(&body.props), s.body_omega(&body.props));
                 }
-                self.recording.record(lane, &run.world);
+                self.recording.record(lane, run.world());
             }
         }
-        if let Some(ghost) = ghost.filter(|g| g.error.is_none()) {
+        if let Some(ghost) = ghost.filter(|g| g.error().is_none()) {
             self.ghost_history.record(sample(ghost));
         }
         self.dock.record(dock, lanes, stages);
@@ -126,11 +126,11 @@ impl Recorders {
 }
 
 fn sample(run: &Run) -> Sample {
-    let body = &run.world.bodies[0];
+    let body = &run.world().bodies[0];
     Sample {
-        t: run.world.time,
-        energy: run.drift.final_energy,
-        momentum: run.drift.momentum,
+        t: run.world().time,
+        energy: run.drift().final_energy,
+        momentum: run.drift().momentum,
         omega: body.state.body_omega(&body.props),
     }
 }

@@ -181,8 +181,8 @@ impl Setup {
             integrator: (!lab.side_by_side())
                 .then(|| differs(run.integrator(), own.integrator()))
                 .flatten(),
-            solver: (run.world.contacts.as_ref())
-                .zip(own.world.contacts.as_ref())
+            solver: (run.world().contacts.as_ref())
+                .zip(own.world().contacts.as_ref())
                 .and_then(|(now, own)| differs(now.settings, own.settings)),
             friction: differs(lab.friction(), base.friction()).flatten(),
             motors: (lab.motors().into_iter())
