@@ -14,7 +14,7 @@ fn run(integrator: Integrator) -> (Vec<f64>, Run) {
     let steps_per_second = (1.0 / scene.dt).round() as usize;
     let mut ratios = Vec::new();
     for k in 1..=(scene.duration / scene.dt).round() as usize {
-        run.step(scene.dt).unwrap();
+        run.advance(scene.dt).unwrap();
         if k % steps_per_second == 0 {
             let body = &run.world().bodies[0];
             ratios.push(separatrix_ratio(&body.props, &body.state).unwrap());

@@ -8,7 +8,7 @@ use super::physics::Sim;
 use crate::body::Body;
 use crate::integrators::Integrator;
 use crate::lab::Lab;
-use crate::lab::lanes::radius_of;
+use crate::lab::runs::radius_of;
 use crate::world::World;
 
 /// The view's scales of a lab's lanes, from the first lane's bodies at the start.

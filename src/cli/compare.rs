@@ -60,7 +60,7 @@ fn measure(
         if n % PROGRESS_EVERY == 0 {
             progress.set(done_before + steps + n);
         }
-        if run.step(dt).is_err() {
+        if run.advance(dt).is_err() {
             failure = run.failure().as_ref().map(|why| format!("stopped: {why}"));
             break;
         }

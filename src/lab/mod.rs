@@ -5,7 +5,7 @@
 //! systems only call into it.
 //!
 //! `Lab` composes parts, each a type of its own: the lanes and their runs with the ghost
-//! and the grab ([`lanes`]), the clock ([`clock`]), the input log inside the timeline
+//! and the grab ([`runs`]), the clock (`clock.rs`), the input log inside the timeline
 //! ([`input_log`], [`timeline`]), the recording of every series ([`recorders`]) and the
 //! readouts ([`dock`]). Its methods delegate to them; every change to a run is an input,
 //! applied and logged here.
@@ -22,7 +22,6 @@ pub mod fingerprint;
 pub mod history;
 pub mod input;
 pub mod input_log;
-pub mod lanes;
 mod limit;
 pub mod mechanism;
 pub mod metrics;
@@ -32,6 +31,7 @@ pub mod recorders;
 pub mod recording;
 pub mod records;
 pub mod run;
+pub mod runs;
 mod seek;
 pub mod snapshot;
 pub mod stage_time;
@@ -48,12 +48,12 @@ use clock::Clock;
 pub use clock::MAX_STEPS_PER_DT;
 use dock::Dock;
 use input::{Input, Logged};
-use lanes::Lanes;
 pub use limit::Limit;
 use moment::Moment;
 use presets::Start;
 use recorders::Recorders;
 use run::Run;
+use runs::Runs;
 use snapshot::LabState;
 use stage_time::StageTimes;
 use timeline::Timeline;
@@ -77,7 +77,7 @@ pub struct Lab {
     /// shown.
     clock: Clock,
     /// The runs, the exact ghost, the grab and a plugin's loads.
-    lanes: Lanes,
+    lanes: Runs,
     /// Every series recorded of the run: plots, trails, export and the dock's.
     recorders: Recorders,
     /// What the dock under the view shows for this kind of scene, and its meters.
@@ -147,7 +147,7 @@ impl Lab {
             start: Start::of_scene(&scene),
             clock: Clock::new(scene.dt),
             compared,
-            lanes: Lanes::default(),
+            lanes: Runs::default(),
             recorders: Recorders::default(),
             generation,
             scene_generation,
@@ -203,10 +203,10 @@ impl Lab {
     pub fn restart(&mut self) -> Result<(), String> {
         let world = self.start.apply(&self.scene)?;
         let lanes = if self.side_by_side() {
-            Lanes::compared(world, &self.compared)
+            Runs::compared(world, &self.compared)
         } else {
             let integrator = (self.lanes.runs().first()).map_or(world.integrator, Run::integrator);
-            Lanes::single(world, integrator)
+            Runs::single(world, integrator)
         };
         self.lanes = lanes;
         self.recorders = Recorders::new(&self.scene, self.lanes.runs());

@@ -187,9 +187,9 @@ impl Run {
         self.world.integrator
     }
 
-    /// One integrator step of `h` and its measurements; does nothing once the run has
-    /// failed.
-    pub fn step(&mut self, h: f64) -> Result<(), StepError> {
+    /// One integrator step of `h` and its measurements (a lab's physics step is
+    /// `steps_per_dt` of these); does nothing once the run has failed.
+    pub fn advance(&mut self, h: f64) -> Result<(), StepError> {
         self.begin_step();
         for stage in Stage::ALL {
             self.run_stage(stage, h);
@@ -296,8 +296,8 @@ mod tests {
         // `analytic` refuses a world of two bodies.
         let mut run = Run::new(world, Integrator::Analytic);
         let before = run.world.bodies[0].state;
-        assert!(run.step(0.01).is_err());
-        assert!(run.step(0.01).is_err());
+        assert!(run.advance(0.01).is_err());
+        assert!(run.advance(0.01).is_err());
         assert_eq!(run.world.bodies[0].state, before);
         assert_eq!(run.world.time, 0.0);
     }
@@ -308,17 +308,17 @@ mod tests {
         let mut world = Scene::load("free-body").unwrap().build();
         world.bodies[0].state.velocity.x = 1e150;
         let mut run = Run::new(world, Integrator::Rk4);
-        assert_eq!(run.step(1e-3), Ok(()));
+        assert_eq!(run.advance(1e-3), Ok(()));
         // ½mv² = ½m·1e320 J does not fit in a double; the state does.
         run.world.bodies[0].state.velocity.x = 1e160;
-        assert_eq!(run.step(1e-3), Err(StepError::NonFinite));
+        assert_eq!(run.advance(1e-3), Err(StepError::NonFinite));
         assert!(run.drift.max_energy.is_finite() && run.drift.final_energy.is_finite());
         let failure = run.failure.clone().unwrap();
         assert!(
             failure.starts_with("body 'box' at step 2 (t = 0.002 s): energy overflowed"),
             "{failure}"
         );
-        assert!(run.step(1e-3).is_err(), "it stays stopped");
+        assert!(run.advance(1e-3).is_err(), "it stays stopped");
     }
 
     #[test]
@@ -328,7 +328,7 @@ mod tests {
             Integrator::Midpoint,
         );
         for _ in 0..1000 {
-            run.step(0.01).unwrap();
+            run.advance(0.01).unwrap();
         }
         let (measured, exact) = (
             run.flips.mean_period().unwrap(),
@@ -345,7 +345,7 @@ mod tests {
             Integrator::Midpoint,
         );
         for _ in 0..2000 {
-            run.step(0.01).unwrap();
+            run.advance(0.01).unwrap();
         }
         assert_eq!(run.analytic_flip_period, None);
         assert_eq!(run.flips.flips(), 0);

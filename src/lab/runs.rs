@@ -28,7 +28,7 @@ pub fn radius_of(world: &World) -> f64 {
 }
 
 #[derive(Clone, Debug, Default)]
-pub struct Lanes {
+pub struct Runs {
     runs: Vec<Run>,
     /// The exact solution, drawn translucent over every lane, when it exists.
     ghost: Option<Run>,
@@ -49,7 +49,7 @@ struct PluginLoads {
     forces_run: bool,
 }
 
-impl Lanes {
+impl Runs {
     /// One lane per integrator of `compared`, all from `world`, and the exact ghost for
     /// a torque-free body (not on the ground).
     pub fn compared(world: World, compared: &[Integrator]) -> Self {
