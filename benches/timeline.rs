@@ -14,7 +14,7 @@ use gyrolab::scene::Scene;
 
 fn awake_pile() -> Lab {
     let mut lab = Lab::new(Scene::load("pile").unwrap());
-    let mut settings = *lab.lanes()[0].world.contacts().unwrap().settings();
+    let mut settings = *lab.lanes()[0].world().contacts().unwrap().settings();
     settings.sleep = false;
     lab.set_solver_settings(settings).unwrap();
     lab
@@ -57,7 +57,7 @@ fn timeline(c: &mut Criterion) {
     }
     group.bench_function("pile-keyframe", |b| b.iter(|| black_box(lab.snapshot())));
     group.bench_function("pile-fingerprint", |b| {
-        b.iter(|| gyrolab::lab::fingerprint::fingerprint(lab.lanes().iter().map(|r| &r.world)))
+        b.iter(|| gyrolab::lab::fingerprint::fingerprint(lab.lanes().iter().map(|r| r.world())))
     });
     let worst = recorded - 1;
     group.bench_function("pile-seek-worst", |b| {

@@ -14,9 +14,9 @@ fn run(integrator: Integrator) -> (Vec<f64>, Run) {
     let steps_per_second = (1.0 / scene.dt).round() as usize;
     let mut ratios = Vec::new();
     for k in 1..=(scene.duration / scene.dt).round() as usize {
-        run.step(scene.dt).unwrap();
+        run.advance(scene.dt).unwrap();
         if k % steps_per_second == 0 {
-            let body = &run.world.bodies()[0];
+            let body = &run.world().bodies()[0];
             ratios.push(separatrix_ratio(&body.props, &body.state).unwrap());
         }
     }
@@ -40,17 +40,17 @@ fn the_clamp_rises_to_the_separatrix_and_flips_while_midpoint_does_not() {
         clamp[10..].iter().all(|r| (r - 1.0).abs() < 0.01),
         "{clamp:?}"
     );
-    let flips = clamp_run.flips.flips();
+    let flips = clamp_run.flips().flips();
     assert!(flips >= 1, "the clamp never turned the box over");
     // |L| is what the clamp keeps.
     assert!(
-        clamp_run.drift.final_energy > 0.25,
+        clamp_run.drift().final_energy > 0.25,
         "{}",
-        clamp_run.drift.final_energy
+        clamp_run.drift().final_energy
     );
 
     let (midpoint, midpoint_run) = run(Integrator::Midpoint);
-    assert_eq!(midpoint_run.flips.flips(), 0);
+    assert_eq!(midpoint_run.flips().flips(), 0);
     assert!(
         midpoint.iter().all(|r| (r / start - 1.0).abs() < 1e-5),
         "{midpoint:?}"

@@ -260,7 +260,7 @@ fn a_run_to_an_event_stops_at_it() {
     let (t, event) = walk.events[1].clone().expect("the flip came");
     assert_eq!(event, Event::Flip);
     assert!((1.0..12.0).contains(&t), "first flip at {t} s");
-    assert_eq!(Some(t), lab.lanes()[0].flips.first());
+    assert_eq!(Some(t), lab.lanes()[0].flips().first());
     assert!(
         lab.time() - t < 2.0 * lab.dt(),
         "stopped at {} s, flip at {t} s",

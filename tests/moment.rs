@@ -95,7 +95,7 @@ fn pile_with_sleeping_and_waking_bodies() {
                 .unwrap();
         }
     });
-    let world = &at_save.lanes()[0].world;
+    let world = at_save.lanes()[0].world();
     let contacts = world.contacts().unwrap();
     let asleep = (0..world.bodies().len())
         .filter(|&b| contacts.is_asleep(b))
@@ -122,7 +122,7 @@ fn newtons_cradle() {
 #[test]
 fn tank_with_frames_riders_the_turret_and_the_gun() {
     let at_save = continues_bitwise("tank", 200, |_, _| {});
-    let world = &at_save.lanes()[0].world;
+    let world = at_save.lanes()[0].world();
     assert_eq!(world.gun().unwrap().fired, 1, "one shot before the save");
     assert!(!world.frames().is_empty());
     let riding = |name: &str| {
@@ -144,7 +144,7 @@ fn tank_with_frames_riders_the_turret_and_the_gun() {
 fn a_held_body_stays_held_across_the_save() {
     continues_bitwise("stack", 40, |lab, i| {
         if i == 10 {
-            let p = lab.lanes()[0].world.bodies()[9].state.position;
+            let p = lab.lanes()[0].world().bodies()[9].state.position;
             lab.hold(
                 0,
                 gyrolab::world::grab::Grab {
@@ -190,10 +190,10 @@ fn json_keeps_every_bit_of_an_f64() {
     let moment = Moment::of_lab(&lab);
     let back: Moment = serde_json::from_str(&serde_json::to_string(&moment).unwrap()).unwrap();
     for (a, b) in moment.state.lanes[0]
-        .world
+        .world()
         .bodies()
         .iter()
-        .zip(back.state.lanes[0].world.bodies())
+        .zip(back.state.lanes[0].world().bodies())
     {
         assert_eq!(format!("{:?}", a.state), format!("{:?}", b.state));
         assert_eq!(
@@ -216,4 +216,35 @@ fn a_refused_moment_leaves_the_lab_as_it_was() {
     assert!(err.starts_with(&path.display().to_string()), "{err}");
     assert_eq!(err.lines().count(), 1);
     assert_eq!(everything(&lab), before);
+}
+
+/// View scales are the app's, not the lab's: a moment file keeps none. A file written
+/// before, with the scene's `radius` (tests/fixtures/dzhanibekov-v2-radius.json, saved
+/// by the lab 50 steps into `dzhanibekov`), still loads and goes on bitwise as the lab
+/// it was saved from.
+#[test]
+fn a_moment_file_with_the_old_view_scale_still_loads() {
+    let mut straight = lab("dzhanibekov");
+    for _ in 0..50 {
+        straight.step();
+    }
+    let text = Moment::of_lab(&straight).to_text(straight.scene());
+    let state: serde_json::Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
+    let keys: Vec<&String> = state.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["compared", "start", "state", "switches"]);
+    let old = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/dzhanibekov-v2-radius.json");
+    assert!(
+        std::fs::read_to_string(&old)
+            .unwrap()
+            .contains(",\"radius\":")
+    );
+    let mut loaded = lab("stack");
+    loaded.load_moment(&old).unwrap();
+    assert_eq!(everything(&loaded), everything(&straight));
+    for _ in 0..50 {
+        straight.step();
+        loaded.step();
+    }
+    assert_eq!(everything(&loaded), everything(&straight));
 }

@@ -14,7 +14,7 @@ use setup_code::code_of;
 /// Steps both labs `steps` times and requires every lane of both to be bitwise the same
 /// after each step.
 fn same_run(a: &mut Lab, b: &mut Lab, steps: usize) {
-    let print = |lab: &Lab| fingerprint(lab.lanes().iter().map(|r| &r.world));
+    let print = |lab: &Lab| fingerprint(lab.lanes().iter().map(|r| r.world()));
     assert_eq!(print(a), print(b), "at the start");
     for k in 1..=steps {
         a.step();
@@ -60,7 +60,7 @@ fn a_side_by_side_set_up_round_trips_bitwise_for_600_steps() {
 #[test]
 fn a_contact_set_up_round_trips_bitwise_for_600_steps() {
     let mut a = Lab::new(Scene::load("dominoes").unwrap());
-    let mut settings = *a.lanes()[0].world.contacts().unwrap().settings();
+    let mut settings = *a.lanes()[0].world().contacts().unwrap().settings();
     settings.substeps += 2;
     settings.slop *= 2.0;
     a.set_solver_settings(settings).unwrap();
@@ -106,13 +106,13 @@ fn a_lesson_set_up_opens_at_its_step() {
 /// Opens a code on a fresh lab; its error, which must be one line.
 fn refusal(code: &str) -> String {
     let mut lab = Lab::new(Scene::load("free-body").unwrap());
-    let before = fingerprint(lab.lanes().iter().map(|r| &r.world));
+    let before = fingerprint(lab.lanes().iter().map(|r| r.world()));
     let err = Setup::from_code(code)
         .and_then(|s| s.open(&mut lab).map(|_| ()))
         .unwrap_err();
     assert!(!err.contains('\n'), "{err}");
     assert!(err.starts_with("set-up code"), "{err}");
-    let after = fingerprint(lab.lanes().iter().map(|r| &r.world));
+    let after = fingerprint(lab.lanes().iter().map(|r| r.world()));
     assert_eq!(lab.scene().name, "free-body", "{err}");
     assert_eq!(
         before, after,

@@ -14,8 +14,8 @@ use gyrolab::world::grab::Grab;
 fn bits(lab: &Lab) -> Vec<u64> {
     let mut out = Vec::new();
     for run in lab.lanes().iter().chain(lab.ghost()) {
-        out.push(run.world.time().to_bits());
-        for b in run.world.bodies() {
+        out.push(run.world().time().to_bits());
+        for b in run.world().bodies() {
             let s = &b.state;
             let all = [
                 s.position.to_array(),
@@ -41,7 +41,7 @@ fn eventful_run(lab: &mut Lab, steps: u64) -> Vec<Vec<u64>> {
     for i in 1..=steps {
         match i {
             20 => {
-                let p = lab.lanes()[0].world.bodies()[1].state.position;
+                let p = lab.lanes()[0].world().bodies()[1].state.position;
                 lab.hold(
                     0,
                     Grab {
@@ -99,7 +99,7 @@ fn seeking_stepping_back_and_replaying_reproduce_the_recording_bitwise() {
     assert_eq!(step, 120);
     assert_eq!(lab.diverged(), None, "nothing changed, nothing diverged");
     assert_eq!(
-        lab.lanes()[0].world.bodies().len(),
+        lab.lanes()[0].world().bodies().len(),
         11,
         "the dropped box is back"
     );
@@ -116,7 +116,7 @@ fn a_setting_changed_under_a_replay_trips_the_divergence_flag() {
         assert_eq!(lab.replay_step(), Some(true));
     }
     assert_eq!(lab.diverged(), None);
-    let mut settings = *lab.lanes()[0].world.contacts().unwrap().settings();
+    let mut settings = *lab.lanes()[0].world().contacts().unwrap().settings();
     settings.substeps += 1;
     lab.set_solver_settings(settings).unwrap();
     assert_eq!(lab.replay_step(), Some(false));
@@ -361,7 +361,7 @@ fn seek_and_replay_are_bitwise_across_joint_breaks() {
     for (name, steps) in scenes {
         let mut lab = lab(name);
         let broken = |lab: &Lab| {
-            let c = lab.lanes()[0].world.contacts().unwrap();
+            let c = lab.lanes()[0].world().contacts().unwrap();
             c.breaks().count()
         };
         let mut seen = vec![(bits(&lab), broken(&lab))];
@@ -394,4 +394,53 @@ fn seek_and_replay_are_bitwise_across_joint_breaks() {
         }
         assert_eq!(step, steps);
     }
+}
+
+/// Every change to a run goes through the log, restores included: a seek restores a
+/// keyframe mid-run, the time step is changed there and play goes on; seeking back
+/// across the restore and replaying gives every state shown bitwise, at the new step.
+/// Likewise changes made at the head, then a seek away and back to the head and play:
+/// they hold, and the plots mark the switch once. (A branch's seek restored the keyframe's dt over the change, and
+/// play from a head sought back to skipped the inputs logged there.)
+#[test]
+fn a_dt_changed_after_a_restore_replays_bitwise() {
+    let mut lab = lab("stack");
+    for _ in 0..20 {
+        lab.step();
+    }
+    assert!(lab.seek(10));
+    let dt = lab.dt() / 2.0;
+    lab.set_dt(dt).unwrap();
+    let mut seen = vec![bits(&lab)];
+    for _ in 0..10 {
+        let t = lab.time();
+        lab.step();
+        assert_eq!(lab.time(), t + dt, "the changed dt steps");
+        seen.push(bits(&lab));
+    }
+    lab.set_dt(2.0 * dt).unwrap();
+    lab.switch_integrator(Integrator::Rk4).unwrap();
+    let switched = lab.time();
+    assert!(lab.seek(4));
+    assert!(lab.seek(20));
+    for _ in 0..5 {
+        let t = lab.time();
+        lab.step();
+        assert_eq!(lab.time(), t + 2.0 * dt, "the change at the head holds");
+        seen.push(bits(&lab));
+    }
+    assert_eq!(lab.lanes()[0].integrator(), Integrator::Rk4);
+    assert_eq!(
+        lab.recorders().switches(),
+        [(switched, Integrator::Rk4)],
+        "the switch is marked once"
+    );
+    assert!(lab.seek(7));
+    for (k, expected) in seen.iter().enumerate() {
+        while lab.step_index() < 10 + k as u64 {
+            assert_eq!(lab.replay_step(), Some(true));
+        }
+        assert_eq!(&bits(&lab), expected, "step {}", 10 + k);
+    }
+    assert_eq!(lab.diverged(), None);
 }

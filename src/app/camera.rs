@@ -152,7 +152,7 @@ fn frame_scene(
                 distance: (c.distance as f32).max(row_needs),
                 follow: c.follow.as_ref().and_then(|name| {
                     sim.lanes()[0]
-                        .world
+                        .world()
                         .frames()
                         .iter()
                         .position(|f| &f.name == name)
@@ -208,7 +208,7 @@ fn place(sim: Res<Sim>, mut camera: Single<(&Orbit, &mut Transform)>) {
     // Riding in a followed frame: the orbit is in the frame's coordinates.
     let (origin, turn) = orbit
         .follow
-        .and_then(|f| sim.lanes()[0].world.frames().get(f))
+        .and_then(|f| sim.lanes()[0].world().frames().get(f))
         .map_or((Vec3::ZERO, Quat::IDENTITY), |f| {
             let t = &f.global.transform;
             (t.translation.as_vec3(), t.rotation.as_quat())

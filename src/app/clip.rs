@@ -263,7 +263,7 @@ fn advance(
         ClipPhase::Reaching => {
             let start = Instant::now();
             while sim.time() < job.request.to - 0.5 * sim.dt() {
-                if let Some(e) = &sim.lanes()[0].error {
+                if let Some(e) = &sim.lanes()[0].error() {
                     return Err(format!(
                         "clip: the run stopped at t = {:.4} s: {e}",
                         sim.time()

@@ -21,12 +21,12 @@ impl Plugin for ContactsPlugin {
 fn draw(sim: Res<Sim>, view: Res<View>, mut gizmos: Gizmos) {
     let _timed = Timed::start();
     for (lane, run) in sim.lanes().iter().enumerate() {
-        let Some(contacts) = &run.world.contacts() else {
+        let Some(contacts) = &run.world().contacts() else {
             continue;
         };
         let offset = lane_offset(&sim, lane);
         // 1 m squares, enough to reach past the scene.
-        let cells = (2.0 * sim.radius()).ceil().max(24.0) as u32;
+        let cells = (2.0 * sim.scale().radius).ceil().max(24.0) as u32;
         for plane in contacts.planes() {
             let center = plane.normal * plane.offset;
             let (u, v) = tangents(plane.normal);
@@ -57,7 +57,7 @@ fn draw(sim: Res<Sim>, view: Res<View>, mut gizmos: Gizmos) {
                 gizmos.arrow(at, at + n * length, CONTACT_COLOR);
             }
         }
-        for (i, body) in run.world.bodies().iter().enumerate() {
+        for (i, body) in run.world().bodies().iter().enumerate() {
             if contacts.is_asleep(i) {
                 let at = body.state.position.as_vec3() + offset;
                 gizmos.sphere(Isometry3d::from_translation(at), 0.08, SLEEP_TINT);

@@ -51,7 +51,7 @@ pub(super) fn energy(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
         layout,
         sim,
         |p| {
-            for (lane, series) in sim.dock().energy.iter().enumerate() {
+            for (lane, series) in sim.recorders().dock().energy().iter().enumerate() {
                 let color = lane_color(sim, lane);
                 p.line(line(
                     &lane_name(sim, lane, "kinetic"),

@@ -9,7 +9,8 @@ use bevy_egui::egui;
 use egui_plot::{HLine, LineStyle, PlotPoints, Points};
 
 use crate::hierarchy::InertialForces;
-use crate::lab::dock::{DockKind, Pendulum, RiderForces};
+use crate::lab::dock::DockKind;
+use crate::lab::dock_series::{Pendulum, RiderForces};
 use crate::world::Stage;
 
 use super::colors::{FORCE_COLORS, STAGE_COLORS, egui_color};
@@ -28,7 +29,7 @@ pub fn show(
     map: &mut NewtonMap,
     wp: &WorkPrecision,
 ) {
-    match sim.dock().kind {
+    match sim.dock().kind() {
         DockKind::FreeBody => plots::show(ui, sim, view, map, wp),
         DockKind::Contacts => contacts(ui, sim, view),
         DockKind::Frames => frames(ui, sim, view),
@@ -71,7 +72,7 @@ fn contact_points(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
         layout,
         sim,
         |p| {
-            for (lane, series) in sim.dock().contacts.iter().enumerate() {
+            for (lane, series) in sim.recorders().dock().contacts().iter().enumerate() {
                 p.line(line(
                     &lane_name(sim, lane, "points"),
                     &series.samples,
@@ -88,7 +89,7 @@ fn contact_points(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
 /// Each lane's deepest overlap in millimetres, with the first lane's slop dashed.
 fn penetration(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
     let slop = sim.lanes()[0]
-        .world
+        .world()
         .contacts()
         .map_or(0.0, |c| c.settings().slop);
     plot(
@@ -101,7 +102,7 @@ fn penetration(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
         layout,
         sim,
         |p| {
-            for (lane, series) in sim.dock().contacts.iter().enumerate() {
+            for (lane, series) in sim.recorders().dock().contacts().iter().enumerate() {
                 p.line(line(
                     &lane_name(sim, lane, "deepest"),
                     &series.samples,
@@ -134,7 +135,7 @@ fn stages(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
             for (k, stage) in Stage::ALL.into_iter().enumerate() {
                 p.line(line(
                     stage.name(),
-                    &sim.dock().stages.samples,
+                    &sim.recorders().dock().stages().samples,
                     from,
                     false,
                     |s| [s.t, s.micros[k]],
@@ -149,22 +150,22 @@ fn stages(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
 /// measurement (the swing plane, or the circling rate) against its textbook value, and
 /// the energies where they fit.
 fn frames(ui: &mut egui::Ui, sim: &Sim, view: &mut View) {
-    let dock = &sim.dock();
+    let series = sim.recorders().dock();
     let chosen = frame_switches(ui, sim, view);
-    let readout = dock.pendulum.is_some() || dock.circling.is_some();
+    let readout = series.pendulum().is_some() || sim.dock().circling().is_some();
     // The energies fill the dock where the forces or the readout leave room; not beside
     // both: a Foucault pendulum's weight is its frame's gravity, not the world's, which
     // the potential energy counts.
-    let forces = !dock.riders.is_empty();
+    let forces = !series.riders().is_empty();
     let energies = !(forces && readout);
     let count = usize::from(forces) + usize::from(readout) + usize::from(energies);
     let layout = layout(ui, count, view.autoscroll);
     let from = plots::from(sim, view.autoscroll);
     ui.horizontal(|ui| {
-        if let Some(rider) = dock.riders.get(chosen) {
+        if let Some(rider) = series.riders().get(chosen) {
             inertial_forces(ui, sim, rider, layout, from);
         }
-        if let Some(pendulum) = &dock.pendulum {
+        if let Some(pendulum) = series.pendulum() {
             swing_plane(ui, sim, pendulum, layout, from);
         } else if readout {
             circling(ui, sim, layout, from);
@@ -179,22 +180,22 @@ fn frames(ui: &mut egui::Ui, sim: &Sim, view: &mut View) {
 /// plotted. Returns the rider shown this frame (the view's choice, else the dock's
 /// default), as it was before the row was clicked.
 fn frame_switches(ui: &mut egui::Ui, sim: &Sim, view: &mut View) -> usize {
-    let dock = &sim.dock();
-    let world = &sim.lanes()[0].world;
+    let riders = sim.recorders().dock().riders();
+    let world = sim.lanes()[0].world();
     let chosen = view
         .rider
-        .and_then(|body| dock.riders.iter().position(|r| r.body == body))
-        .unwrap_or(dock.default_rider);
+        .and_then(|body| riders.iter().position(|r| r.body == body))
+        .unwrap_or(sim.dock().default_rider());
     ui.horizontal(|ui| {
         ui.checkbox(
             &mut view.autoscroll,
             format!("scroll (last {} s)", plots::WINDOW),
         );
-        if let Some(rider) = dock.riders.get(chosen) {
+        if let Some(rider) = riders.get(chosen) {
             egui::ComboBox::from_label("inertial forces on")
                 .selected_text(&world.bodies()[rider.body].name)
                 .show_ui(ui, |ui| {
-                    for r in &dock.riders {
+                    for r in riders {
                         ui.selectable_value(
                             &mut view.rider,
                             Some(r.body),
@@ -210,7 +211,7 @@ fn frame_switches(ui: &mut egui::Ui, sim: &Sim, view: &mut View) -> usize {
 /// The magnitudes of the inertial forces per kilogram on one rider, a line per force in
 /// its arrow's colour.
 fn inertial_forces(ui: &mut egui::Ui, sim: &Sim, rider: &RiderForces, layout: Layout, from: f64) {
-    let name = &sim.lanes()[0].world.bodies()[rider.body].name;
+    let name = &sim.lanes()[0].world().bodies()[rider.body].name;
     plot(
         ui,
         "inertial forces",
@@ -243,7 +244,7 @@ fn inertial_forces(ui: &mut egui::Ui, sim: &Sim, rider: &RiderForces, layout: La
 /// A Foucault pendulum's swing plane at each turning point, against the textbook's
 /// −Ω sin φ·t from the first one.
 fn swing_plane(ui: &mut egui::Ui, sim: &Sim, pendulum: &Pendulum, layout: Layout, from: f64) {
-    let expected = pendulum.expected_rate(&sim.lanes()[0].world);
+    let expected = pendulum.expected_rate(sim.lanes()[0].world());
     plot(
         ui,
         "swing plane",
@@ -293,7 +294,7 @@ fn circling(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
         layout,
         sim,
         |p| {
-            let samples = &sim.dock().circling_series.samples;
+            let samples = &sim.recorders().dock().circling().samples;
             p.line(line(
                 "measured",
                 samples,

@@ -13,12 +13,12 @@ use super::view::View;
 
 /// The readouts the scene has, in a lesson's panel.
 pub fn in_panel(ui: &mut egui::Ui, sim: &Sim) {
-    if sim.dock().pendulum.is_some() {
+    if sim.recorders().dock().pendulum().is_some() {
         ui.strong("Foucault's pendulum");
         foucault_lines(ui, sim);
         ui.separator();
     }
-    if sim.dock().circling.is_some() {
+    if sim.dock().circling().is_some() {
         ui.strong("Rolling on a turning table");
         circling_lines(ui, sim);
         ui.separator();
@@ -28,7 +28,7 @@ pub fn in_panel(ui: &mut egui::Ui, sim: &Sim) {
 /// The Foucault readout's window, where no lesson panel shows it.
 pub(super) fn foucault(mut contexts: EguiContexts, sim: Res<Sim>, view: Res<View>) -> Result {
     let _timed = Timed::start();
-    if sim.dock().pendulum.is_none() || view.lesson.is_some() {
+    if sim.recorders().dock().pendulum().is_none() || view.lesson.is_some() {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
@@ -42,8 +42,8 @@ pub(super) fn foucault(mut contexts: EguiContexts, sim: Res<Sim>, view: Res<View
 
 /// The site, the textbook's period, and the measured turning.
 fn foucault_lines(ui: &mut egui::Ui, sim: &Sim) {
-    let world = &sim.lanes()[0].world;
-    let Some(pendulum) = &sim.dock().pendulum else {
+    let world = sim.lanes()[0].world();
+    let Some(pendulum) = sim.recorders().dock().pendulum() else {
         return;
     };
     let site = pendulum.site(world);
@@ -76,7 +76,7 @@ fn foucault_lines(ui: &mut egui::Ui, sim: &Sim) {
 /// The circling readout's window, where no lesson panel shows it.
 pub(super) fn circling(mut contexts: EguiContexts, sim: Res<Sim>, view: Res<View>) -> Result {
     let _timed = Timed::start();
-    if sim.dock().circling.is_none() || view.lesson.is_some() {
+    if sim.dock().circling().is_none() || view.lesson.is_some() {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
@@ -90,10 +90,10 @@ pub(super) fn circling(mut contexts: EguiContexts, sim: Res<Sim>, view: Res<View
 
 /// How fast the ball's world velocity turns, against 2Ω/7.
 fn circling_lines(ui: &mut egui::Ui, sim: &Sim) {
-    let Some(c) = sim.dock().circling else {
+    let Some(c) = sim.dock().circling().copied() else {
         return;
     };
-    let expected = c.expected(&sim.lanes()[0].world);
+    let expected = c.expected(sim.lanes()[0].world());
     ui.label(format!(
         "2Ω/7 = {expected:.4} rad/s (a solid sphere rolling without slipping)"
     ));

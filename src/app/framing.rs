@@ -6,7 +6,7 @@
 use bevy::prelude::*;
 
 use super::layout::{body_size, lane_offset, lane_spacing};
-use crate::lab::Lab;
+use super::physics::Sim;
 
 /// The top of the view kept free for the PAUSED banner, as a fraction of its half height.
 const BANNER: f32 = 0.22;
@@ -16,11 +16,11 @@ const MARGIN: f32 = 0.9;
 /// The box, in world coordinates, holding every lane's bodies as they stand, with their
 /// ω and L arrows (at most 1.4 body sizes from the centre at the start), and the
 /// horizontal ground planes under them (the floor a ball bounces on).
-pub fn scene_box(lab: &Lab) -> (Vec3, Vec3) {
+pub fn scene_box(lab: &Sim) -> (Vec3, Vec3) {
     let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
     for (i, run) in lab.lanes().iter().enumerate() {
         let offset = lane_offset(lab, i);
-        for b in run.world.bodies() {
+        for b in run.world().bodies() {
             let (c, r) = (b.state.position.as_vec3() + offset, 1.4 * body_size(b));
             (lo, hi) = (lo.min(c - r), hi.max(c + r));
         }
@@ -29,7 +29,7 @@ pub fn scene_box(lab: &Lab) -> (Vec3, Vec3) {
         return (Vec3::splat(-0.5), Vec3::splat(0.5));
     }
     let planes = lab.lanes()[0]
-        .world
+        .world()
         .contacts()
         .into_iter()
         .flat_map(|c| c.planes());
@@ -91,6 +91,7 @@ pub fn fit_distance(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lab::Lab;
     use crate::scene::Scene;
 
     /// The restitution lesson's box runs from the floor to above the ball (its arrows'
@@ -103,6 +104,7 @@ mod tests {
         let lesson = crate::lesson::load("restitution").unwrap();
         crate::lesson::walk::Walk::start(lesson, &mut lab).unwrap();
         assert_eq!(lab.lanes().len(), 1);
+        let lab = Sim::new(lab);
         let (lo, hi) = scene_box(&lab);
         assert!(lo.y.abs() < 1e-6 && (hi.y - 2.28).abs() < 1e-5, "{lo} {hi}");
         let rotation = Quat::from_euler(EulerRot::YXZ, 0.0, -0.42, 0.0);
@@ -116,6 +118,6 @@ mod tests {
         let (top, floor) = (Vec3::new(0.0, 2.28, 0.0), Vec3::ZERO);
         assert!(height(top) <= 1.0 - BANNER, "{}", height(top));
         assert!(height(floor) >= -1.0, "{}", height(floor));
-        assert!(d < 2.8 * lab.radius() as f32, "{d}");
+        assert!(d < 2.8 * lab.scale().radius as f32, "{d}");
     }
 }

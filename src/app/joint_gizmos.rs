@@ -32,18 +32,18 @@ fn draw(sim: Res<Sim>, view: Res<View>, mut gizmos: Gizmos) {
         return;
     }
     for (lane, run) in sim.lanes().iter().enumerate() {
-        let Some(c) = &run.world.contacts() else {
+        let Some(c) = &run.world().contacts() else {
             continue;
         };
         let offset = lane_offset(&sim, lane).as_dvec3();
-        let poses = Contacts::poses(run.world.bodies());
+        let poses = Contacts::poses(run.world().bodies());
         let h = c.state().step_h();
         for (k, j) in c.joints().iter().enumerate() {
             let (pa, pb) = c.joint_poses(&poses, k);
             let (wa, wb) = j.anchors(&pa, &pb);
             let at = |p: DVec3| (p + offset).as_vec3();
             if let Some(b) = j.broken {
-                if run.world.time() - b.time < BREAK_MARK {
+                if run.world().time() - b.time < BREAK_MARK {
                     cross(&mut gizmos, at(wa), 0.12);
                 }
                 continue;

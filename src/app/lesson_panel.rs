@@ -237,7 +237,7 @@ fn run(
         });
         return;
     }
-    if let Some(e) = &sim.lanes()[0].error {
+    if let Some(e) = &sim.lanes()[0].error() {
         ui.colored_label(
             egui::Color32::LIGHT_RED,
             format!("The run stopped at t = {:.3} s: {e}", sim.time()),

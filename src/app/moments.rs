@@ -78,13 +78,13 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("gyrolab-ui-moment-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("m.json");
-        let mut sim = Sim(Lab::new(Scene::load("dzhanibekov").unwrap()));
+        let mut sim = Sim::new(Lab::new(Scene::load("dzhanibekov").unwrap()));
         for _ in 0..30 {
             sim.step();
         }
         sim.save_moment(&file).unwrap();
         let saved = (sim.step_index(), sim.time());
-        let mut other = Sim(Lab::new(Scene::load("free-body").unwrap()));
+        let mut other = Sim::new(Lab::new(Scene::load("free-body").unwrap()));
         let (mut view, mut playback) = (View::default(), Playback::Replay);
         let loaded = load_moment(&mut other, &mut view, &mut playback, file.to_str().unwrap());
         assert!(loaded.unwrap().contains("dzhanibekov"));

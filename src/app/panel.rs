@@ -59,7 +59,7 @@ pub fn controls(
     egui::CollapsingHeader::new("Time")
         .default_open(true)
         .show(ui, |ui| time_controls(ui, sim, view, time, message));
-    if sim.lanes()[0].world.contacts().is_some() && !view.hides("solver") {
+    if sim.lanes()[0].world().contacts().is_some() && !view.hides("solver") {
         egui::CollapsingHeader::new("Solver")
             .default_open(true)
             .show(ui, |ui| {
@@ -406,26 +406,26 @@ fn readouts(ui: &mut egui::Ui, sim: &Sim) {
         ui.end_row();
         for run in sim.lanes() {
             ui.label(integrator_text(run.integrator()));
-            ui.label(run.flips.flips().to_string());
+            ui.label(run.flips().flips().to_string());
             ui.label(
-                run.flips
+                run.flips()
                     .mean_period()
                     .map_or("-".into(), |p| format!("{p:.3} s")),
             );
-            ui.label(format!("{:+.1e}", run.drift.final_energy));
-            ui.label(format!("{:.1e}", run.drift.max_momentum));
-            let body = &run.world.bodies()[0];
+            ui.label(format!("{:+.1e}", run.drift().final_energy));
+            ui.label(format!("{:.1e}", run.drift().max_momentum));
+            let body = &run.world().bodies()[0];
             ui.label(
                 separatrix_ratio(&body.props, &body.state).map_or("-".into(), |r| format!("{r:.4}")),
             );
             ui.end_row();
-            if let Some(e) = &run.failure {
+            if let Some(e) = &run.failure() {
                 ui.colored_label(egui::Color32::LIGHT_RED, format!("stopped: {e}"));
                 ui.end_row();
             }
         }
     });
-    if let Some(p) = sim.lanes()[0].analytic_flip_period {
+    if let Some(p) = sim.lanes()[0].analytic_flip_period() {
         ui.label(format!("exact flip period: {p:.3} s"));
     }
 }
@@ -461,7 +461,7 @@ mod tests {
 
     /// The text a panel draws in one egui frame.
     fn text(scene: &str, draw: impl Fn(&mut egui::Ui, &mut Sim, &mut View)) -> String {
-        let mut sim = Sim(Lab::new(Scene::load(scene).unwrap()));
+        let mut sim = Sim::new(Lab::new(Scene::load(scene).unwrap()));
         let mut view = View::default();
         let output = egui::Context::default().run_ui(egui::RawInput::default(), |ui| {
             draw(ui, &mut sim, &mut view)

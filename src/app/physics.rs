@@ -4,6 +4,7 @@
 //! each stage (`lab::stage_time`); the whole step is timed here. Under a replay
 //! ([`Playback::Replay`]) those systems rest and one system plays the recording back.
 
+use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 use bevy::prelude::*;
@@ -13,11 +14,29 @@ use crate::lab::stage_time::smooth;
 use crate::scene::Scene;
 use crate::world::Stage;
 
+use super::layout::Scale;
 use super::timing::Timed;
 
-/// The lab, as the app's one physics resource.
+/// The lab, as the app's one physics resource, with the view's scales of its scene:
+/// the app's, not the lab's (moment files do not keep them), worked out again when the
+/// lab's lanes or scene change.
 #[derive(Resource, Deref, DerefMut)]
-pub struct Sim(pub Lab);
+pub struct Sim(#[deref] pub Lab, Mutex<Option<Scale>>);
+
+impl Sim {
+    pub fn new(lab: Lab) -> Self {
+        Self(lab, Mutex::default())
+    }
+
+    /// The view's scales of the lanes shown.
+    pub fn scale(&self) -> Scale {
+        let mut cached = self.1.lock().unwrap_or_else(PoisonError::into_inner);
+        match *cached {
+            Some(scale) if scale.is_of(&self.0) => scale,
+            _ => *cached.insert(Scale::of(&self.0)),
+        }
+    }
+}
 
 /// The physics step's systems, chained in `FixedUpdate`: `Begin` (the mouse spring), one
 /// set per [`Stage`] in [`Stage::ALL`] order, `End` (measurements, plots, recording). A
@@ -63,7 +82,7 @@ impl PhysicsPlugin {
 impl Plugin for PhysicsPlugin {
     fn build(&self, app: &mut App) {
         app.insert_resource(Time::<Fixed>::from_seconds(self.scene.dt))
-            .insert_resource(Sim(Lab::new(self.scene.clone())))
+            .insert_resource(Sim::new(Lab::new(self.scene.clone())))
             .init_resource::<StepTiming>()
             .init_resource::<Playback>()
             .add_systems(FixedUpdate, begin.in_set(PhysicsSet::Begin))
@@ -239,7 +258,7 @@ mod tests {
             }
         }
         let velocity = |app: &App| {
-            app.world().resource::<Sim>().lanes()[0].world.bodies()[0]
+            app.world().resource::<Sim>().lanes()[0].world().bodies()[0]
                 .state
                 .velocity
         };
@@ -253,7 +272,7 @@ mod tests {
         run(&mut plain, 20);
         run(&mut pushed, 20);
         let sim = pushed.world().resource::<Sim>();
-        let (t, mass) = (sim.time(), sim.lanes()[0].world.bodies()[0].props.mass);
+        let (t, mass) = (sim.time(), sim.lanes()[0].world().bodies()[0].props.mass);
         let dv = velocity(&pushed) - velocity(&plain);
         assert!(t > 0.5, "time ran: {t}");
         assert!(

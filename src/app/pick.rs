@@ -64,7 +64,7 @@ fn grab_with_mouse(
         let hit = (0..sim.lanes().len())
             .filter_map(|lane| {
                 let origin = (ray.origin - lane_offset(&sim, lane)).as_dvec3();
-                Grab::pick(&sim.lanes()[lane].world, origin, dir).map(|(g, t)| (lane, g, t))
+                Grab::pick(sim.lanes()[lane].world(), origin, dir).map(|(g, t)| (lane, g, t))
             })
             .min_by(|a, b| a.2.total_cmp(&b.2));
         if let Some((lane, grab, t)) = hit {
@@ -93,7 +93,7 @@ fn draw(sim: Res<Sim>, mut gizmos: Gizmos) {
     let Some((lane, grab)) = sim.grab() else {
         return;
     };
-    let Some(anchor) = sim.lanes().get(lane).and_then(|r| grab.anchor(&r.world)) else {
+    let Some(anchor) = sim.lanes().get(lane).and_then(|r| grab.anchor(r.world())) else {
         return;
     };
     let offset = lane_offset(&sim, lane);

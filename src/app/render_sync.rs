@@ -92,8 +92,8 @@ fn respawn(
     for (lane, run) in sim.lanes().iter().enumerate() {
         let solid = &materials.solid[run.integrator() as usize];
         let ghost = sim.ghost().map(|g| (g, &materials.ghost));
-        for (world, ghost, material) in std::iter::once((&run.world, false, solid))
-            .chain(ghost.map(|(g, m)| (&g.world, true, m)))
+        for (world, ghost, material) in std::iter::once((run.world(), false, solid))
+            .chain(ghost.map(|(g, m)| (g.world(), true, m)))
         {
             for (body, b) in world.bodies().iter().enumerate() {
                 commands
@@ -138,8 +138,8 @@ fn sync(
         };
         let Some(run) = run else { continue };
         let (Some(body), Some(prev)) = (
-            run.world.bodies().get(shows.body),
-            run.previous.get(shows.body),
+            run.world().bodies().get(shows.body),
+            run.previous().get(shows.body),
         ) else {
             continue;
         };

@@ -14,7 +14,7 @@ use super::view::{Message, View};
 /// The solver panel: shown for scenes with contacts. The settings are edited on a copy,
 /// applied to every lane at once when one changed.
 pub fn show(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: &mut Message) {
-    let Some(current) = sim.lanes()[0].world.contacts().map(|c| *c.settings()) else {
+    let Some(current) = sim.lanes()[0].world().contacts().map(|c| *c.settings()) else {
         ui.label("This scene has no contacts.");
         return;
     };
@@ -100,7 +100,7 @@ fn shared_settings(ui: &mut egui::Ui, s: &mut SolverSettings) {
 
 /// How the joints' points are solved, for scenes that have joints.
 fn joints(ui: &mut egui::Ui, sim: &mut Sim) {
-    let Some(c) = &sim.lanes()[0].world.contacts() else {
+    let Some(c) = &sim.lanes()[0].world().contacts() else {
         return;
     };
     if c.joints().is_empty() {
@@ -143,7 +143,7 @@ fn joints(ui: &mut egui::Ui, sim: &mut Sim) {
 /// What the first lane's detection and islands hold now.
 fn counts(ui: &mut egui::Ui, sim: &Sim) {
     let stats = sim.lanes()[0]
-        .world
+        .world()
         .contacts()
         .map(|c| *c.stats())
         .unwrap_or_default();

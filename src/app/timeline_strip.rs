@@ -322,7 +322,7 @@ mod tests {
         sim.lanes()
             .iter()
             .chain(sim.ghost())
-            .flat_map(|r| r.world.bodies().iter().map(|b| b.state))
+            .flat_map(|r| r.world().bodies().iter().map(|b| b.state))
             .collect()
     }
 
@@ -436,7 +436,7 @@ mod tests {
         let sim = app.world().resource::<Sim>();
         let step = sim.diverged().expect("the replay departed");
         assert!(sim.steps_ahead() > 0, "still replaying");
-        let mut sim = Sim(Lab::clone(sim));
+        let mut sim = Sim::new(Lab::clone(sim));
         let text = strip_text(&mut sim);
         assert!(
             text.contains(&format!("diverged from the recording at step {step}")),

@@ -27,7 +27,7 @@ fn draw(sim: Res<Sim>, view: Res<View>, mut gizmos: Gizmos) {
     }
     for (lane, run) in sim.lanes().iter().enumerate() {
         for (i, (body, trail)) in run
-            .world
+            .world()
             .bodies()
             .iter()
             .zip(&sim.recorders().trails()[lane])
@@ -76,13 +76,13 @@ mod tests {
     /// Scrubbed back, each trail drawn ends at the ω of the moment shown, bitwise.
     #[test]
     fn a_trail_ends_at_the_moment_shown() {
-        let mut sim = Sim(Lab::new(Scene::load("dzhanibekov").unwrap()));
+        let mut sim = Sim::new(Lab::new(Scene::load("dzhanibekov").unwrap()));
         for _ in 0..80 {
             sim.step();
         }
         sim.seek(50);
         for (run, trails) in sim.lanes().iter().zip(sim.recorders().trails()) {
-            let (body, trail) = (&run.world.bodies()[0], &trails[0]);
+            let (body, trail) = (&run.world().bodies()[0], &trails[0]);
             let last = trail.world[shown(&sim, trail) - 1];
             assert_eq!(last, body.state.world_omega(&body.props));
         }

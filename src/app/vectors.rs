@@ -22,8 +22,8 @@ impl Plugin for VectorsPlugin {
 fn draw(sim: Res<Sim>, view: Res<View>, mut gizmos: Gizmos) {
     let _timed = Timed::start();
     for (lane, run) in sim.lanes().iter().enumerate() {
-        let l0 = run.drift.initial_momentum().length() as f32;
-        for (i, body) in run.world.bodies().iter().enumerate() {
+        let l0 = run.drift().initial_momentum().length() as f32;
+        for (i, body) in run.world().bodies().iter().enumerate() {
             let s = &body.state;
             let origin = s.position.as_vec3() + lane_offset(&sim, lane);
             let size = body_size(body);

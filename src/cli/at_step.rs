@@ -49,7 +49,7 @@ fn lanes(mut lab: Lab, until: Option<f64>) -> Result<LanesToRun, CliError> {
     restart_keeping_settings(&mut lab).map_err(CliError)?;
     Ok(LanesToRun {
         scene: lab.scene().clone(),
-        worlds: lab.lanes().iter().map(|r| r.world.clone()).collect(),
+        worlds: lab.lanes().iter().map(|r| r.world().clone()).collect(),
         h: lab.h(),
         duration: until.unwrap_or(lab.scene().duration),
     })
@@ -69,10 +69,10 @@ fn surfaces(world: &World) -> Vec<f64> {
 /// or motors set since (by the lesson's "now try" or the code) are set once more. The
 /// start conditions, step, integrators and compared lanes are the lab's own and stay.
 fn restart_keeping_settings(lab: &mut Lab) -> Result<(), String> {
-    let before = lab.lanes()[0].world.clone();
+    let before = lab.lanes()[0].world().clone();
     let motors = lab.motors();
     lab.restart()?;
-    let (now, then) = (surfaces(&lab.lanes()[0].world), surfaces(&before));
+    let (now, then) = (surfaces(lab.lanes()[0].world()), surfaces(&before));
     if now != then {
         // Friction is set for every surface at once: a world whose surfaces differ
         // from the scene's has them all the same.
@@ -83,7 +83,7 @@ fn restart_keeping_settings(lab: &mut Lab) -> Result<(), String> {
     }
     let settings = |w: &World| w.contacts().map(|c| *c.settings());
     if let Some(s) = settings(&before)
-        && settings(&lab.lanes()[0].world) != Some(s)
+        && settings(lab.lanes()[0].world()) != Some(s)
     {
         lab.set_solver_settings(s)?;
     }

@@ -60,21 +60,21 @@ fn measure(
         if n % PROGRESS_EVERY == 0 {
             progress.set(done_before + steps + n);
         }
-        if run.step(dt).is_err() {
-            failure = run.failure.as_ref().map(|why| format!("stopped: {why}"));
+        if run.advance(dt).is_err() {
+            failure = run.failure().as_ref().map(|why| format!("stopped: {why}"));
             break;
         }
     }
-    let relative = run.drift.energy_is_relative();
+    let relative = run.drift().energy_is_relative();
     Comparison {
         failure,
         integrator,
-        max_energy_error: relative.then_some(run.drift.max_energy),
-        final_energy_error: relative.then_some(run.drift.final_energy),
-        max_momentum_error: run.drift.max_momentum,
-        flips: run.flips.flips(),
-        flip_period: run.flips.mean_period(),
-        analytic_flip_period: run.analytic_flip_period,
+        max_energy_error: relative.then_some(run.drift().max_energy),
+        final_energy_error: relative.then_some(run.drift().final_energy),
+        max_momentum_error: run.drift().max_momentum,
+        flips: run.flips().flips(),
+        flip_period: run.flips().mean_period(),
+        analytic_flip_period: run.analytic_flip_period(),
         ns_per_body_step: ns,
     }
 }

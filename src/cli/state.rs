@@ -34,7 +34,7 @@ pub fn load(path: &Path, args: &SceneArgs) -> Result<Loaded, CliError> {
     }
     let dt = args.dt.unwrap_or(s.dt / f64::from(s.steps_per_dt));
     scene::check_step(dt).map_err(|m| CliError(format!("--dt: {m}")))?;
-    let world = s.lanes.into_iter().next().expect("one lane").world;
+    let world = s.lanes.into_iter().next().expect("one lane").into_world();
     Ok(Loaded {
         scene,
         world,

@@ -23,9 +23,10 @@ use crate::world::World;
 /// 100 s.
 pub const SHORTEST_USEFUL_STEP: f64 = 1e-6;
 
-/// A quantity of one body that a run can blow up.
+/// A quantity of one body that a run can blow up (a name apart from what a lesson
+/// measures, [`crate::lesson::schema::Quantity`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Quantity {
+enum BlownUp {
     AngularVelocity,
     Velocity,
     Position,
@@ -34,7 +35,7 @@ enum Quantity {
     Energy,
 }
 
-impl Quantity {
+impl BlownUp {
     /// In the order a failure is blamed on: a non-finite momentum shows as a non-finite
     /// angular velocity first, a velocity before the energy it makes overflow.
     const ALL: [Self; 6] = [
@@ -127,9 +128,9 @@ impl fmt::Display for Diagnosis {
 }
 
 /// The first body with a quantity that is not finite, and that quantity.
-fn first_non_finite(world: &World) -> Option<(usize, Quantity)> {
+fn first_non_finite(world: &World) -> Option<(usize, BlownUp)> {
     world.bodies().iter().enumerate().find_map(|(i, b)| {
-        Quantity::ALL
+        BlownUp::ALL
             .into_iter()
             .find(|q| !q.of(b, world.gravity()).is_finite())
             .map(|q| (i, q))
@@ -144,13 +145,13 @@ fn size(body: &Body) -> f64 {
 
 /// How much of a step of `dt` the body's motion takes: the angle turned (rad) and the
 /// distance moved in body sizes, whichever is larger, and which quantity that is.
-fn per_step(body: &Body, dt: f64) -> (f64, Quantity) {
+fn per_step(body: &Body, dt: f64) -> (f64, BlownUp) {
     let turn = norm::length(body.state.world_omega(&body.props)) * dt;
     let shift = norm::length(body.state.velocity) * dt / size(body);
     if turn >= shift {
-        (turn, Quantity::AngularVelocity)
+        (turn, BlownUp::AngularVelocity)
     } else {
-        (shift, Quantity::Velocity)
+        (shift, BlownUp::Velocity)
     }
 }
 
@@ -180,7 +181,7 @@ pub fn diagnose(world: &World, start: &World, dt: f64, error: Option<&StepError>
                 .map(|b| per_step(b, dt))
                 .enumerate()
                 .max_by(|a, b| a.1.0.total_cmp(&b.1.0))
-                .unwrap_or((0, (0.0, Quantity::AngularVelocity)));
+                .unwrap_or((0, (0.0, BlownUp::AngularVelocity)));
             let value = q.of(&world.bodies()[i], world.gravity());
             let what = match error {
                 Some(StepError::NonFinite) | None => {
@@ -206,7 +207,7 @@ fn cause(
     start: Option<&Body>,
     gravity: DVec3,
     dt: f64,
-    quantity: Quantity,
+    quantity: BlownUp,
 ) -> Option<String> {
     let start = start?;
     let r = size(start);
@@ -217,11 +218,11 @@ fn cause(
     let limits = [
         (
             1.0 / omega,
-            format!("{} at the start", Quantity::AngularVelocity.show(omega)),
+            format!("{} at the start", BlownUp::AngularVelocity.show(omega)),
         ),
         (
             r / speed,
-            format!("{} at the start", Quantity::Velocity.show(speed)),
+            format!("{} at the start", BlownUp::Velocity.show(speed)),
         ),
         ((r / g).sqrt(), format!("a gravity of {g:.2e} m/s²")),
     ];
@@ -243,7 +244,7 @@ fn cause(
     // An energy, momentum or orientation that blew up did so through a spin or a speed:
     // name the one the step asks most of.
     let grown = match quantity {
-        Quantity::AngularVelocity | Quantity::Velocity | Quantity::Position => quantity,
+        BlownUp::AngularVelocity | BlownUp::Velocity | BlownUp::Position => quantity,
         _ => per_step(body, dt).1,
     };
     let (was, now) = (grown.of(start, gravity), grown.of(body, gravity));

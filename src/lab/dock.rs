@@ -1,20 +1,18 @@
-//! What the dock under the app's view is about, chosen by the kind of scene, and the time
-//! series it plots. Free bodies show their energy and momentum drift (the lab's
-//! recorders' `history`); a contact scene does not conserve energy (friction and inelastic contacts
-//! take it out, by design), so it shows where the energy is, how much touches and how
-//! deep, and what the solver's stages cost; a scene in a moving frame shows the inertial
-//! forces on a rider and the scene's measurement against its textbook value.
+//! The readouts: what the dock under the app's view is about, chosen by the kind of
+//! scene, and the scene's meters that are part of the run's state. Free bodies show
+//! their energy and momentum drift (the lab's recorders' `history`); a contact scene
+//! does not conserve energy (friction and inelastic contacts take it out, by design), so
+//! it shows where the energy is, how much touches and how deep, and what the solver's
+//! stages cost; a scene in a moving frame shows the inertial forces on a rider and the
+//! scene's measurement against its textbook value. The series the dock plots are
+//! recorded with the lab's other series ([`super::dock_series`]).
 
-use glam::{DVec2, DVec3};
+use glam::DVec3;
 
-use super::history::{Series, Stamped};
-use super::mechanism::{Mechanism, MechanismSample};
+use super::mechanism::Mechanism;
 use super::metrics::TurnRate;
-use super::run::Run;
-use super::stage_time::PerStage;
-use crate::hierarchy::precession::FoucaultSite;
+use crate::hierarchy::DynamicTransform;
 use crate::hierarchy::rig::Mount;
-use crate::hierarchy::{DynamicTransform, PrecessionMeter};
 use crate::scene::{Readout, Scene};
 use crate::world::World;
 
@@ -75,182 +73,6 @@ fn inertial(frame: &DynamicTransform) -> bool {
         && frame.angular_accel == DVec3::ZERO
 }
 
-/// One lane's energy: kinetic (translation and rotation) and gravitational potential,
-/// summed over its bodies, in joules.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct EnergySample {
-    pub t: f64,
-    pub kinetic: f64,
-    pub potential: f64,
-}
-
-impl Stamped for EnergySample {
-    fn t(&self) -> f64 {
-        self.t
-    }
-}
-
-impl EnergySample {
-    pub fn of(world: &World) -> Self {
-        let (kinetic, potential) = world.bodies().iter().fold((0.0, 0.0), |(k, p), b| {
-            (
-                k + b.state.kinetic_energy(&b.props),
-                p + b.potential_energy(world.gravity()),
-            )
-        });
-        Self {
-            t: world.time(),
-            kinetic,
-            potential,
-        }
-    }
-}
-
-/// One lane's contacts as this step's detection found them: manifold points (speculative
-/// ones, not touching yet, included) and the deepest overlap among them, in metres.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ContactSample {
-    pub t: f64,
-    pub points: usize,
-    pub depth: f64,
-}
-
-impl Stamped for ContactSample {
-    fn t(&self) -> f64 {
-        self.t
-    }
-}
-
-impl ContactSample {
-    pub fn of(world: &World) -> Option<Self> {
-        let contacts = world.contacts()?;
-        let points = || {
-            contacts
-                .graph()
-                .values()
-                .iter()
-                .flat_map(|c| c.manifold.points())
-        };
-        let depth = points().map(|p| -p.separation).fold(0.0, f64::max);
-        // Every contact's, asleep ones' too (the step's readout counts those it solved).
-        Some(Self {
-            t: world.time(),
-            points: points().count(),
-            depth,
-        })
-    }
-}
-
-/// The solver's wall time per stage of an integrator step (every lane), smoothed.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct StageSample {
-    pub t: f64,
-    pub micros: PerStage,
-}
-
-impl Stamped for StageSample {
-    fn t(&self) -> f64 {
-        self.t
-    }
-}
-
-/// The magnitudes of the inertial accelerations on a rider (force per unit mass, m/s²),
-/// in the order of [`crate::hierarchy::InertialForces::named`]: frame, Euler,
-/// centrifugal, Coriolis.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ForceSample {
-    pub t: f64,
-    pub magnitudes: [f64; 4],
-}
-
-impl Stamped for ForceSample {
-    fn t(&self) -> f64 {
-        self.t
-    }
-}
-
-/// One rider of the first lane and its inertial forces over time.
-#[derive(Clone, Debug)]
-pub struct RiderForces {
-    pub body: usize,
-    pub series: Series<ForceSample>,
-}
-
-/// A rolling ball's circling rate measured so far against the textbook's 2Ω/7, rad/s.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RateSample {
-    pub t: f64,
-    pub measured: f64,
-    pub expected: f64,
-}
-
-impl Stamped for RateSample {
-    fn t(&self) -> f64 {
-        self.t
-    }
-}
-
-/// A pendulum in a turning frame: its bob, its frame, its pivot in the frame's
-/// coordinates, and the meter of its swing plane's turning.
-#[derive(Clone, Debug)]
-pub struct Pendulum {
-    pub body: usize,
-    pub frame: usize,
-    pub pivot: DVec3,
-    pub meter: PrecessionMeter,
-}
-
-impl Pendulum {
-    /// The scene's Foucault readout (a bob on a joint), or else a rider on a tether.
-    pub fn of(scene: &Scene, world: &World) -> Option<Self> {
-        let (body, frame, pivot) =
-            if let Some(Readout::Foucault { body, frame, pivot }) = &scene.readout {
-                (
-                    world.bodies().iter().position(|x| &x.name == body)?,
-                    world.frames().iter().position(|x| &x.name == frame)?,
-                    *pivot,
-                )
-            } else {
-                world
-                    .mounts()
-                    .iter()
-                    .enumerate()
-                    .find_map(|(b, m)| match m {
-                        Mount::Riding(r) => r.tether.map(|rod| (b, r.frame, rod.anchor)),
-                        _ => None,
-                    })?
-            };
-        Some(Self {
-            body,
-            frame,
-            pivot,
-            meter: PrecessionMeter::default(),
-        })
-    }
-
-    /// The bob's displacement from below the pivot, in the frame's horizontal plane,
-    /// counter-clockwise seen from above, into the meter.
-    fn record(&mut self, world: &World) {
-        let frame = world.frames()[self.frame].global.transform;
-        let x = frame
-            .inverse()
-            .transform_point(world.bodies()[self.body].state.position)
-            - self.pivot;
-        self.meter.record(world.time(), DVec2::new(x.x, -x.z));
-    }
-
-    /// The site of the pendulum on its turning planet.
-    pub fn site(&self, world: &World) -> FoucaultSite {
-        FoucaultSite::of(&world.frames()[self.frame].global)
-    }
-
-    /// The swing plane's textbook turning rate against the ground, counter-clockwise
-    /// seen from above: `−Ω sin φ`, clockwise in the northern hemisphere [Foucault 1851].
-    pub fn expected_rate(&self, world: &World) -> f64 {
-        -self.site(world).rate
-    }
-}
-
 /// A ball rolling on a turning frame: how fast its world velocity turns, and the rate
 /// theory gives for a solid sphere rolling without slipping, 2/7 of the frame's spin about
 /// the vertical.
@@ -280,59 +102,32 @@ impl Circling {
     }
 }
 
-/// The dock's kind, its scene's meters and its series, recorded with the lab's plots:
-/// every readout of every scene is here, and the app's dock only draws them.
+/// The dock's kind and the scene's meters: every readout of every scene is here or in
+/// its series, and the app's dock only draws them.
 #[derive(Clone, Debug, Default)]
 pub struct Dock {
-    pub kind: DockKind,
-    /// Per lane.
-    pub energy: Vec<Series<EnergySample>>,
-    /// Per lane; empty without contacts.
-    pub contacts: Vec<Series<ContactSample>>,
-    pub stages: Series<StageSample>,
-    /// The first lane's riders.
-    pub riders: Vec<RiderForces>,
-    /// The rider the dock shows first: the readout's body if it rides, else the first
-    /// rider no joint holds (a joint makes the rider's motion the joint's).
-    pub default_rider: usize,
-    pub pendulum: Option<Pendulum>,
+    kind: DockKind,
+    /// The rider the dock shows first, among [`riders`]: the readout's body if it
+    /// rides, else the first rider no joint holds (a joint makes the rider's motion the
+    /// joint's).
+    default_rider: usize,
     /// The scene's circling readout, measured on the first lane after every physics
     /// step (simulated again too: a moment's snapshot keeps it).
-    pub circling: Option<Circling>,
-    pub circling_series: Series<RateSample>,
+    circling: Option<Circling>,
     /// A jointed scene's readout, on the first lane.
-    pub mechanism: Option<Mechanism>,
-    pub mechanism_series: Series<MechanismSample>,
+    mechanism: Option<Mechanism>,
+}
+
+/// The first lane's riders: the bodies mounted in a moving frame, in body order.
+pub fn riders(world: &World) -> impl Iterator<Item = usize> + '_ {
+    (world.mounts().iter().enumerate())
+        .filter(|(_, m)| matches!(m, Mount::Riding(_)))
+        .map(|(body, _)| body)
 }
 
 impl Dock {
-    /// Forgets what was recorded after time `t`: a branch discards the old future.
-    pub fn truncate_after(&mut self, t: f64) {
-        self.energy.iter_mut().for_each(|s| s.truncate_after(t));
-        self.contacts.iter_mut().for_each(|s| s.truncate_after(t));
-        self.stages.truncate_after(t);
-        self.riders
-            .iter_mut()
-            .for_each(|r| r.series.truncate_after(t));
-        self.circling_series.truncate_after(t);
-        self.mechanism_series.truncate_after(t);
-        if let Some(p) = &mut self.pendulum {
-            p.meter.truncate_after(t);
-        }
-    }
-
-    pub fn new(scene: &Scene, lanes: &[Run]) -> Self {
-        let world = &lanes[0].world;
-        let riders: Vec<RiderForces> = world
-            .mounts()
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| matches!(m, Mount::Riding(_)))
-            .map(|(body, _)| RiderForces {
-                body,
-                series: Series::default(),
-            })
-            .collect();
+    /// The readouts of `scene`, whose first lane's world is `world`.
+    pub fn new(scene: &Scene, world: &World) -> Self {
         let readout_body = match &scene.readout {
             Some(Readout::Foucault { body, .. } | Readout::Circling { body, .. }) => {
                 world.bodies().iter().position(|b| &b.name == body)
@@ -344,29 +139,35 @@ impl Dock {
                 .contacts()
                 .is_some_and(|c| c.joints().iter().any(|j| j.a == b || j.b == Some(b)))
         };
+        let riders: Vec<usize> = riders(world).collect();
         let default_rider = riders
             .iter()
-            .position(|r| Some(r.body) == readout_body)
-            .or_else(|| riders.iter().position(|r| !jointed(r.body)))
+            .position(|&r| Some(r) == readout_body)
+            .or_else(|| riders.iter().position(|&r| !jointed(r)))
             .unwrap_or(0);
-        let contacts = if world.contacts().is_some() {
-            vec![Series::default(); lanes.len()]
-        } else {
-            Vec::new()
-        };
         Self {
             kind: DockKind::of(scene, world),
-            energy: vec![Series::default(); lanes.len()],
-            contacts,
-            stages: Series::default(),
-            riders,
             default_rider,
-            pendulum: Pendulum::of(scene, world),
             circling: Circling::of(scene, world),
-            circling_series: Series::default(),
             mechanism: Mechanism::of(scene, world),
-            mechanism_series: Series::default(),
         }
+    }
+
+    pub fn kind(&self) -> DockKind {
+        self.kind
+    }
+
+    /// The rider the dock shows first, as an index among [`riders`].
+    pub fn default_rider(&self) -> usize {
+        self.default_rider
+    }
+
+    pub fn circling(&self) -> Option<&Circling> {
+        self.circling.as_ref()
+    }
+
+    pub fn mechanism(&self) -> Option<&Mechanism> {
+        self.mechanism.as_ref()
     }
 
     /// The meters that are part of the run's state, after every physics step of the
@@ -378,50 +179,11 @@ impl Dock {
         }
     }
 
-    /// One physics step's samples; a lane that stopped on an error records nothing.
-    pub fn record(&mut self, lanes: &[Run], stages: &PerStage) {
-        let world = &lanes[0].world;
-        if let Some(p) = &mut self.pendulum {
-            p.record(world);
-        }
-        if let Some(m) = &self.mechanism {
-            self.mechanism_series.record(m.sample(world));
-        }
-        if self.kind == DockKind::FreeBody {
-            return;
-        }
-        for (lane, run) in lanes.iter().enumerate() {
-            if run.error.is_some() {
-                continue;
-            }
-            self.energy[lane].record(EnergySample::of(&run.world));
-            if let (Some(series), Some(sample)) =
-                (self.contacts.get_mut(lane), ContactSample::of(&run.world))
-            {
-                series.record(sample);
-            }
-        }
-        self.stages.record(StageSample {
-            t: world.time(),
-            micros: *stages,
-        });
-        for rider in &mut self.riders {
-            if let Mount::Riding(r) = &world.mounts()[rider.body] {
-                let forces = r.inertial(world.frames()).named();
-                rider.series.record(ForceSample {
-                    t: world.time(),
-                    magnitudes: forces.map(|(_, v)| v.length()),
-                });
-            }
-        }
-        if let Some(c) = &self.circling
-            && let Some(measured) = c.meter.rate()
-        {
-            self.circling_series.record(RateSample {
-                t: world.time(),
-                measured,
-                expected: c.expected(world),
-            });
+    /// The circling meter of a saved state; a state without one (saved from the command
+    /// line) keeps the scene's.
+    pub fn restore(&mut self, circling: Option<Circling>) {
+        if circling.is_some() {
+            self.circling = circling;
         }
     }
 }
@@ -469,7 +231,7 @@ mod tests {
         ];
         assert_eq!(kinds.len(), crate::scene::scene_names().len());
         for (name, kind) in kinds {
-            assert_eq!(lab(name).dock.kind, kind, "{name}");
+            assert_eq!(lab(name).dock().kind(), kind, "{name}");
         }
     }
 
@@ -502,14 +264,14 @@ mod tests {
     fn only_a_single_free_body_has_the_exact_ghost() {
         for name in crate::scene::scene_names() {
             let lab = lab(name);
-            let world = &lab.lanes[0].world;
+            let world = lab.lanes()[0].world();
             let single_free = world.bodies().len() == 1
                 && world.frames().is_empty()
                 && world.contacts().is_none();
-            assert_eq!(lab.ghost.is_some(), single_free, "{name}");
+            assert_eq!(lab.ghost().is_some(), single_free, "{name}");
         }
-        assert!(lab("dzhanibekov").ghost.is_some());
-        assert!(lab("dancing-pole").ghost.is_none());
+        assert!(lab("dzhanibekov").ghost().is_some());
+        assert!(lab("dancing-pole").ghost().is_none());
     }
 
     /// A box resting on the ground: the kinetic energy dies out, the potential energy is
@@ -524,17 +286,17 @@ mod tests {
         for _ in 0..120 {
             lab.step();
         }
-        let e = *lab.dock.energy[0].last().unwrap();
+        let e = *lab.recorders().dock().energy()[0].last().unwrap();
         let g = 9.81;
         assert!(e.kinetic < 1e-6, "{e:?}");
         assert!(
             (e.potential - 1.0 * g * 0.5).abs() < 0.01 * g * 0.5,
             "{e:?}"
         );
-        let c = *lab.dock.contacts[0].last().unwrap();
+        let c = *lab.recorders().dock().contacts()[0].last().unwrap();
         assert_eq!(c.points, 4);
         assert!(c.depth > 0.0 && c.depth < 0.01, "{c:?}");
-        assert_eq!(lab.dock.energy[0].samples.len(), 121);
+        assert_eq!(lab.recorders().dock().energy()[0].samples.len(), 121);
     }
 
     /// The tank's ball is the rider shown first (the turret hangs on a hinge); on the
@@ -544,9 +306,8 @@ mod tests {
     fn the_tanks_ball_feels_the_hulls_acceleration() {
         let mut lab = lab("tank");
         lab.step();
-        let dock = &lab.dock;
-        let rider = &dock.riders[dock.default_rider];
-        assert_eq!(lab.lanes[0].world.bodies()[rider.body].name, "ball");
+        let rider = &lab.recorders().dock().riders()[lab.dock().default_rider()];
+        assert_eq!(lab.lanes()[0].world().bodies()[rider.body].name, "ball");
         let [frame, euler, centrifugal, _] = rider.series.last().unwrap().magnitudes;
         assert!((frame - 3.0 * 0.3).abs() < 1e-9, "{frame}");
         assert!(euler < 1e-12, "steady turning: {euler}");
@@ -560,8 +321,8 @@ mod tests {
         for _ in 0..400 {
             lab.step();
         }
-        let last = *lab.dock.circling_series.last().unwrap();
-        let c = lab.dock.circling.unwrap();
+        let last = *lab.recorders().dock().circling().last().unwrap();
+        let c = *lab.dock().circling().unwrap();
         assert_eq!(last.measured, c.meter.rate().unwrap());
         assert!((last.expected - 2.0 / 7.0).abs() < 1e-12);
         assert!(
@@ -579,8 +340,8 @@ mod tests {
         while lab.time() < 30.0 {
             lab.step();
         }
-        let p = lab.dock.pendulum.as_ref().unwrap();
-        let world = &lab.lanes[0].world;
+        let p = lab.recorders().dock().pendulum().unwrap();
+        let world = lab.lanes()[0].world();
         let expected = p.expected_rate(world);
         let latitude = 50f64.to_radians();
         assert!((expected + 2.0 * std::f64::consts::PI / 60.0 * latitude.sin()).abs() < 1e-12);

@@ -26,8 +26,11 @@ pub enum Input {
     },
     SetFriction(f64),
     SetSolverSettings(SolverSettings),
+    /// A body of `shape` dropped in at `position` (worked out once, when it is first
+    /// made), moving at `velocity`.
     Spawn {
         shape: Shape,
+        position: DVec3,
         velocity: DVec3,
     },
     /// A plugin's force and torque on a body of a lane for the integrator step being

@@ -19,11 +19,6 @@ pub enum Limit {
 }
 
 impl Lab {
-    /// Sets the bound on the steps forward; it stays through a restart.
-    pub fn set_limit(&mut self, limit: Limit) {
-        self.limit = limit;
-    }
-
     /// Whether `limit` lets the lab take its next step forward.
     pub fn allows(&self, limit: Limit) -> bool {
         match limit {
@@ -44,7 +39,7 @@ impl Lab {
     /// Its end does not move as its integrator steps are taken, so a live integrator step
     /// and a whole physics step stop at the same place.
     fn steps_within(&self, t: f64) -> bool {
-        let left = f64::from(self.steps_per_dt - self.steps_taken);
+        let left = f64::from(self.clock.steps_per_dt() - self.clock.steps_taken());
         self.time() + left * self.h() <= t + 1e-3 * self.h()
     }
 }

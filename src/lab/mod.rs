@@ -1,18 +1,27 @@
 //! What the app shows, without Bevy: a scene run by one integrator per lane from identical
 //! start conditions (single-body scenes, with the exact solution as a ghost), or by one
 //! integrator switched live (scenes of several bodies); the time step and the integrator
-//! steps per time step; the
-//! plot series and the recording for CSV export. The app's systems only call into it.
+//! steps per time step; the plot series and the recording for CSV export. The app's
+//! systems only call into it.
+//!
+//! `Lab` composes parts, each a type of its own: the lanes and their runs with the ghost
+//! and the grab ([`runs`]), the clock (`clock.rs`), the input log inside the timeline
+//! ([`input_log`], [`timeline`]), the recording of every series ([`recorders`]) and the
+//! readouts ([`dock`]). Its methods delegate to them; every change to a run is an input,
+//! applied and logged here.
 
 use glam::DVec3;
 
+mod clock;
 pub mod convergence_map;
 pub mod diagnosis;
 pub mod dock;
+pub mod dock_series;
 pub mod energy_map;
 pub mod fingerprint;
 pub mod history;
 pub mod input;
+pub mod input_log;
 mod limit;
 pub mod mechanism;
 pub mod metrics;
@@ -22,25 +31,30 @@ pub mod recorders;
 pub mod recording;
 pub mod records;
 pub mod run;
+pub mod runs;
 mod seek;
 pub mod snapshot;
 pub mod stage_time;
 pub mod sweep;
 pub mod timeline;
 
-use crate::body::inertia::{Inertia, Part, Shape};
-use crate::body::{Body, BodyState, MassProps};
-use crate::contact::{JointKind, Material, Motor, SolverSettings};
+use crate::body::inertia::Shape;
+use crate::contact::{Motor, SolverSettings};
 use crate::integrators::{Integrator, Loads};
-use crate::scene::{Scene, check_step};
+use crate::scene::Scene;
 use crate::world::Stage;
 use crate::world::grab::Grab;
+use clock::Clock;
+pub use clock::MAX_STEPS_PER_DT;
 use dock::Dock;
 use input::{Input, Logged};
 pub use limit::Limit;
+use moment::Moment;
 use presets::Start;
 use recorders::Recorders;
 use run::Run;
+use runs::Runs;
+use snapshot::LabState;
 use stage_time::StageTimes;
 use timeline::Timeline;
 
@@ -52,68 +66,38 @@ pub const DEFAULT_COMPARED: [Integrator; 4] = [
     Integrator::Midpoint,
 ];
 
-pub const MAX_STEPS_PER_DT: u32 = 64;
-
 #[derive(Clone, Debug)]
 pub struct Lab {
     scene: Scene,
     start: Start,
-    /// One physics step (the app's fixed step is `h`, an integrator step, while live, and
-    /// `dt` under a replay); changed only through the logged [`Lab::set_dt`].
-    dt: f64,
-    /// Each physics step of `dt` is taken as this many equal integrator steps of
-    /// [`Lab::h`] (not the contact solver's sub-steps, nor the implicit integrators' safe sub-steps).
-    steps_per_dt: u32,
     /// Integrators run side by side, in [`Integrator::ALL`] order (single-body scenes).
     compared: Vec<Integrator>,
-    lanes: Vec<Run>,
-    /// The exact solution, drawn translucent over every lane, when it exists.
-    ghost: Option<Run>,
-    /// The plots', trails' and export's records of the run.
+    /// One physics step of `dt` (the app's fixed step is `h`, an integrator step, while
+    /// live, and `dt` under a replay) as `steps_per_dt` integrator steps, and the step
+    /// shown.
+    clock: Clock,
+    /// The runs, the exact ghost, the grab and a plugin's loads.
+    lanes: Runs,
+    /// Every series recorded of the run: plots, trails, export and the dock's.
     recorders: Recorders,
+    /// What the dock under the view shows for this kind of scene, and its meters.
+    dock: Dock,
+    /// The recorded history, to scrub, step back and replay, and the input log.
+    timeline: Timeline,
+    /// Wall time of each stage of the step.
+    stage_times: StageTimes,
     /// Bumped whenever lanes or bodies are rebuilt, so views respawn what they draw.
     generation: u64,
     /// Bumped when another scene is loaded, so the camera reframes.
     scene_generation: u64,
-    /// Radius of a sphere about the origin holding one lane's bodies at the start: the
-    /// scale for camera distance and arrows.
-    radius: f64,
-    /// How far one lane's bodies reach from the vertical axis through the lane's centre
-    /// at the start: room to fall over in any direction, the scale for lane spacing.
-    reach: f64,
-    /// A body the user holds with the mouse: its lane and the pull.
-    grab: Option<(usize, Grab)>,
-    /// What the dock under the view plots for this kind of scene.
-    dock: Dock,
-    /// Wall time of each stage of the step.
-    stage_times: StageTimes,
-    /// Integrator steps taken since the last physics step was recorded.
-    steps_taken: u32,
-    /// Physics steps since the start: the step the lab shows.
-    step_index: u64,
-    /// The recorded history, to scrub, step back and replay.
-    timeline: Timeline,
     mode: Mode,
     /// The fingerprint of the last step taken.
     last_fingerprint: u64,
-    /// Plugin loads of the integrator step being taken.
-    loads: PluginLoads,
     /// How far the lab may step forward (a lesson's hold).
     limit: Limit,
     /// The live integrator step under way was refused by the limit: its stages and end
     /// do nothing.
     refused: bool,
-}
-
-/// Loads a plugin adds between the forces and frames stages. Live, they are added as the
-/// plugin adds them, after the forces stage; simulating again applies the logged ones
-/// before the step, so they wait here for its forces stage (which clears the step's
-/// loads) and are added right after it, in the order they were made.
-#[derive(Clone, Debug, Default)]
-struct PluginLoads {
-    due: Vec<(usize, usize, Loads)>,
-    /// Whether the forces stage of the integrator step being taken has run.
-    forces_run: bool,
 }
 
 /// Whether steps taken are recorded or simulated again.
@@ -161,31 +145,51 @@ impl Lab {
     ) -> Self {
         let mut lab = Self {
             start: Start::of_scene(&scene),
-            dt: scene.dt,
-            steps_per_dt: 1,
+            clock: Clock::new(scene.dt),
             compared,
-            lanes: Vec::new(),
-            ghost: None,
+            lanes: Runs::default(),
             recorders: Recorders::default(),
             generation,
             scene_generation,
-            radius: 0.1,
-            reach: 0.1,
-            grab: None,
             dock: Dock::default(),
             stage_times: StageTimes::default(),
-            steps_taken: 0,
-            step_index: 0,
             timeline: Timeline::default(),
             mode: Mode::Live,
             last_fingerprint: 0,
-            loads: PluginLoads::default(),
             limit: Limit::Free,
             refused: false,
             scene,
         };
         lab.restart()
             .expect("a parsed scene's own start conditions are valid");
+        lab
+    }
+
+    /// Loads a moment saved from any scene: the lab takes its scene and goes on from it,
+    /// with a new recording. Refused with one line, the lab unchanged.
+    pub fn load_moment(&mut self, path: &std::path::Path) -> Result<(), String> {
+        let (scene, moment) = Moment::read(path, None)?;
+        let new_scene =
+            scene.source_hash != self.scene.source_hash || scene.name != self.scene.name;
+        let generation = self.generation + 1;
+        let scene_generation = self.scene_generation + u64::from(new_scene);
+        *self = Lab::from_moment(scene, moment, generation, scene_generation);
+        Ok(())
+    }
+
+    /// A lab that goes on from `moment` of `scene`, its recording starting there.
+    pub fn from_moment(
+        scene: Scene,
+        moment: Moment,
+        generation: u64,
+        scene_generation: u64,
+    ) -> Lab {
+        let mut lab = Lab::build(scene, moment.compared, generation, scene_generation);
+        lab.start = moment.start;
+        lab.restore_state(&moment.state);
+        lab.recorders = Recorders::new(&lab.scene, lab.lanes.runs()).with_switches(moment.switches);
+        lab.timeline.clear();
+        lab.record();
         lab
     }
 
@@ -198,35 +202,19 @@ impl Lab {
     /// reason and the current run goes on.
     pub fn restart(&mut self) -> Result<(), String> {
         let world = self.start.apply(&self.scene)?;
-        let (lanes, ghost): (Vec<Run>, _) = if self.side_by_side() {
-            let lanes = self
-                .compared
-                .iter()
-                .map(|&i| Run::new(world.clone(), i))
-                .collect();
-            // The exact solution exists for a torque-free body only (not on the ground).
-            let ghost = world
-                .analytic_applies()
-                .then(|| Run::new(world, Integrator::Analytic));
-            (lanes, ghost)
+        let lanes = if self.side_by_side() {
+            Runs::compared(world, &self.compared)
         } else {
-            let integrator = self
-                .lanes
-                .first()
-                .map_or(world.integrator(), Run::integrator);
-            (vec![Run::new(world, integrator)], None)
+            let integrator =
+                (self.lanes.runs().first()).map_or(world.integrator(), Run::integrator);
+            Runs::single(world, integrator)
         };
-        self.radius = radius_of(&lanes[0].world);
-        self.reach = reach_of(&lanes[0].world);
         self.lanes = lanes;
-        self.ghost = ghost;
-        self.recorders = Recorders::new(&self.lanes);
-        self.grab = None;
-        self.steps_taken = 0;
-        self.step_index = 0;
+        self.recorders = Recorders::new(&self.scene, self.lanes.runs());
+        self.clock.restart();
         self.timeline.clear();
         self.mode = Mode::Live;
-        self.dock = Dock::new(&self.scene, &self.lanes);
+        self.dock = Dock::new(&self.scene, self.lanes.first());
         self.generation += 1;
         self.record();
         Ok(())
@@ -280,66 +268,65 @@ impl Lab {
         self.input(Input::SwitchIntegrator(integrator))
     }
 
-    /// Applies an input to the lab and logs it in the timeline where it was applied
-    /// (away from the recording's head, as an edit a branch keeps).
+    /// Applies an input to the lab and logs it where it was applied: at the head after
+    /// the logged inputs due there, or, away from the head, as an edit a branch keeps.
     fn input(&mut self, input: Input) -> Result<(), String> {
+        let past = self.in_past();
+        if !past {
+            self.catch_up();
+        }
         self.apply(input)?;
-        let logged = Logged {
-            step: self.step_index,
-            sub: self.steps_taken,
-            input,
-        };
-        if self.in_past() {
-            self.timeline.edits.push(logged);
+        let (step, sub) = self.clock.at();
+        let logged = Logged { step, sub, input };
+        let log = self.timeline.log_mut();
+        if past {
+            log.edit(logged);
         } else {
-            self.timeline.log(logged);
+            log.push(logged);
         }
         Ok(())
+    }
+
+    /// Applies the logged inputs due at the moment shown that it has not had yet: after
+    /// a keyframe is restored, everything a seek or a replay changes reaches the run
+    /// through here.
+    fn catch_up(&mut self) {
+        while let Some(input) = self.timeline.log_mut().next_due(self.clock.at()) {
+            // Applied once already, so valid again.
+            let _ = self.apply(input);
+        }
     }
 
     /// What an input does; simulating again applies logged inputs through it.
     fn apply(&mut self, input: Input) -> Result<(), String> {
         match input {
             Input::Hold { lane, grab } => {
-                self.grab = (lane < self.lanes.len()).then_some((lane, grab));
+                self.lanes.hold(lane, grab);
                 Ok(())
             }
             Input::DragTo(target) => {
-                if let Some((_, grab)) = &mut self.grab {
-                    grab.target = target;
-                }
+                self.lanes.drag_to(target);
                 Ok(())
             }
             Input::Release => {
-                self.grab = None;
+                self.lanes.release();
                 Ok(())
             }
             Input::SwitchIntegrator(i) => self.apply_switch(i),
-            Input::SetDt(dt) => {
-                check_step(dt)?;
-                self.dt = dt;
-                Ok(())
-            }
-            Input::SetStepsPerDt(steps) => self.apply_steps_per_dt(steps),
-            Input::SetMotor { joint, motor } => self.apply_motor(joint, motor),
-            Input::SetFriction(friction) => self.apply_friction(friction),
-            Input::SetSolverSettings(settings) => self.apply_solver_settings(settings),
-            Input::Spawn { shape, velocity } => self.apply_spawn(shape, velocity),
+            Input::SetDt(dt) => self.clock.set_dt(dt),
+            Input::SetStepsPerDt(steps) => self.clock.set_steps_per_dt(steps),
+            Input::SetMotor { joint, motor } => self.lanes.set_motor(joint, motor),
+            Input::SetFriction(friction) => self.lanes.set_friction(friction),
+            Input::SetSolverSettings(settings) => self.lanes.set_solver_settings(settings),
+            Input::Spawn {
+                shape,
+                position,
+                velocity,
+            } => self.apply_spawn(shape, position, velocity),
             Input::AddLoad { lane, body, load } => {
-                if self.loads.forces_run {
-                    self.add_plugin_load(lane, body, load);
-                } else {
-                    self.loads.due.push((lane, body, load));
-                }
+                self.lanes.add_load(lane, body, load);
                 Ok(())
             }
-        }
-    }
-
-    /// A checked plugin load, added to its lane's world.
-    fn add_plugin_load(&mut self, lane: usize, body: usize, load: Loads) {
-        if let Some(run) = self.lanes.get_mut(lane) {
-            run.world.add_load(body, load);
         }
     }
 
@@ -348,13 +335,7 @@ impl Lab {
     /// between the forces and frames stages calls. The load is logged as an input, so a
     /// seek or a replay applies it again at the same step.
     pub fn add_load(&mut self, lane: usize, body: usize, load: Loads) -> Result<(), String> {
-        let bodies = self.lanes.get(lane).map(|r| r.world.bodies().len());
-        if bodies.is_none_or(|n| body >= n) {
-            return Err(format!("no body {body} in lane {lane}"));
-        }
-        if !(load.force.is_finite() && load.torque.is_finite()) {
-            return Err(format!("a load must be finite, got {load:?}"));
-        }
+        self.lanes.check_load(lane, body, &load)?;
         self.input(Input::AddLoad { lane, body, load })
     }
 
@@ -362,23 +343,16 @@ impl Lab {
         if self.side_by_side() {
             return Err("this scene compares integrators side by side".into());
         }
-        let run = &mut self.lanes[0];
-        if integrator == Integrator::Analytic && !run.world.analytic_applies() {
-            return Err("the exact solution exists for a single torque-free body only".into());
-        }
-        if run.world.integrator() != integrator {
-            run.world.set_integrator(integrator);
-            // The plots mark the switch once, when it is first made.
-            if self.mode == Mode::Live {
-                self.recorders.switched(run.world.time(), integrator);
-            }
+        // The plots mark the switch once, when it is first recorded.
+        if self.lanes.switch(integrator)? && self.mode == Mode::Live {
+            self.recorders.switched(self.time(), integrator);
         }
         Ok(())
     }
 
     /// One physics step, s.
     pub fn dt(&self) -> f64 {
-        self.dt
+        self.clock.dt()
     }
 
     pub fn set_dt(&mut self, dt: f64) -> Result<(), String> {
@@ -389,19 +363,9 @@ impl Lab {
         self.input(Input::SetStepsPerDt(steps))
     }
 
-    fn apply_steps_per_dt(&mut self, steps: u32) -> Result<(), String> {
-        if !(1..=MAX_STEPS_PER_DT).contains(&steps) {
-            return Err(format!(
-                "integrator steps per dt must be between 1 and {MAX_STEPS_PER_DT}, got {steps}"
-            ));
-        }
-        self.steps_per_dt = steps;
-        Ok(())
-    }
-
     /// The length of one integrator step.
     pub fn h(&self) -> f64 {
-        self.dt / self.steps_per_dt as f64
+        self.clock.h()
     }
 
     /// One physics step of every lane and the ghost, where the limit allows it: whether
@@ -409,7 +373,7 @@ impl Lab {
     /// others go on. Taken from a moment scrubbed back to, it branches: the old future is
     /// discarded.
     pub fn step(&mut self) -> bool {
-        for _ in 0..self.steps_per_dt {
+        for _ in 0..self.clock.steps_per_dt() {
             self.begin_integrator_step();
             for stage in Stage::ALL {
                 self.run_stage(stage);
@@ -435,18 +399,11 @@ impl Lab {
     }
 
     /// [`Lab::begin_integrator_step`] without the limit and the branch: simulating again
-    /// calls it.
+    /// calls it. The logged inputs due now are applied first.
     fn begin_tick(&mut self) {
         self.refused = false;
-        let h = self.h();
-        if let Some((lane, grab)) = self.grab
-            && let Some(run) = self.lanes.get_mut(lane)
-        {
-            grab.pull(&mut run.world, h);
-        }
-        for run in self.lanes.iter_mut().chain(self.ghost.as_mut()) {
-            run.begin_step();
-        }
+        self.catch_up();
+        self.lanes.begin_step(self.clock.h());
     }
 
     /// One stage of the step of every lane and the ghost; a lane whose stage fails stops
@@ -456,16 +413,8 @@ impl Lab {
         if self.refused {
             return;
         }
-        let h = self.h();
-        let runs = self.lanes.iter_mut().chain(self.ghost.as_mut());
-        self.stage_times
-            .time(stage, || runs.for_each(|run| run.run_stage(stage, h)));
-        if stage == Stage::Forces {
-            self.loads.forces_run = true;
-            for (lane, body, load) in std::mem::take(&mut self.loads.due) {
-                self.add_plugin_load(lane, body, load);
-            }
-        }
+        let (h, lanes) = (self.clock.h(), &mut self.lanes);
+        self.stage_times.time(stage, || lanes.run_stage(stage, h));
     }
 
     /// After one integrator step: the lanes' measurements, and after the last of a
@@ -474,60 +423,117 @@ impl Lab {
         if self.refused {
             return;
         }
-        for run in self.lanes.iter_mut().chain(self.ghost.as_mut()) {
-            let _ = run.end_step();
-        }
+        self.lanes.end_step();
         self.stage_times.end_step();
-        self.loads = PluginLoads::default();
-        self.steps_taken += 1;
-        if self.steps_taken >= self.steps_per_dt {
-            self.steps_taken = 0;
-            self.step_index += 1;
+        if self.clock.tick() {
             self.record();
         }
     }
 
+    /// One integrator step, without the branch [`Lab::begin_integrator_step`] makes.
+    fn tick(&mut self) {
+        self.begin_tick();
+        for stage in Stage::ALL {
+            self.run_stage(stage);
+        }
+        self.end_integrator_step();
+    }
+
+    /// Takes physics steps up to `target`, simulating the recording again (checked
+    /// against its fingerprints) or, with `live`, recording them anew; the inputs
+    /// logged on the way are applied at the integrator steps they were applied at. The
+    /// first step that did not match.
+    fn again_to(&mut self, target: u64, live: bool) -> Option<u64> {
+        let mode = if live { Mode::Live } else { Mode::Again };
+        let mode = std::mem::replace(&mut self.mode, mode);
+        let mut bad = None;
+        while self.clock.step() < target {
+            let step = self.clock.step();
+            self.tick();
+            let now = self.clock.step();
+            if !live
+                && now != step
+                && self.timeline.fingerprint_of(now) != Some(self.last_fingerprint)
+            {
+                bad = bad.or(Some(now));
+            }
+        }
+        self.mode = mode;
+        bad
+    }
+
+    /// Restores the keyframe at or before recorded step `step`; the inputs logged from
+    /// it on are due again. The keyframe's step.
+    fn restore_keyframe(&mut self, step: u64) -> u64 {
+        let timeline = std::mem::take(&mut self.timeline);
+        let key = timeline
+            .keyframe_before(step)
+            .expect("the first recorded step has a keyframe");
+        self.restore_state(key);
+        self.timeline = timeline;
+        let at = self.clock.step();
+        self.timeline.log_mut().rewind_to(at);
+        at
+    }
+
+    /// Takes the state of `from`, keeping the lanes' per-step buffers where the lanes
+    /// match. Views respawn what they draw when a lane's body count changes.
+    pub(crate) fn restore_state(&mut self, from: &LabState) {
+        if self
+            .lanes
+            .restore(&from.lanes, from.ghost.as_ref(), from.grab)
+        {
+            self.generation += 1;
+        }
+        self.clock = Clock::of_state(from);
+        self.dock.restore(from.circling);
+    }
+
+    /// Discards the recording after step `cut`: the timeline's and every recorded
+    /// series'.
+    fn cut_after(&mut self, cut: u64) {
+        let gone = self.timeline.head().saturating_sub(cut);
+        let gone = usize::try_from(gone).unwrap_or(usize::MAX);
+        self.recorders
+            .truncate_after(self.timeline.time_of(cut), gone);
+        self.timeline.truncate_after(cut);
+    }
+
     /// After a physics step (or at the start): the circling readout and the step's
-    /// fingerprint; live, the plots, trails, export and the timeline too.
+    /// fingerprint; live, every recorded series and the timeline too.
     fn record(&mut self) {
-        self.dock.measure(&self.lanes[0].world);
+        self.dock.measure(self.lanes.first());
         if self.mode == Mode::Again || self.timeline.enabled() {
-            self.last_fingerprint =
-                fingerprint::fingerprint(self.lanes.iter().chain(&self.ghost).map(|r| &r.world));
+            self.last_fingerprint = fingerprint::fingerprint(self.lanes.all().map(|r| r.world()));
         }
         if self.mode == Mode::Again {
             return;
         }
         if self.timeline.enabled() {
-            let keyframe = self
-                .timeline
-                .wants_keyframe(self.step_index)
-                .then(|| self.snapshot());
-            let (step, time) = (self.step_index, self.time());
+            let step = self.clock.step();
+            let keyframe = self.timeline.wants_keyframe(step).then(|| self.snapshot());
+            let time = self.time();
             self.timeline
                 .push(step, time, self.last_fingerprint, keyframe);
         }
-        self.recorders.record(&self.lanes, self.ghost.as_ref());
-        self.dock.record(&self.lanes, &self.stage_times.smoothed);
+        let (runs, ghost) = (self.lanes.runs(), self.lanes.ghost());
+        self.recorders
+            .record(runs, ghost, &self.dock, &self.stage_times.smoothed);
     }
 
     pub fn time(&self) -> f64 {
-        self.lanes[0].world.time()
+        self.lanes.first().time()
     }
 
     /// Bodies stepped per physics step, the ghost included.
     pub fn bodies(&self) -> usize {
-        self.lanes
-            .iter()
-            .chain(self.ghost.as_ref())
-            .map(|r| r.world.bodies().len())
-            .sum()
+        self.lanes.all().map(|r| r.world().bodies().len()).sum()
     }
 
     /// The first body's principal moments and its `h·L` in body axes: the midpoint
     /// integrator's Newton problem, the point the convergence map marks.
     pub fn newton_point(&self) -> (DVec3, DVec3) {
-        let body = &self.lanes[0].world.bodies()[0];
+        let body = &self.lanes.first().bodies()[0];
         (
             body.props.inertia.principal(),
             self.h() * body.state.body_momentum(),
@@ -537,37 +543,13 @@ impl Lab {
     /// The motors of the scene's hinges (the first lane's, every lane has the same), by
     /// joint index.
     pub fn motors(&self) -> Vec<(usize, Motor)> {
-        let Some(c) = &self.lanes[0].world.contacts() else {
-            return Vec::new();
-        };
-        c.joints()
-            .iter()
-            .enumerate()
-            .filter_map(|(k, j)| match j.kind {
-                JointKind::Hinge { motor: Some(m), .. } => Some((k, m)),
-                _ => None,
-            })
-            .collect()
+        self.lanes.motors()
     }
 
     /// Sets a hinge's motor in every lane and wakes its body. Refused for a joint without
     /// a motor, or a speed or torque outside the scene files' ranges.
     pub fn set_motor(&mut self, joint: usize, motor: Motor) -> Result<(), String> {
         self.input(Input::SetMotor { joint, motor })
-    }
-
-    fn apply_motor(&mut self, joint: usize, motor: Motor) -> Result<(), String> {
-        crate::scene::ranges::SPIN.check("motor speed", motor.speed)?;
-        crate::scene::ranges::TORQUE.check("motor torque", motor.max_torque)?;
-        if !self.motors().iter().any(|&(k, _)| k == joint) {
-            return Err(format!("joint {joint} has no motor"));
-        }
-        for run in &mut self.lanes {
-            if let Some(c) = run.world.contacts_mut() {
-                c.set_motor(joint, motor);
-            }
-        }
-        Ok(())
     }
 
     /// Holds a body of a lane with the mouse spring (see [`Grab`]); no lane, no hold.
@@ -588,13 +570,7 @@ impl Lab {
     /// The friction of the first lane's first body that has parts: the value the Solver
     /// panel's friction slider starts from.
     pub fn friction(&self) -> Option<f64> {
-        let world = &self.lanes[0].world;
-        world.contacts()?;
-        world
-            .bodies()
-            .iter()
-            .find(|b| !b.parts.is_empty())
-            .map(|b| b.material.friction)
+        self.lanes.friction()
     }
 
     /// Sets the friction of every surface (bodies, frames' parts, planes) in every lane
@@ -604,75 +580,42 @@ impl Lab {
         self.input(Input::SetFriction(friction))
     }
 
-    fn apply_friction(&mut self, friction: f64) -> Result<(), String> {
-        crate::scene::ranges::FRICTION.check("friction", friction)?;
-        for run in &mut self.lanes {
-            run.world.set_friction(friction);
-        }
-        Ok(())
-    }
-
     /// Applies contact-solver settings to every lane and wakes every body, so that the
     /// change shows at once. Settings out of range are refused with the reason.
     pub fn set_solver_settings(&mut self, settings: SolverSettings) -> Result<(), String> {
         self.input(Input::SetSolverSettings(settings))
     }
 
-    fn apply_solver_settings(&mut self, settings: SolverSettings) -> Result<(), String> {
-        crate::scene::validate_solver(&settings).map_err(|e| e.under("solver"))?;
-        for run in &mut self.lanes {
-            let bodies = run.world.bodies().len();
-            if let Some(c) = run.world.contacts_mut() {
-                c.set_settings(settings, bodies);
-            }
-        }
-        Ok(())
-    }
-
     /// Adds a 1 kg body of `shape` above the scene (thrown from its side when `velocity`
     /// is not zero) to every lane, so lanes stay comparable. Only scenes with contacts
     /// take new bodies: elsewhere nothing would stop them falling.
     pub fn spawn(&mut self, shape: Shape, velocity: DVec3) -> Result<(), String> {
-        self.input(Input::Spawn { shape, velocity })
+        let position = self.lanes.spawn_point(velocity);
+        self.input(Input::Spawn {
+            shape,
+            position,
+            velocity,
+        })
     }
 
-    fn apply_spawn(&mut self, shape: Shape, velocity: DVec3) -> Result<(), String> {
-        if self.lanes.iter().any(|r| r.world.contacts().is_none()) {
-            return Err("bodies can be added to scenes with contacts only".into());
-        }
-        let radius = self.radius.max(1.0);
-        let position = if velocity == DVec3::ZERO {
-            DVec3::new(0.0, 2.0 * radius, 0.0)
-        } else {
-            DVec3::new(1.5 * radius, radius, 0.0)
-        };
-        let mass = 1.0;
-        let inertia =
-            Inertia::new(shape.inertia_tensor(mass).diagonal()).map_err(|e| e.to_string())?;
-        let props = MassProps { mass, inertia };
-        let mut state =
-            BodyState::from_body_omega(&props, glam::DQuat::from_rotation_z(0.3), DVec3::ZERO);
-        state.position = position;
-        state.velocity = velocity;
-        for (lane, run) in self.lanes.iter_mut().enumerate() {
-            let body = Body {
-                name: format!("spawned {}", run.world.bodies().len() + 1),
-                props,
-                state,
-                parts: vec![Part {
-                    shape,
-                    mass,
-                    offset: DVec3::ZERO,
-                    rotation: glam::DQuat::IDENTITY,
-                }],
-                material: Material::default(),
-            };
-            run.spawn(body);
-            // Simulated again, the lane keeps the trail it had.
-            self.recorders.add_trail(lane, run.world.bodies().len());
+    fn apply_spawn(
+        &mut self,
+        shape: Shape,
+        position: DVec3,
+        velocity: DVec3,
+    ) -> Result<(), String> {
+        self.lanes.spawn(shape, position, velocity)?;
+        // Simulated again, a lane keeps the trail it had.
+        for (lane, bodies) in self.lanes.body_counts().into_iter().enumerate() {
+            self.recorders.add_trail(lane, bodies);
         }
         self.generation += 1;
         Ok(())
+    }
+
+    /// Sets the bound on the steps forward; it stays through a restart.
+    pub fn set_limit(&mut self, limit: Limit) {
+        self.limit = limit;
     }
 
     /// The start conditions the run starts from (edited with [`Lab::set_start`]).
@@ -682,7 +625,7 @@ impl Lab {
 
     /// Integrator steps per physics step (set with the logged [`Lab::set_steps_per_dt`]).
     pub fn steps_per_dt(&self) -> u32 {
-        self.steps_per_dt
+        self.clock.steps_per_dt()
     }
 
     /// The integrators run side by side (set with [`Lab::set_compared`]).
@@ -693,7 +636,7 @@ impl Lab {
     /// The body held with the mouse: its lane and the pull (set by the logged
     /// [`Lab::hold`], [`Lab::drag_to`] and [`Lab::release`]).
     pub fn grab(&self) -> Option<(usize, Grab)> {
-        self.grab
+        self.lanes.grab()
     }
 
     /// The scene the lab runs.
@@ -701,7 +644,7 @@ impl Lab {
         &self.scene
     }
 
-    /// The scene's readouts and the dock's series.
+    /// The scene's readouts (their series are in [`Lab::recorders`]).
     pub fn dock(&self) -> &Dock {
         &self.dock
     }
@@ -721,58 +664,26 @@ impl Lab {
         self.scene_generation
     }
 
-    /// Radius of a sphere about the origin holding one lane's bodies at the start.
-    pub fn radius(&self) -> f64 {
-        self.radius
-    }
-
-    /// How far one lane's bodies reach from the vertical axis at the start.
-    pub fn reach(&self) -> f64 {
-        self.reach
-    }
-
     /// The runs side by side (one for scenes of several bodies), changed only through
     /// the lab's methods.
     pub fn lanes(&self) -> &[Run] {
-        &self.lanes
+        self.lanes.runs()
     }
 
     /// The exact solution drawn over every lane, when it exists.
     pub fn ghost(&self) -> Option<&Run> {
-        self.ghost.as_ref()
+        self.lanes.ghost()
     }
 
-    /// What the plots, trails and export have recorded of the run.
+    /// Every series recorded of the run: the plots, trails, export and the dock's.
     pub fn recorders(&self) -> &Recorders {
         &self.recorders
     }
 
     /// The recorded run as CSV, in the columns of `gyrolab simulate`.
     pub fn csv(&self) -> String {
-        (self.recorders.recording()).csv(self.lanes.iter().map(|r| &r.world))
+        (self.recorders.recording()).csv(self.lanes.runs().iter().map(|r| r.world()))
     }
-}
-
-/// Radius of a sphere about the origin holding a world's bodies and frames' parts.
-fn radius_of(world: &crate::world::World) -> f64 {
-    world
-        .bodies()
-        .iter()
-        .map(|b| b.state.position.length() + b.radius())
-        .chain(world.frames().iter().flat_map(|f| {
-            let center = f.global.transform.translation.length();
-            f.parts.iter().map(move |p| center + p.radius_from_centre())
-        }))
-        .fold(0.1, f64::max)
-}
-
-/// How far the bodies reach sideways from the vertical axis, for spacing lanes.
-fn reach_of(world: &crate::world::World) -> f64 {
-    world
-        .bodies()
-        .iter()
-        .map(|b| (b.state.position * DVec3::new(1.0, 0.0, 1.0)).length() + b.radius())
-        .fold(0.1, f64::max)
 }
 
 #[cfg(test)]
@@ -787,14 +698,15 @@ mod tests {
     #[test]
     fn single_body_scenes_run_the_compared_integrators_over_the_ghost() {
         let lab = lab("dzhanibekov");
-        let lanes: Vec<_> = lab.lanes.iter().map(Run::integrator).collect();
+        let lanes: Vec<_> = lab.lanes().iter().map(Run::integrator).collect();
         assert_eq!(lanes, DEFAULT_COMPARED);
-        assert_eq!(
-            lab.ghost.as_ref().unwrap().integrator(),
-            Integrator::Analytic
+        assert_eq!(lab.ghost().unwrap().integrator(), Integrator::Analytic);
+        let start = lab.lanes()[0].world().bodies()[0].state;
+        assert!(
+            lab.lanes()
+                .iter()
+                .all(|r| r.world().bodies()[0].state == start)
         );
-        let start = lab.lanes[0].world.bodies()[0].state;
-        assert!(lab.lanes.iter().all(|r| r.world.bodies()[0].state == start));
     }
 
     #[test]
@@ -804,8 +716,8 @@ mod tests {
         for _ in 0..50 {
             lab.step();
         }
-        let before: Vec<_> = lab.lanes[0]
-            .world
+        let before: Vec<_> = lab.lanes()[0]
+            .world()
             .bodies()
             .iter()
             .map(|b| b.state)
@@ -815,13 +727,13 @@ mod tests {
             .unwrap();
         assert_eq!(lab.time(), t, "no restart");
         lab.step();
-        assert_eq!(lab.lanes[0].integrator(), Integrator::ExplicitEulerWorld);
+        assert_eq!(lab.lanes()[0].integrator(), Integrator::ExplicitEulerWorld);
         assert_eq!(
             lab.recorders().switches(),
             vec![(t, Integrator::ExplicitEulerWorld)]
         );
         // One more step moves every body by about one step of its own velocity.
-        for (b, s0) in lab.lanes[0].world.bodies().iter().zip(&before) {
+        for (b, s0) in lab.lanes()[0].world().bodies().iter().zip(&before) {
             let moved = s0.orientation.inverse() * b.state.orientation;
             let omega = s0.body_omega(&b.props).length();
             assert!(
@@ -837,17 +749,17 @@ mod tests {
         let mut four = lab("dzhanibekov");
         four.set_steps_per_dt(4).unwrap();
         let mut fine = lab("dzhanibekov");
-        fine.set_dt(four.dt / 4.0).unwrap();
+        fine.set_dt(four.dt() / 4.0).unwrap();
         for _ in 0..100 {
             four.step();
             for _ in 0..4 {
                 fine.step();
             }
         }
-        for (a, b) in four.lanes.iter().zip(&fine.lanes) {
-            assert_eq!(a.world.bodies()[0].state, b.world.bodies()[0].state);
+        for (a, b) in four.lanes().iter().zip(fine.lanes()) {
+            assert_eq!(a.world().bodies()[0].state, b.world().bodies()[0].state);
         }
-        assert!((four.time() - 100.0 * four.dt).abs() < 1e-12);
+        assert!((four.time() - 100.0 * four.dt()).abs() < 1e-12);
         assert!(
             four.set_steps_per_dt(0).is_err()
                 && four.set_steps_per_dt(MAX_STEPS_PER_DT + 1).is_err()
@@ -881,10 +793,10 @@ mod tests {
         assert_eq!(lab.recorders().history()[0].samples.len(), 31);
         assert_eq!(lab.recorders().ghost_history().samples.len(), 31);
         // The plots show each lane's own drift, and it is not all zero.
-        for (series, run) in lab.recorders().history().iter().zip(&lab.lanes) {
+        for (series, run) in lab.recorders().history().iter().zip(lab.lanes()) {
             let last = series.last().unwrap();
-            assert_eq!(last.energy, run.drift.final_energy);
-            assert_eq!(last.momentum, run.drift.momentum);
+            assert_eq!(last.energy, run.drift().final_energy);
+            assert_eq!(last.momentum, run.drift().momentum);
         }
         let euler = lab
             .compared
@@ -900,7 +812,7 @@ mod tests {
         let csv = lab.csv();
         let mut lines = csv.lines();
         assert_eq!(lines.next(), Some(records::CSV_HEADER));
-        assert_eq!(lines.count(), 31 * lab.lanes.len());
+        assert_eq!(lines.count(), 31 * lab.lanes().len());
         assert!(csv.contains(",box,midpoint,"));
     }
 
@@ -913,7 +825,7 @@ mod tests {
         for _ in 0..20 {
             lab.step();
         }
-        assert_eq!(lab.lanes[0].world.bodies().len(), 1);
+        assert_eq!(lab.lanes()[0].world().bodies().len(), 1);
         let before: Vec<String> = lab.csv().lines().map(String::from).collect();
         let energy_before = lab.recorders().history()[0].last().unwrap().energy;
         lab.spawn(
@@ -923,7 +835,7 @@ mod tests {
             DVec3::ZERO,
         )
         .unwrap();
-        assert_eq!(lab.lanes[0].world.bodies().len(), 2);
+        assert_eq!(lab.lanes()[0].world().bodies().len(), 2);
         lab.step();
         let after: Vec<String> = lab.csv().lines().map(String::from).collect();
         // The export is lane after lane: each lane's rows must start with what they were.
@@ -931,7 +843,7 @@ mod tests {
             let tag = format!(",{},", lane.integrator());
             rows.iter().filter(|r| r.contains(&tag)).cloned().collect()
         };
-        for run in &lab.lanes {
+        for run in lab.lanes() {
             let (was, now) = (lane_rows(&before, run), lane_rows(&after, run));
             assert_eq!(
                 now[..was.len()],
@@ -971,8 +883,8 @@ mod tests {
         for _ in 0..400 {
             lab.step();
         }
-        let contacts = |lab: &Lab| lab.lanes[0].world.contacts().unwrap().clone();
-        let n = lab.lanes[0].world.bodies().len();
+        let contacts = |lab: &Lab| lab.lanes()[0].world().contacts().unwrap().clone();
+        let n = lab.lanes()[0].world().bodies().len();
         assert!(
             (0..n).any(|b| contacts(&lab).is_asleep(b)),
             "the stack sleeps"
@@ -996,31 +908,31 @@ mod tests {
     #[test]
     fn holding_dragging_and_releasing_a_body() {
         let mut lab = lab("bounce");
-        let ball = lab.lanes[0].world.bodies()[0].state.position;
+        let ball = lab.lanes()[0].world().bodies()[0].state.position;
         let grab = Grab {
             body: 0,
             local: DVec3::ZERO,
             target: ball,
         };
-        lab.hold(lab.lanes.len(), grab);
-        assert_eq!(lab.grab, None, "no such lane");
+        lab.hold(lab.lanes().len(), grab);
+        assert_eq!(lab.grab(), None, "no such lane");
         lab.hold(0, grab);
         let target = ball + DVec3::new(0.5, 1.0, 0.0);
         lab.drag_to(target);
         for _ in 0..200 {
             lab.step();
         }
-        let held = lab.lanes[0].world.bodies()[0].state.position;
+        let held = lab.lanes()[0].world().bodies()[0].state.position;
         assert!((held - target).length() < 0.05, "{held} vs {target}");
-        let free = lab.lanes[1].world.bodies()[0].state.position;
+        let free = lab.lanes()[1].world().bodies()[0].state.position;
         assert!(
             (free - target).length() > 1.0,
             "only lane 0 is held: {free}"
         );
         lab.release();
-        assert_eq!(lab.grab, None);
+        assert_eq!(lab.grab(), None);
         lab.step();
-        let after = lab.lanes[0].world.bodies()[0].state.velocity;
+        let after = lab.lanes()[0].world().bodies()[0].state.velocity;
         assert!(after.y < 0.0, "let go, it falls: {after}");
     }
 
@@ -1035,16 +947,16 @@ mod tests {
         std::fs::write(&bad, text.replace("dt: 0.01", "dt: -1.0")).unwrap();
         let mut lab = lab("dzhanibekov");
         lab.step();
-        let before = lab.lanes[0].world.time();
+        let before = lab.lanes()[0].world().time();
         let err = lab.open(bad.to_str().unwrap()).unwrap_err();
         assert!(
             err.starts_with(&format!("{}:7:9: dt: -1 is outside", bad.display())),
             "{err}"
         );
         assert_eq!(lab.scene.name, "dzhanibekov");
-        assert_eq!(lab.lanes[0].world.time(), before);
+        assert_eq!(lab.lanes()[0].world().time(), before);
         lab.step();
-        assert!(lab.lanes[0].world.time() > before);
+        assert!(lab.lanes()[0].world().time() > before);
         let good = dir.join("good.ron");
         std::fs::write(&good, text).unwrap();
         lab.open(good.to_str().unwrap()).unwrap();
@@ -1060,7 +972,7 @@ mod tests {
         tank.set_friction(0.0).unwrap();
         assert_eq!(tank.friction(), Some(0.0));
         tank.step();
-        let world = &tank.lanes[0].world;
+        let world = tank.lanes()[0].world();
         let contacts = world.contacts().unwrap();
         assert!(contacts.graph().values().iter().all(|c| c.friction == 0.0));
         assert!(world.frames().iter().all(|f| f.material.friction == 0.0));
@@ -1097,12 +1009,12 @@ mod tests {
         for _ in 0..2000 {
             turntable.step();
         }
-        let c = turntable.dock.circling.unwrap();
-        let world = &turntable.lanes[0].world;
+        let c = *turntable.dock().circling().unwrap();
+        let world = turntable.lanes()[0].world();
         let (rate, expected) = (c.meter.rate().unwrap(), c.expected(world));
         assert!((expected - 2.0 / 7.0).abs() < 1e-12);
         assert!((rate / expected - 1.0).abs() < 0.01, "{rate} vs {expected}");
-        assert!(lab("dzhanibekov").dock.circling.is_none());
+        assert!(lab("dzhanibekov").dock().circling().is_none());
     }
 
     #[test]
@@ -1112,7 +1024,7 @@ mod tests {
         let (g, s) = (lab.generation, lab.scene_generation);
         lab.load_scene(Scene::load("tennis-racket").unwrap());
         assert!(lab.compared.contains(&Integrator::Rk4));
-        assert_eq!(lab.lanes.len(), 5);
+        assert_eq!(lab.lanes().len(), 5);
         assert!(lab.generation > g && lab.scene_generation == s + 1);
     }
 }

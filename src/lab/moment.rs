@@ -18,7 +18,6 @@ use serde::{Deserialize, Serialize};
 use twox_hash::XxHash3_64;
 
 use super::presets::Start;
-use super::recorders::Recorders;
 use super::run::Run;
 use super::snapshot::LabState;
 use super::{Lab, MAX_STEPS_PER_DT};
@@ -59,8 +58,6 @@ pub struct Moment {
     pub state: LabState,
     pub start: Start,
     pub compared: Vec<Integrator>,
-    /// The scale of the scene (see [`Lab::radius`]).
-    pub radius: f64,
     pub switches: Vec<(f64, Integrator)>,
 }
 
@@ -75,8 +72,7 @@ impl Moment {
             state: lab.snapshot(),
             start: lab.start.clone(),
             compared: lab.compared.clone(),
-            radius: lab.radius,
-            switches: lab.recorders.switches().to_vec(),
+            switches: lab.recorders().switches().to_vec(),
         }
     }
 
@@ -97,7 +93,6 @@ impl Moment {
             },
             start: Start::of_scene(scene),
             compared: vec![integrator],
-            radius: super::radius_of(world),
             switches: Vec::new(),
         }
     }
@@ -114,8 +109,8 @@ impl Moment {
             scene_hash: hex(scene.source_hash),
             integrators: lanes.iter().map(Run::integrator).collect(),
             step: self.state.step,
-            time: lanes[0].world.time(),
-            bodies: lanes.iter().map(|r| r.world.bodies().len()).collect(),
+            time: lanes[0].world().time(),
+            bodies: lanes.iter().map(|r| r.world().bodies().len()).collect(),
             checksum: hex(XxHash3_64::oneshot(state.as_bytes())),
         };
         let header = serde_json::to_string(&header).expect("a header serialises");
@@ -234,7 +229,7 @@ impl Moment {
             return Err("no lanes".into());
         }
         for run in s.lanes.iter().chain(&s.ghost) {
-            let w = &run.world;
+            let w = run.world();
             if w.bodies().is_empty() || w.mounts().len() != w.bodies().len() {
                 return Err("every lane needs bodies, each with a mount".into());
             }
@@ -243,16 +238,16 @@ impl Moment {
             }
             w.check()?;
         }
-        let bodies = s.lanes[0].world.bodies().len();
+        let bodies = s.lanes[0].world().bodies().len();
         if let Some((lane, grab)) = s.grab
             && s.lanes
                 .get(lane)
-                .is_none_or(|r| grab.body >= r.world.bodies().len())
+                .is_none_or(|r| grab.body >= r.world().bodies().len())
         {
             return Err("the grab holds a body that does not exist".into());
         }
         if let Some(c) = &s.circling
-            && (c.body >= bodies || c.frame >= s.lanes[0].world.frames().len())
+            && (c.body >= bodies || c.frame >= s.lanes[0].world().frames().len())
         {
             return Err("the circling readout names a body or frame that does not exist".into());
         }
@@ -264,39 +259,6 @@ impl Lab {
     /// Saves the moment shown (see [`Moment::save`]).
     pub fn save_moment(&self, path: &Path) -> Result<(), String> {
         Moment::of_lab(self).save(&self.scene, path)
-    }
-
-    /// Loads a moment saved from any scene: the lab takes its scene and goes on from it,
-    /// with a new recording. Refused with one line, the lab unchanged.
-    pub fn load_moment(&mut self, path: &Path) -> Result<(), String> {
-        let (scene, moment) = Moment::read(path, None)?;
-        let new_scene =
-            scene.source_hash != self.scene.source_hash || scene.name != self.scene.name;
-        let generation = self.generation + 1;
-        let scene_generation = self.scene_generation + u64::from(new_scene);
-        *self = Lab::from_moment(scene, moment, generation, scene_generation);
-        Ok(())
-    }
-
-    /// A lab that goes on from `moment` of `scene`, its recording starting there.
-    pub fn from_moment(
-        scene: Scene,
-        moment: Moment,
-        generation: u64,
-        scene_generation: u64,
-    ) -> Lab {
-        let mut lab = Lab::build(scene, moment.compared, generation, scene_generation);
-        let circling = lab.dock.circling;
-        lab.start = moment.start;
-        lab.radius = moment.radius;
-        lab.restore_state(&moment.state);
-        if lab.dock.circling.is_none() {
-            lab.dock.circling = circling;
-        }
-        lab.recorders = Recorders::new(&lab.lanes).with_switches(moment.switches);
-        lab.timeline.clear();
-        lab.record();
-        lab
     }
 }
 
@@ -336,7 +298,7 @@ mod tests {
         ];
         for (what, edit) in edits {
             let mut bad = good.clone();
-            let world = &mut bad.state.lanes[0].world;
+            let world = bad.state.lanes[0].world_mut();
             let mut value = serde_json::to_value(&*world).unwrap();
             edit(&mut value);
             *world = serde_json::from_value(value).unwrap();

@@ -1,11 +1,15 @@
-//! What the lab records of a run for the plots, the trails and the export, kept
-//! together: a branch that discards the old future cuts every recorder at the same
-//! moment ([`Recorders::truncate_after`]).
+//! The recording: every series the lab records of a run, for the plots, the trails, the
+//! export and the dock, kept together: a branch that discards the old future cuts every
+//! one at the same moment with one call ([`Recorders::truncate_after`]).
 
+use super::dock::Dock;
+use super::dock_series::DockSeries;
 use super::history::{Sample, Series, Trail};
 use super::recording::Recording;
 use super::run::Run;
+use super::stage_time::PerStage;
 use crate::integrators::Integrator;
+use crate::scene::Scene;
 
 #[derive(Clone, Debug, Default)]
 pub struct Recorders {
@@ -18,17 +22,20 @@ pub struct Recorders {
     recording: Recording,
     /// Live integrator switches of a single lane, `(time, new integrator)`.
     switches: Vec<(f64, Integrator)>,
+    /// The dock's series.
+    dock: DockSeries,
 }
 
 impl Recorders {
-    /// Empty recorders for these lanes.
-    pub fn new(lanes: &[Run]) -> Self {
+    /// Empty recorders for the lanes of `scene`.
+    pub fn new(scene: &Scene, lanes: &[Run]) -> Self {
         Self {
             history: vec![Series::default(); lanes.len()],
             trails: lanes
                 .iter()
-                .map(|r| vec![Trail::default(); r.world.bodies().len()])
+                .map(|r| vec![Trail::default(); r.world().bodies().len()])
                 .collect(),
+            dock: DockSeries::new(scene, lanes),
             ..Self::default()
         }
     }
@@ -40,26 +47,31 @@ impl Recorders {
         self
     }
 
-    /// One physics step of every lane that has not stopped on an error, and the ghost.
-    pub fn record(&mut self, lanes: &[Run], ghost: Option<&Run>) {
+    /// One physics step of every lane that has not stopped on an error, the ghost, and
+    /// the dock's readouts.
+    pub fn record(&mut self, lanes: &[Run], ghost: Option<&Run>, dock: &Dock, stages: &PerStage) {
         for (lane, run) in lanes.iter().enumerate() {
-            if run.error.is_none() {
+            if run.error().is_none() {
                 self.history[lane].record(sample(run));
-                for (trail, body) in self.trails[lane].iter_mut().zip(run.world.bodies()) {
+                for (trail, body) in self.trails[lane].iter_mut().zip(run.world().bodies()) {
                     let s = &body.state;
                     trail.record(s.world_omega(&body.props), s.body_omega(&body.props));
                 }
-                self.recording.record(lane, &run.world);
+                self.recording.record(lane, run.world());
             }
         }
-        if let Some(ghost) = ghost.filter(|g| g.error.is_none()) {
+        if let Some(ghost) = ghost.filter(|g| g.error().is_none()) {
             self.ghost_history.record(sample(ghost));
         }
+        self.dock.record(dock, lanes, stages);
     }
 
-    /// A live integrator switch at time `t`, for the plots.
+    /// A live integrator switch at time `t`, for the plots; marked once (a switch
+    /// logged at the head is applied again when play goes on from a seek back to it).
     pub fn switched(&mut self, t: f64, integrator: Integrator) {
-        self.switches.push((t, integrator));
+        if !self.switches.contains(&(t, integrator)) {
+            self.switches.push((t, integrator));
+        }
     }
 
     /// Room for the trail of a body added to lane `lane`, which now has `bodies`
@@ -74,6 +86,7 @@ impl Recorders {
     /// and the trails' last `gone` points.
     pub fn truncate_after(&mut self, t: Option<f64>, gone: usize) {
         if let Some(t) = t {
+            self.dock.truncate_after(t);
             self.history.iter_mut().for_each(|s| s.truncate_after(t));
             self.ghost_history.truncate_after(t);
             self.recording.truncate_after(t);
@@ -105,14 +118,19 @@ impl Recorders {
     pub fn switches(&self) -> &[(f64, Integrator)] {
         &self.switches
     }
+
+    /// The dock's series.
+    pub fn dock(&self) -> &DockSeries {
+        &self.dock
+    }
 }
 
 fn sample(run: &Run) -> Sample {
-    let body = &run.world.bodies()[0];
+    let body = &run.world().bodies()[0];
     Sample {
-        t: run.world.time(),
-        energy: run.drift.final_energy,
-        momentum: run.drift.momentum,
+        t: run.world().time(),
+        energy: run.drift().final_energy,
+        momentum: run.drift().momentum,
         omega: body.state.body_omega(&body.props),
     }
 }

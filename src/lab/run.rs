@@ -6,39 +6,44 @@
 use std::sync::Arc;
 
 use crate::body::{Body, BodyState};
+use crate::contact::{Motor, SolverSettings};
+use crate::heap::vec_bytes;
 use crate::hierarchy::rig::Mount;
 use crate::integrators::analytic::TorqueFreeTop;
-use crate::integrators::{Integrator, StepError};
+use crate::integrators::{Integrator, Loads, StepError};
 use crate::lab::diagnosis::diagnose;
 use crate::lab::metrics::{Drift, FlipCounter};
+use crate::world::grab::Grab;
 use crate::world::{Stage, World};
 
+/// Its fields change only through its methods: the world through a step and the
+/// inputs a lab applies, the measurements with every step.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Run {
-    pub world: World,
+    world: World,
     /// States one step back, for interpolated rendering.
-    pub previous: Vec<BodyState>,
-    pub drift: Drift,
-    pub flips: FlipCounter,
+    previous: Vec<BodyState>,
+    drift: Drift,
+    flips: FlipCounter,
     /// The first body's spin axis at the start (the body axis of largest |ω|), if the
     /// body has three different moments.
-    pub flip_axis: Option<usize>,
+    flip_axis: Option<usize>,
     /// The exact time between flips; `None` when the exact motion never flips (a spin
     /// about the largest or smallest axis only wobbles).
-    pub analytic_flip_period: Option<f64>,
+    analytic_flip_period: Option<f64>,
     /// The first failure; a failed run stops instead of spreading NaN.
-    pub error: Option<StepError>,
+    error: Option<StepError>,
     /// That failure explained: the body, the step, the time and the likely cause.
-    pub failure: Option<String>,
+    failure: Option<String>,
     /// The world at the start, which the explanation compares with; shared, so the
     /// timeline's keyframes do not copy it. A state file leaves it out: a run loaded from
     /// one starts at the loaded moment.
     #[serde(skip)]
-    pub(super) start: Option<Arc<World>>,
+    start: Option<Arc<World>>,
     /// Steps completed.
-    pub(super) steps: u64,
+    steps: u64,
     /// The step being taken.
-    pub(super) h: f64,
+    h: f64,
 }
 
 impl Run {
@@ -83,13 +88,108 @@ impl Run {
         added
     }
 
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// The world, leaving the run (the command line goes on from a saved one).
+    pub fn into_world(self) -> World {
+        self.world
+    }
+
+    /// The world to edit, for tests that corrupt a saved state.
+    #[cfg(test)]
+    pub(crate) fn world_mut(&mut self) -> &mut World {
+        &mut self.world
+    }
+
+    /// States one step back, for interpolated rendering.
+    pub fn previous(&self) -> &[BodyState] {
+        &self.previous
+    }
+
+    pub fn drift(&self) -> &Drift {
+        &self.drift
+    }
+
+    pub fn flips(&self) -> &FlipCounter {
+        &self.flips
+    }
+
+    /// The first body's spin axis at the start, if it has three different moments.
+    pub fn flip_axis(&self) -> Option<usize> {
+        self.flip_axis
+    }
+
+    /// The exact time between flips, when the exact motion flips.
+    pub fn analytic_flip_period(&self) -> Option<f64> {
+        self.analytic_flip_period
+    }
+
+    /// The first failure, which stopped the run.
+    pub fn error(&self) -> Option<&StepError> {
+        self.error.as_ref()
+    }
+
+    /// That failure explained.
+    pub fn failure(&self) -> Option<&str> {
+        self.failure.as_deref()
+    }
+
+    /// Switches the integrator mid-motion; whether it changed. The exact solution is
+    /// refused where it does not exist.
+    pub fn set_integrator(&mut self, integrator: Integrator) -> Result<bool, String> {
+        if integrator == Integrator::Analytic && !self.world.analytic_applies() {
+            return Err("the exact solution exists for a single torque-free body only".into());
+        }
+        let changed = self.world.integrator() != integrator;
+        self.world.set_integrator(integrator);
+        Ok(changed)
+    }
+
+    /// The mouse spring's pull on a body for an integrator step of `h`.
+    pub fn pull(&mut self, grab: &Grab, h: f64) {
+        grab.pull(&mut self.world, h);
+    }
+
+    /// A hinge's motor (a checked one), its body woken.
+    pub fn set_motor(&mut self, joint: usize, motor: Motor) {
+        if let Some(c) = self.world.contacts_mut() {
+            c.set_motor(joint, motor);
+        }
+    }
+
+    /// The friction of every surface (a checked value), every body woken.
+    pub fn set_friction(&mut self, friction: f64) {
+        self.world.set_friction(friction);
+    }
+
+    /// Contact-solver settings (checked ones), every body woken.
+    pub fn set_solver_settings(&mut self, settings: SolverSettings) {
+        let bodies = self.world.bodies().len();
+        if let Some(c) = self.world.contacts_mut() {
+            c.set_settings(settings, bodies);
+        }
+    }
+
+    /// A plugin's force and torque on body `body` for the integrator step being taken.
+    pub fn add_load(&mut self, body: usize, load: Loads) {
+        self.world.add_load(body, load);
+    }
+
+    /// The world at the start (a run loaded from a state file starts at the loaded
+    /// moment).
+    pub fn start_world(&self) -> &World {
+        self.start.as_deref().unwrap_or(&self.world)
+    }
+
     pub fn integrator(&self) -> Integrator {
         self.world.integrator()
     }
 
-    /// One integrator step of `h` and its measurements; does nothing once the run has
-    /// failed.
-    pub fn step(&mut self, h: f64) -> Result<(), StepError> {
+    /// One integrator step of `h` and its measurements (a lab's physics step is
+    /// `steps_per_dt` of these); does nothing once the run has failed.
+    pub fn advance(&mut self, h: f64) -> Result<(), StepError> {
         self.begin_step();
         for stage in Stage::ALL {
             self.run_stage(stage, h);
@@ -142,6 +242,45 @@ impl Run {
         }
         Ok(())
     }
+
+    /// The lane without its world's per-step buffers.
+    pub(super) fn snapshot(&self) -> Run {
+        Run {
+            world: self.world.snapshot(),
+            previous: self.previous.clone(),
+            drift: self.drift,
+            flips: self.flips.clone(),
+            flip_axis: self.flip_axis,
+            analytic_flip_period: self.analytic_flip_period,
+            error: self.error.clone(),
+            failure: self.failure.clone(),
+            start: self.start.clone(),
+            steps: self.steps,
+            h: self.h,
+        }
+    }
+
+    pub(super) fn restore(&mut self, from: &Run) {
+        self.world.restore(&from.world);
+        self.previous.clone_from(&from.previous);
+        self.drift = from.drift;
+        self.flips.clone_from(&from.flips);
+        self.flip_axis = from.flip_axis;
+        self.analytic_flip_period = from.analytic_flip_period;
+        self.error.clone_from(&from.error);
+        self.failure.clone_from(&from.failure);
+        // A state read from a file has no start: the run starts at the loaded moment.
+        self.start = from
+            .start
+            .clone()
+            .or_else(|| Some(Arc::new(from.world.clone())));
+        self.steps = from.steps;
+        self.h = from.h;
+    }
+
+    pub(super) fn heap_bytes(&self) -> usize {
+        self.world.heap_bytes() + vec_bytes(&self.previous) + self.flips.heap_bytes()
+    }
 }
 
 #[cfg(test)]
@@ -157,8 +296,8 @@ mod tests {
         // `analytic` refuses a world of two bodies.
         let mut run = Run::new(world, Integrator::Analytic);
         let before = run.world.bodies()[0].state;
-        assert!(run.step(0.01).is_err());
-        assert!(run.step(0.01).is_err());
+        assert!(run.advance(0.01).is_err());
+        assert!(run.advance(0.01).is_err());
         assert_eq!(run.world.bodies()[0].state, before);
         assert_eq!(run.world.time(), 0.0);
     }
@@ -169,17 +308,17 @@ mod tests {
         let mut world = Scene::load("free-body").unwrap().build();
         world.bodies_mut()[0].state.velocity.x = 1e150;
         let mut run = Run::new(world, Integrator::Rk4);
-        assert_eq!(run.step(1e-3), Ok(()));
+        assert_eq!(run.advance(1e-3), Ok(()));
         // ½mv² = ½m·1e320 J does not fit in a double; the state does.
         run.world.bodies_mut()[0].state.velocity.x = 1e160;
-        assert_eq!(run.step(1e-3), Err(StepError::NonFinite));
+        assert_eq!(run.advance(1e-3), Err(StepError::NonFinite));
         assert!(run.drift.max_energy.is_finite() && run.drift.final_energy.is_finite());
         let failure = run.failure.clone().unwrap();
         assert!(
             failure.starts_with("body 'box' at step 2 (t = 0.002 s): energy overflowed"),
             "{failure}"
         );
-        assert!(run.step(1e-3).is_err(), "it stays stopped");
+        assert!(run.advance(1e-3).is_err(), "it stays stopped");
     }
 
     #[test]
@@ -189,7 +328,7 @@ mod tests {
             Integrator::Midpoint,
         );
         for _ in 0..1000 {
-            run.step(0.01).unwrap();
+            run.advance(0.01).unwrap();
         }
         let (measured, exact) = (
             run.flips.mean_period().unwrap(),
@@ -206,7 +345,7 @@ mod tests {
             Integrator::Midpoint,
         );
         for _ in 0..2000 {
-            run.step(0.01).unwrap();
+            run.advance(0.01).unwrap();
         }
         assert_eq!(run.analytic_flip_period, None);
         assert_eq!(run.flips.flips(), 0);

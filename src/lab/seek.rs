@@ -6,10 +6,8 @@
 //! from its recording [Box2D samples]); a branch makes the moment shown the present and
 //! discards the old future.
 
-use super::input::Logged;
+use super::Lab;
 use super::timeline::Timeline;
-use super::{Lab, Mode};
-use crate::world::Stage;
 
 /// The recorded range: first and last step, and their times.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -23,7 +21,7 @@ pub struct Recorded {
 impl Lab {
     /// The step shown: physics steps since the start.
     pub fn step_index(&self) -> u64 {
-        self.step_index
+        self.clock.step()
     }
 
     pub fn timeline(&self) -> &Timeline {
@@ -58,40 +56,31 @@ impl Lab {
     /// Steps between the moment shown and the last recorded one: the app draws trails
     /// without their newest this many points.
     pub fn steps_ahead(&self) -> u64 {
-        self.timeline.head().saturating_sub(self.step_index)
+        self.timeline.head().saturating_sub(self.step_index())
     }
 
     /// The first step simulated again that did not match its recording, if any.
     pub fn diverged(&self) -> Option<u64> {
-        self.timeline.diverged
+        self.timeline.diverged()
     }
 
     /// Whether the lab shows a moment before the recording's head, or has been edited
     /// there: the next live step branches.
     pub(crate) fn in_past(&self) -> bool {
-        self.step_index < self.timeline.head() || !self.timeline.edits.is_empty()
+        self.step_index() < self.timeline.head() || !self.timeline.log().edits().is_empty()
     }
 
     /// Shows recorded step `step` (clamped to the recorded range): restores the keyframe
-    /// at or before it and simulates again to it. Whether every step simulated again
-    /// matched its recording (if not, [`Lab::diverged`] says where). Edits made away
-    /// from the head are dropped.
+    /// at or before it and simulates again to it, applying the logged inputs on the way.
+    /// Whether every step simulated again matched its recording (if not,
+    /// [`Lab::diverged`] says where). Edits made away from the head are dropped.
     pub fn seek(&mut self, step: u64) -> bool {
         if self.timeline.is_empty() {
             return true;
         }
         let target = step.clamp(self.timeline.first(), self.timeline.head());
-        let timeline = std::mem::take(&mut self.timeline);
-        let key = timeline
-            .keyframe_before(target)
-            .expect("the first recorded step has a keyframe");
-        self.restore_state(key);
-        let inputs = timeline.inputs_from(key.step);
-        let mode = std::mem::replace(&mut self.mode, Mode::Again);
-        let bad = self.again_to(target, inputs, &mut 0, Some(&timeline));
-        self.mode = mode;
-        self.timeline = timeline;
-        self.timeline.edits.clear();
+        self.restore_keyframe(target);
+        let bad = self.again_to(target, false);
         self.flag(bad)
     }
 
@@ -103,7 +92,7 @@ impl Lab {
 
     /// One step back, if there is a recorded one; whether it matched its recording.
     pub fn step_back(&mut self) -> bool {
-        let step = self.step_index.saturating_sub(1);
+        let step = self.step_index().saturating_sub(1);
         self.seek(step)
     }
 
@@ -121,114 +110,47 @@ impl Lab {
 
     /// Simulates the next recorded step again and checks it against the recording:
     /// `None` at the recording's head or where the limit refuses the step, else whether
-    /// it matched. Inputs made under the
-    /// replay (edits) stay, and the run goes on from them; the first step that then
-    /// differs trips [`Lab::diverged`].
+    /// it matched. Inputs made under the replay (edits) stay, and the run goes on from
+    /// them; the first step that then differs trips [`Lab::diverged`].
     pub fn replay_step(&mut self) -> Option<bool> {
-        let from = self.step_index;
+        let from = self.step_index();
         if from >= self.timeline.head() || !self.may_step() {
             return None;
         }
-        let timeline = std::mem::take(&mut self.timeline);
-        let inputs = timeline.inputs_from(from);
-        let inputs = &inputs[..inputs.partition_point(|l| l.step <= from)];
-        let mut applied = 0;
-        let mode = std::mem::replace(&mut self.mode, Mode::Again);
-        let bad = self.again_to(from + 1, inputs, &mut applied, Some(&timeline));
-        self.mode = mode;
+        let applied = self.timeline.log().applied();
+        let bad = self.again_to(from + 1, false);
         // The branch an edit starts keeps the recorded inputs applied after it.
-        let kept = if timeline.edits.is_empty() {
-            Vec::new()
-        } else {
-            inputs[..applied].to_vec()
-        };
-        self.timeline = timeline;
-        self.timeline.edits.extend(kept);
+        self.timeline.log_mut().keep_applied_since(applied);
         Some(self.flag(bad))
     }
 
-    /// Makes the moment shown the present: the recording after it is discarded (plots,
-    /// export and trails too), and play goes on from here. With edits made away from
-    /// the head, the recording is cut at the first and the steps from there to the
-    /// moment shown are recorded again with the edits: the same keyframe and inputs give
-    /// the same states.
+    /// Makes the moment shown the present: the recording after it is discarded (every
+    /// recorded series too), and play goes on from here. With edits made away from the
+    /// head, the recording is cut at the first and the steps from there to the moment
+    /// shown are recorded again with the edits: the same keyframe and inputs give the
+    /// same states.
     pub fn branch(&mut self) {
         if !self.in_past() {
+            self.catch_up();
             return;
         }
-        let now = self.step_index;
-        let edits = std::mem::take(&mut self.timeline.edits);
+        let now = self.step_index();
+        let edits = self.timeline.log_mut().take_edits();
         let cut = edits.first().map_or(now, |l| l.step);
         self.cut_after(cut);
-        if edits.is_empty() {
-            return;
+        if !edits.is_empty() {
+            self.timeline.log_mut().append(edits);
+            self.seek(cut);
+            self.again_to(now, true);
         }
-        self.timeline.append_inputs(edits);
-        self.seek(cut);
-        let inputs: Vec<Logged> = self.timeline.inputs_from(cut).to_vec();
-        self.again_to(now, &inputs, &mut 0, None);
-    }
-
-    /// Discards the recording after step `cut`: the timeline's, the plots', the export's,
-    /// the switches' and the trails' newest points.
-    fn cut_after(&mut self, cut: u64) {
-        let head = self.timeline.head();
-        let t = self.timeline.time_of(cut);
-        if let Some(t) = t {
-            self.dock.truncate_after(t);
-        }
-        let gone = usize::try_from(head.saturating_sub(cut)).unwrap_or(usize::MAX);
-        self.recorders.truncate_after(t, gone);
-        self.timeline.truncate_after(cut);
+        self.catch_up();
     }
 
     /// Sets the divergence flag at the first bad step, if any; whether none was bad.
     fn flag(&mut self, bad: Option<u64>) -> bool {
         if let Some(step) = bad {
-            self.timeline.diverged.get_or_insert(step);
+            self.timeline.flag_diverged(step);
         }
         bad.is_none()
-    }
-
-    /// Takes physics steps up to `target`, applying `inputs[cursor..]` (in order) at the
-    /// integrator steps they were applied at; checks each step against `check`'s
-    /// fingerprints. The first step that did not match.
-    fn again_to(
-        &mut self,
-        target: u64,
-        inputs: &[Logged],
-        cursor: &mut usize,
-        check: Option<&Timeline>,
-    ) -> Option<u64> {
-        let mut bad = None;
-        while self.step_index < target {
-            let step = self.step_index;
-            while self.step_index == step {
-                while let Some(l) = inputs
-                    .get(*cursor)
-                    .filter(|l| l.at() <= (self.step_index, self.steps_taken))
-                {
-                    // Applied once already, so valid again.
-                    let _ = self.apply(l.input);
-                    *cursor += 1;
-                }
-                self.tick();
-            }
-            if let Some(t) = check
-                && t.fingerprint_of(self.step_index) != Some(self.last_fingerprint)
-            {
-                bad = bad.or(Some(self.step_index));
-            }
-        }
-        bad
-    }
-
-    /// One integrator step, without the branch [`Lab::begin_integrator_step`] makes.
-    fn tick(&mut self) {
-        self.begin_tick();
-        for stage in Stage::ALL {
-            self.run_stage(stage);
-        }
-        self.end_integrator_step();
     }
 }

@@ -12,9 +12,8 @@
 
 use std::collections::VecDeque;
 
-use super::input::Logged;
+use super::input_log::InputLog;
 use super::snapshot::LabState;
-use crate::heap::vec_bytes;
 
 /// 256 MB.
 pub const DEFAULT_BUDGET: usize = 256 << 20;
@@ -49,15 +48,11 @@ pub struct Timeline {
     first: u64,
     /// Time and fingerprint of every recorded step from `first` on.
     steps: VecDeque<(f64, u64)>,
-    /// Inputs of the recording in the order applied (none before `first`).
-    inputs: Vec<Logged>,
-    /// Inputs applied away from the recording's head (scrubbed back, or under a replay),
-    /// followed by the recorded ones a replay applied after them: the future a branch
-    /// keeps.
-    pub(crate) edits: Vec<Logged>,
+    /// The inputs of the recording (none before `first`) and the edits.
+    log: InputLog,
     /// The first step simulated again that did not match its recording; it stays set
     /// until the recording is cut (a branch) or started again.
-    pub diverged: Option<u64>,
+    diverged: Option<u64>,
 }
 
 impl Default for Timeline {
@@ -75,8 +70,7 @@ impl Timeline {
             keyframe_bytes: 0,
             first: 0,
             steps: VecDeque::new(),
-            inputs: Vec::new(),
-            edits: Vec::new(),
+            log: InputLog::default(),
             diverged: None,
         }
     }
@@ -170,9 +164,23 @@ impl Timeline {
         self.enforce_budget();
     }
 
-    /// Logs an input applied at the head.
-    pub fn log(&mut self, input: Logged) {
-        self.inputs.push(input);
+    /// The inputs of the recording and the edits.
+    pub fn log(&self) -> &InputLog {
+        &self.log
+    }
+
+    pub fn log_mut(&mut self) -> &mut InputLog {
+        &mut self.log
+    }
+
+    /// The first step simulated again that did not match its recording.
+    pub fn diverged(&self) -> Option<u64> {
+        self.diverged
+    }
+
+    /// A step simulated again did not match its recording: the first such stays.
+    pub fn flag_diverged(&mut self, step: u64) {
+        self.diverged.get_or_insert(step);
     }
 
     /// The keyframe at or before `step`.
@@ -186,11 +194,6 @@ impl Timeline {
         self.keyframes.iter().map(|k| k.state.step)
     }
 
-    /// The inputs applied after step `step` was recorded, and later.
-    pub fn inputs_from(&self, step: u64) -> &[Logged] {
-        &self.inputs[self.inputs.partition_point(|l| l.step < step)..]
-    }
-
     /// Forgets what came after `step`: later steps and keyframes, and the inputs applied
     /// after it; the divergence flag and the edits go too.
     pub fn truncate_after(&mut self, step: u64) {
@@ -200,14 +203,8 @@ impl Timeline {
             let k = self.keyframes.pop_back().expect("just checked");
             self.keyframe_bytes -= k.bytes;
         }
-        self.inputs.retain(|l| l.step < step);
-        self.edits.clear();
+        self.log.truncate_after(step);
         self.diverged = None;
-    }
-
-    /// Appends inputs after the recorded ones (a branch's edits).
-    pub(crate) fn append_inputs(&mut self, inputs: impl IntoIterator<Item = Logged>) {
-        self.inputs.extend(inputs);
     }
 
     /// The bytes the history holds: keyframes as measured, the steps, the inputs.
@@ -215,8 +212,7 @@ impl Timeline {
         self.keyframe_bytes
             + self.keyframes.capacity() * std::mem::size_of::<Keyframe>()
             + self.steps.capacity() * std::mem::size_of::<(f64, u64)>()
-            + vec_bytes(&self.inputs)
-            + vec_bytes(&self.edits)
+            + self.log.heap_bytes()
     }
 
     fn enforce_budget(&mut self) {
@@ -252,8 +248,7 @@ impl Timeline {
         let first = self.keyframes[0].state.step;
         let gone = (first - self.first).try_into().unwrap_or(usize::MAX);
         self.steps.drain(..gone.min(self.steps.len()));
-        let before = self.inputs.partition_point(|l| l.step < first);
-        self.inputs.drain(..before);
+        self.log.drop_before(first);
         self.first = first;
         true
     }

@@ -89,30 +89,30 @@ fn lane_index(lab: &Lab, integrator: Option<&str>) -> Option<usize> {
 pub(super) fn measure(quantity: &Quantity, lab: &Lab) -> (Option<f64>, Option<f64>) {
     let run = &lab.lanes()[0];
     match quantity {
-        Quantity::FlipPeriod => (run.flips.mean_period(), run.analytic_flip_period),
+        Quantity::FlipPeriod => (run.flips().mean_period(), run.analytic_flip_period()),
         Quantity::ApexRatio { body } => (apex_ratio(lab, body), None),
         Quantity::CirclingRate => {
-            let last = lab.dock().circling_series.samples.last();
+            let last = lab.recorders().dock().circling().samples.last();
             (last.map(|s| s.measured), last.map(|s| s.expected))
         }
         Quantity::EnergyChange { integrator } => {
             let lane = lane_index(lab, Some(integrator));
-            (lane.map(|i| lab.lanes()[i].drift.final_energy), None)
+            (lane.map(|i| lab.lanes()[i].drift().final_energy), None)
         }
         Quantity::SeparatrixRatio { integrator } => {
             let lane = lane_index(lab, Some(integrator));
-            let body = lane.and_then(|i| lab.lanes()[i].world.bodies().first());
+            let body = lane.and_then(|i| lab.lanes()[i].world().bodies().first());
             (
                 body.and_then(|b| separatrix_ratio(&b.props, &b.state)),
                 None,
             )
         }
         Quantity::SwingPlanePeriod => {
-            let Some(p) = &lab.dock().pendulum else {
+            let Some(p) = lab.recorders().dock().pendulum() else {
                 return (None, None);
             };
             let period = |rate: f64| std::f64::consts::TAU / rate.abs();
-            let world = &run.world;
+            let world = run.world();
             (
                 p.meter.rate().map(period),
                 Some(period(p.expected_rate(world))),
@@ -128,7 +128,7 @@ fn measure_body(quantity: &Quantity, lab: &Lab) -> (Option<f64>, Option<f64>) {
     let Some(lane) = lane_index(lab, quantity.integrator()) else {
         return (None, None);
     };
-    let bodies = &lab.lanes()[lane].world.bodies();
+    let bodies = &lab.lanes()[lane].world().bodies();
     let named = match quantity.body() {
         Some(name) => bodies.iter().find(|b| b.name == name),
         None => bodies.first(),
@@ -162,7 +162,7 @@ fn measure_body(quantity: &Quantity, lab: &Lab) -> (Option<f64>, Option<f64>) {
 /// apex where the body's upward velocity ends, the lowest point where it rests. Read
 /// from the recording, it follows a reset, a seek and a branch as the run does.
 fn apex_ratio(lab: &Lab, body: &str) -> Option<f64> {
-    let index = (lab.lanes()[0].world.bodies().iter()).position(|b| b.name == body)?;
+    let index = (lab.lanes()[0].world().bodies().iter()).position(|b| b.name == body)?;
     let states = lab.recorders().recording().states_of(0, index, lab.time());
     let mut peaks = Vec::new();
     let (mut lowest, mut last_vy) = (f64::INFINITY, None::<f64>);

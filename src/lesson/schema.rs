@@ -137,10 +137,10 @@ impl Event {
     /// When it happened in the first lane, if it has; for rest, now.
     pub fn time(&self, lab: &crate::lab::Lab) -> Option<f64> {
         let run = &lab.lanes()[0];
-        let contacts = run.world.contacts();
+        let contacts = run.world().contacts();
         match self {
             Self::Bounce { body } => super::swing::first_bounce(lab, body),
-            Self::Flip => run.flips.first(),
+            Self::Flip => run.flips().first(),
             Self::Break => contacts?.breaks().map(|(_, b)| b.time).reduce(f64::min),
             // Before the first step nothing has been found asleep, nor awake: a run to
             // rest ended at once.

@@ -181,8 +181,8 @@ impl Setup {
             integrator: (!lab.side_by_side())
                 .then(|| differs(run.integrator(), own.integrator()))
                 .flatten(),
-            solver: (run.world.contacts())
-                .zip(own.world.contacts())
+            solver: (run.world().contacts())
+                .zip(own.world().contacts())
                 .and_then(|(now, own)| differs(*now.settings(), *own.settings())),
             friction: differs(lab.friction(), base.friction()).flatten(),
             motors: (lab.motors().into_iter())

@@ -12,7 +12,7 @@ use crate::scene::JointType;
 
 /// The recorded states of the body named `body` in lane `lane`, up to the moment shown.
 fn states<'a>(lab: &'a Lab, lane: usize, body: &str) -> Option<Vec<(f64, &'a BodyState)>> {
-    let index = (lab.lanes().get(lane)?.world.bodies().iter()).position(|b| b.name == body)?;
+    let index = (lab.lanes().get(lane)?.world().bodies().iter()).position(|b| b.name == body)?;
     Some(
         lab.recorders()
             .recording()
@@ -37,9 +37,9 @@ pub fn distance(lab: &Lab, lane: usize, body: &str) -> Option<f64> {
 /// that time (an impulse: the bottom of a swing, where the rod turns the velocity
 /// smoothly, at most 4g, is no bounce), and the bounce is put midway between them.
 pub fn first_bounce(lab: &Lab, body: &str) -> Option<f64> {
-    let index = (lab.lanes()[0].world.bodies().iter()).position(|b| b.name == body)?;
+    let index = (lab.lanes()[0].world().bodies().iter()).position(|b| b.name == body)?;
     let up = up(lab);
-    let g = lab.lanes()[0].world.gravity().length();
+    let g = lab.lanes()[0].world().gravity().length();
     let mut last = None::<(f64, f64)>;
     for (t, s) in lab.recorders().recording().states_of(0, index, lab.time()) {
         let v = s.velocity.dot(up);
@@ -82,7 +82,7 @@ pub fn swing_period(lab: &Lab, lane: usize, body: &str) -> Option<f64> {
 
 /// The world's up: against gravity (+y without it).
 fn up(lab: &Lab) -> DVec3 {
-    (-lab.lanes()[0].world.gravity())
+    (-lab.lanes()[0].world().gravity())
         .try_normalize()
         .unwrap_or(DVec3::Y)
 }

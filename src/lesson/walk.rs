@@ -201,7 +201,7 @@ impl Walk {
     pub fn run_out(&self, lab: &mut Lab, until: f64, event: Option<&Event>) -> Result<(), String> {
         self.hold(lab);
         while !self.ended(lab, until, event) {
-            if let Some(e) = &lab.lanes()[0].error {
+            if let Some(e) = &lab.lanes()[0].error() {
                 return Err(format!("the run stopped at t = {:.4} s: {e}", lab.time()));
             }
             if !lab.step() {
