@@ -249,6 +249,7 @@ fn the_glossary_names_what_the_code_has() {
                 || sources.contains(&format!("{last}("))
         } else {
             modules.contains(last)
+                || sources.contains(&format!("pub {last}:"))
                 || sources.contains(&format!("fn {last}("))
                 || sources.contains(&format!("fn {last}<"))
         };

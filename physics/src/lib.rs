@@ -5,6 +5,8 @@
 //! memory a value owns) serves them all. See README.md for stepping another engine's
 //! bodies with the midpoint rule, and gyrolab's docs/architecture.md for what each holds.
 
+#![deny(missing_docs)]
+
 pub mod heap;
 
 pub mod math;

@@ -34,6 +34,7 @@ mod physics;
 mod pick;
 mod plots;
 mod render_sync;
+mod scale;
 mod screenshot;
 mod share_panel;
 mod solver_panel;

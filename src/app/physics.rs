@@ -14,7 +14,7 @@ use crate::lab::stage_time::smooth;
 use crate::scene::Scene;
 use crate::world::Stage;
 
-use super::layout::Scale;
+use super::scale::Scale;
 use super::timing::Timed;
 
 /// The lab, as the app's one physics resource, with the view's scales of its scene:

@@ -40,7 +40,7 @@ const MOST_ROWS: usize = 6;
 
 /// One equality row of a joint: axis `k` of point block `p`, or row `i` of the joint rows.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Part {
+enum EqualityRow {
     Point(usize, usize),
     Row(usize),
 }
@@ -48,19 +48,19 @@ enum Part {
 /// A joint's equality rows and its two solver bodies.
 #[derive(Clone, Debug)]
 struct Node {
-    parts: Vec<Part>,
+    parts: Vec<EqualityRow>,
     ends: [usize; 2],
 }
 
 /// A part's Jacobian on `body`, `(linear, angular)`, if the body is one of its ends.
-fn jacobian(rows: &JointRows, part: Part, body: usize) -> Option<(DVec3, DVec3)> {
+fn jacobian(rows: &JointRows, part: EqualityRow, body: usize) -> Option<(DVec3, DVec3)> {
     let (a, b, d, ang_a, ang_b) = match part {
-        Part::Point(p, k) => {
+        EqualityRow::Point(p, k) => {
             let block = &rows.points[p];
             let d = DVec3::AXES[k];
             (block.a, block.b, d, block.ra.cross(d), block.rb.cross(d))
         }
-        Part::Row(i) => {
+        EqualityRow::Row(i) => {
             let row = &rows.rows[i].2;
             let (ang_a, ang_b) = row.axis.angular();
             (row.a, row.b, DVec3::from_array(row.linear), ang_a, ang_b)
@@ -76,13 +76,13 @@ fn jacobian(rows: &JointRows, part: Part, body: usize) -> Option<(DVec3, DVec3)>
 }
 
 /// A part's position error, softness and impulse accumulated so far.
-fn part_state(rows: &JointRows, part: Part) -> (f64, Softness, f64) {
+fn part_state(rows: &JointRows, part: EqualityRow) -> (f64, Softness, f64) {
     match part {
-        Part::Point(p, k) => {
+        EqualityRow::Point(p, k) => {
             let block = &rows.points[p];
             (block.error[k], block.softness, block.impulse[k])
         }
-        Part::Row(i) => {
+        EqualityRow::Row(i) => {
             let row = &rows.rows[i].2;
             (row.error, row.softness, row.impulse)
         }
@@ -155,8 +155,8 @@ impl Direct {
             if let Vertex::Joint(j) = p.vertex {
                 for &part in &nodes[j].parts {
                     match part {
-                        Part::Point(p, _) => owned_points[p] = true,
-                        Part::Row(i) => owned_rows[i] = true,
+                        EqualityRow::Point(p, _) => owned_points[p] = true,
+                        EqualityRow::Row(i) => owned_rows[i] = true,
                     }
                 }
             }
@@ -288,8 +288,8 @@ fn push(
     apply(rows, (bodies, turn), node, delta);
     for (&part, &l) in node.parts.iter().zip(delta) {
         match part {
-            Part::Point(p, k) => rows.points[p].impulse[k] += l,
-            Part::Row(i) => rows.rows[i].2.impulse += l,
+            EqualityRow::Point(p, k) => rows.points[p].impulse[k] += l,
+            EqualityRow::Row(i) => rows.rows[i].2.impulse += l,
         }
     }
 }
@@ -332,7 +332,7 @@ fn geometric_stiffness(rows: &JointRows, n: usize, h: f64) -> Vec<f64> {
 fn nodes(rows: &JointRows) -> Vec<Node> {
     let mut nodes: Vec<Node> = Vec::new();
     let mut of_joint: std::collections::HashMap<usize, usize> = Default::default();
-    let mut add = |joint: usize, part: Part, ends: [usize; 2]| {
+    let mut add = |joint: usize, part: EqualityRow, ends: [usize; 2]| {
         let n = *of_joint.entry(joint).or_insert_with(|| {
             nodes.push(Node {
                 parts: Vec::new(),
@@ -344,12 +344,12 @@ fn nodes(rows: &JointRows) -> Vec<Node> {
     };
     for (p, (&joint, block)) in rows.point_joints.iter().zip(&rows.points).enumerate() {
         for k in 0..3 {
-            add(joint, Part::Point(p, k), [block.a, block.b]);
+            add(joint, EqualityRow::Point(p, k), [block.a, block.b]);
         }
     }
     for (i, (joint, _, row)) in rows.rows.iter().enumerate() {
         if row.is_equality() {
-            add(*joint, Part::Row(i), [row.a, row.b]);
+            add(*joint, EqualityRow::Row(i), [row.a, row.b]);
         }
     }
     nodes

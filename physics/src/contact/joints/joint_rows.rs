@@ -17,7 +17,7 @@ use crate::contact::settings::Softness;
 use crate::contact::solver::body::SolverBody;
 
 /// What the rows of one joint are built from.
-struct Ends<'a> {
+struct JointEnds<'a> {
     bodies: &'a [SolverBody],
     poses: (&'a Pose, &'a Pose),
     index: (usize, usize),
@@ -25,7 +25,7 @@ struct Ends<'a> {
     h: f64,
 }
 
-impl Ends<'_> {
+impl JointEnds<'_> {
     fn angular(&self, slot: usize, dir: DVec3, error: f64) -> (usize, Row) {
         let mut row = Row::new(self.bodies, self.index, dir);
         row.error = error;
@@ -97,7 +97,7 @@ impl Joint {
         softness: Softness,
         h: f64,
     ) -> Vec<(usize, Row)> {
-        let ends = Ends {
+        let ends = JointEnds {
             bodies,
             poses,
             index,
@@ -137,7 +137,7 @@ impl Joint {
     }
 
     /// Three angular rows (slots 3–5) that hold the relative rotation.
-    fn hold_rotation(&self, ends: &Ends, rows: &mut Vec<(usize, Row)>) {
+    fn hold_rotation(&self, ends: &JointEnds, rows: &mut Vec<(usize, Row)>) {
         let (pa, pb) = ends.poses;
         let err = pb.orientation * (pa.orientation * self.relative).inverse();
         let err = if err.w < 0.0 { -err } else { err };
@@ -149,7 +149,7 @@ impl Joint {
 
     fn hinge(
         &self,
-        ends: &Ends,
+        ends: &JointEnds,
         limits: Option<(f64, f64)>,
         motor: Option<(f64, f64)>,
         rows: &mut Vec<(usize, Row)>,
@@ -175,7 +175,12 @@ impl Joint {
             }
         }
         if let Some((speed, max)) = motor {
-            rows.push(Ends::motor(ends.angular(7, axis, 0.0), -speed, max, ends.h));
+            rows.push(JointEnds::motor(
+                ends.angular(7, axis, 0.0),
+                -speed,
+                max,
+                ends.h,
+            ));
         }
     }
 
@@ -184,7 +189,7 @@ impl Joint {
     /// `prismatic_joint.c`, with the bodies' roles swapped).
     fn slide(
         &self,
-        ends: &Ends,
+        ends: &JointEnds,
         limits: Option<(f64, f64)>,
         motor: Option<(f64, f64)>,
         rows: &mut Vec<(usize, Row)>,
@@ -205,7 +210,7 @@ impl Joint {
         }
         if let Some((speed, max)) = motor {
             let row = ends.linear(7, levers, -axis, 0.0);
-            rows.push(Ends::motor(row, speed, max, ends.h));
+            rows.push(JointEnds::motor(row, speed, max, ends.h));
         }
     }
 
@@ -214,7 +219,7 @@ impl Joint {
     /// length's bounds as one-sided limits.
     fn distance(
         &self,
-        ends: &Ends,
+        ends: &JointEnds,
         length: Option<(f64, f64)>,
         spring: Option<(f64, f64)>,
         rows: &mut Vec<(usize, Row)>,

@@ -18,7 +18,7 @@ use glam::DVec3;
 use super::body::SolverBody;
 use super::colouring::Colours;
 use super::contact_rows::ContactRows;
-use super::kernel::{RowPass, Rows, V3, Velocities};
+use super::kernel::{RowPass, Rows, Velocities, WideV3};
 use super::parallel::{self, ColourItems, EachRow, Items, Shared};
 use super::refresh::{self, Anchor, Anchors, End, MatrixPose};
 use super::wide::{Lane, Lanes, Real, WIDTH, slots, xyz};
@@ -53,7 +53,7 @@ impl Group {
         // it changes nothing.
         for j in 0..self.rows.count() {
             let at = &mut self.anchors.points[j];
-            let v = |f: fn(&Anchor<Lane>) -> &V3<Lane>| {
+            let v = |f: fn(&Anchor<Lane>) -> &WideV3<Lane>| {
                 xyz!(|k| Lanes::gather(|l| f(&r[l].anchors.points[j])[k].into()))
             };
             (at.local_a, at.local_b) = (v(|a| &a.local_a), v(|a| &a.local_b));
@@ -579,7 +579,7 @@ mod tests {
     }
 
     /// `v` in the rows' precision.
-    fn lanes(v: DVec3) -> V3<Lane> {
+    fn lanes(v: DVec3) -> WideV3<Lane> {
         v.to_array().map(|x| x as Lane)
     }
 

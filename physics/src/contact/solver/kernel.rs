@@ -19,20 +19,20 @@ use crate::contact::manifold::{MAX_POINTS, Manifold};
 use crate::contact::settings::Softness;
 
 /// A vector per slot.
-pub type V3<W> = [W; 3];
+pub type WideV3<W> = [W; 3];
 
 /// A 3×3 matrix per slot, by columns (glam's layout).
-pub type M3<W> = [V3<W>; 3];
+pub type M3<W> = [WideV3<W>; 3];
 
 /// `DVec3::dot`'s order: `(x x' + y y') + z z'`.
 #[inline(always)]
-pub fn dot<W: Real>(a: &V3<W>, b: &V3<W>) -> W {
+pub fn dot<W: Real>(a: &WideV3<W>, b: &WideV3<W>) -> W {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
 /// `DVec3::cross`.
 #[inline(always)]
-fn cross<W: Real>(a: &V3<W>, b: &V3<W>) -> V3<W> {
+fn cross<W: Real>(a: &WideV3<W>, b: &WideV3<W>) -> WideV3<W> {
     [
         a[1] * b[2] - b[1] * a[2],
         a[2] * b[0] - b[2] * a[0],
@@ -42,7 +42,7 @@ fn cross<W: Real>(a: &V3<W>, b: &V3<W>) -> V3<W> {
 
 /// `DMat3 * DVec3`'s order: `(x_axis v.x + y_axis v.y) + z_axis v.z`.
 #[inline(always)]
-pub fn transform<W: Real>(m: &M3<W>, v: &V3<W>) -> V3<W> {
+pub fn transform<W: Real>(m: &M3<W>, v: &WideV3<W>) -> WideV3<W> {
     xyz!(|k| m[0][k] * v[0] + m[1][k] * v[1] + m[2][k] * v[2])
 }
 
@@ -53,20 +53,20 @@ fn recip<W: Real>(k: W) -> W {
 }
 
 #[inline(always)]
-pub fn select3<W: Real>(m: W::Mask, yes: &V3<W>, no: &V3<W>) -> V3<W> {
+pub fn select3<W: Real>(m: W::Mask, yes: &WideV3<W>, no: &WideV3<W>) -> WideV3<W> {
     xyz!(|k| W::select(m, yes[k], no[k]))
 }
 
 #[inline(always)]
-fn vector<W: Real>(f: impl Fn(usize) -> DVec3) -> V3<W> {
+fn vector<W: Real>(f: impl Fn(usize) -> DVec3) -> WideV3<W> {
     xyz!(|k| W::gather(|l| f(l)[k]))
 }
 
 /// The velocities of one end of each slot's rows, and its inverse mass.
 #[derive(Clone, Copy)]
 pub struct Velocities<W: Real> {
-    v: V3<W>,
-    w: V3<W>,
+    v: WideV3<W>,
+    w: WideV3<W>,
     inv_mass: W,
 }
 
@@ -102,7 +102,7 @@ impl<W: Real> Velocities<W> {
     /// velocities back lost 2·10⁻⁵ of a turning pair's angular momentum in 2 s.
     #[inline(always)]
     pub fn change(&self, l: usize, start: &Self) -> (DVec3, DVec3) {
-        let change = |now: &V3<W>, was: &V3<W>| {
+        let change = |now: &WideV3<W>, was: &WideV3<W>| {
             DVec3::new(
                 now[0].slot(l) - was[0].slot(l),
                 now[1].slot(l) - was[1].slot(l),
@@ -165,11 +165,11 @@ impl InverseMass<f64> {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct AxisRow<W: Real> {
     /// `r_a × d` and `r_b × d`.
-    pub(super) ang_a: V3<W>,
-    pub(super) ang_b: V3<W>,
+    pub(super) ang_a: WideV3<W>,
+    pub(super) ang_b: WideV3<W>,
     /// `I_a⁻¹ (r_a × d)` and `I_b⁻¹ (r_b × d)`.
-    pub(super) turn_a: V3<W>,
-    pub(super) turn_b: V3<W>,
+    pub(super) turn_a: WideV3<W>,
+    pub(super) turn_b: WideV3<W>,
     /// The effective mass `1 / (J M⁻¹ Jᵀ)`.
     pub mass: W,
 }
@@ -180,8 +180,8 @@ impl<W: Real> AxisRow<W> {
     pub fn point(
         a: &InverseMass<W>,
         b: &InverseMass<W>,
-        (ra, rb): (&V3<W>, &V3<W>),
-        d: &V3<W>,
+        (ra, rb): (&WideV3<W>, &WideV3<W>),
+        d: &WideV3<W>,
     ) -> Self {
         let linear = a.inv_mass + b.inv_mass;
         Self::with_angular(a, b, (cross(ra, d), cross(rb, d)), linear)
@@ -190,7 +190,7 @@ impl<W: Real> AxisRow<W> {
     /// A purely angular row: the relative spin about unit `n` (the twist about a
     /// contact normal, a joint's angular rows).
     #[inline(always)]
-    pub fn twist(a: &InverseMass<W>, b: &InverseMass<W>, n: &V3<W>) -> Self {
+    pub fn twist(a: &InverseMass<W>, b: &InverseMass<W>, n: &WideV3<W>) -> Self {
         Self::with_angular(a, b, (*n, *n), W::ZERO)
     }
 
@@ -200,7 +200,7 @@ impl<W: Real> AxisRow<W> {
     pub fn with_angular(
         a: &InverseMass<W>,
         b: &InverseMass<W>,
-        (ang_a, ang_b): (V3<W>, V3<W>),
+        (ang_a, ang_b): (WideV3<W>, WideV3<W>),
         linear_k: W,
     ) -> Self {
         let mut axis = Self {
@@ -226,7 +226,8 @@ impl<W: Real> AxisRow<W> {
     /// Real `l` from `axes(l)`, a field at a time (a vector's worth of stores each).
     #[cfg(test)]
     pub fn gather<'a>(axes: impl Fn(usize) -> &'a AxisRow<Lane>) -> Self {
-        let v = |f: fn(&AxisRow<Lane>) -> &V3<Lane>| xyz!(|k| W::gather(|l| f(axes(l))[k].into()));
+        let v =
+            |f: fn(&AxisRow<Lane>) -> &WideV3<Lane>| xyz!(|k| W::gather(|l| f(axes(l))[k].into()));
         Self {
             ang_a: v(|a| &a.ang_a),
             ang_b: v(|a| &a.ang_b),
@@ -239,14 +240,14 @@ impl<W: Real> AxisRow<W> {
     /// The relative velocity of the point along `d`, b's minus a's (`d = 0`: the
     /// relative spin of a twist row).
     #[inline(always)]
-    pub fn velocity(&self, a: &Velocities<W>, b: &Velocities<W>, d: &V3<W>) -> W {
+    pub fn velocity(&self, a: &Velocities<W>, b: &Velocities<W>, d: &WideV3<W>) -> W {
         let dv = xyz!(|k| b.v[k] - a.v[k]);
         dot(d, &dv) + dot(&self.ang_b, &b.w) - dot(&self.ang_a, &a.w)
     }
 
     /// An impulse `λ d` on b at the point, and its reaction on a.
     #[inline(always)]
-    pub fn apply(&self, a: &mut Velocities<W>, b: &mut Velocities<W>, d: &V3<W>, lambda: W) {
+    pub fn apply(&self, a: &mut Velocities<W>, b: &mut Velocities<W>, d: &WideV3<W>, lambda: W) {
         let (la, lb) = (lambda * a.inv_mass, lambda * b.inv_mass);
         // An axis at a time, the four updates together: the same operations as four
         // `xyz!` arrays took half as long again on the 1,000-box pile.
@@ -306,8 +307,8 @@ pub enum RowPass {
 /// the normal (see [`ContactRows`](super::contact_rows::ContactRows) for why).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Rows<W: Real> {
-    pub normal: V3<W>,
-    pub tangents: [V3<W>; 2],
+    pub normal: WideV3<W>,
+    pub tangents: [WideV3<W>; 2],
     pub mu: W,
     pub restitution: W,
     /// Mean distance of the points from their centroid: the twist row's lever.

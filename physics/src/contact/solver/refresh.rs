@@ -13,7 +13,7 @@
 use glam::{DMat3, DVec3};
 
 use super::body::SolverBody;
-use super::kernel::{AxisRow, InverseMass, M3, Rows, V3, dot, select3, transform};
+use super::kernel::{AxisRow, InverseMass, M3, Rows, WideV3, dot, select3, transform};
 use super::wide::{Real, xyz};
 use crate::contact::manifold::MAX_POINTS;
 use crate::contact::pose::Pose;
@@ -41,12 +41,12 @@ impl MatrixPose {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Anchor<W: Real> {
     /// The point in each body's own frame, fixed when prepared.
-    pub local_a: V3<W>,
-    pub local_b: V3<W>,
+    pub local_a: WideV3<W>,
+    pub local_b: WideV3<W>,
     /// The point relative to each body's centre when prepared, in world axes: the point
     /// follows the bodies' translation with them.
-    pub offset_a: V3<W>,
-    pub offset_b: V3<W>,
+    pub offset_a: WideV3<W>,
+    pub offset_b: WideV3<W>,
     /// Separation when prepared.
     pub base_separation: W,
 }
@@ -88,17 +88,17 @@ impl<W: Real> End<W> {
 /// Real `l` is `gaps[l]`: the position of a slot's body b relative to its body a's,
 /// `p_b − p_a`, made in `f64`.
 #[inline(always)]
-pub fn offset<W: Real>(gaps: &[DVec3]) -> V3<W> {
+pub fn offset<W: Real>(gaps: &[DVec3]) -> WideV3<W> {
     xyz!(|k| W::gather(|l| gaps[l][k]))
 }
 
 #[inline(always)]
-fn add<W: Real>(a: &V3<W>, b: &V3<W>) -> V3<W> {
+fn add<W: Real>(a: &WideV3<W>, b: &WideV3<W>) -> WideV3<W> {
     xyz!(|k| a[k] + b[k])
 }
 
 #[inline(always)]
-fn sub<W: Real>(a: &V3<W>, b: &V3<W>) -> V3<W> {
+fn sub<W: Real>(a: &WideV3<W>, b: &WideV3<W>) -> WideV3<W> {
     xyz!(|k| a[k] - b[k])
 }
 
@@ -113,7 +113,7 @@ pub fn refresh<W: Real>(
     rows: &mut Rows<W>,
     anchors: &Anchors<W>,
     (a, b): (&End<W>, &End<W>),
-    offset: &V3<W>,
+    offset: &WideV3<W>,
     follow: bool,
 ) {
     let n = rows.normal;

@@ -99,7 +99,7 @@ macro_rules! xyz {
 pub(super) use xyz;
 
 /// A scalar the slots hold: `f64` or `f32`, with its bits for masks.
-pub trait Scalar:
+pub trait Precision:
     Copy
     + Default
     + Debug
@@ -133,7 +133,7 @@ pub trait Scalar:
 
 macro_rules! scalar {
     ($t:ty, $bits:ty) => {
-        impl Scalar for $t {
+        impl Precision for $t {
             type Bits = $bits;
             const ZERO: Self = 0.0;
             const NONE: $bits = 0;
@@ -208,9 +208,9 @@ pub trait Real:
 }
 
 /// A scalar alone is a row alone: one slot, whose mask is a `bool`.
-impl<T: Scalar> Real for T {
+impl<T: Precision> Real for T {
     type Mask = bool;
-    const ZERO: Self = <T as Scalar>::ZERO;
+    const ZERO: Self = <T as Precision>::ZERO;
 
     #[inline(always)]
     fn splat(x: f64) -> Self {
@@ -230,15 +230,15 @@ impl<T: Scalar> Real for T {
     }
     #[inline(always)]
     fn max(self, o: Self) -> Self {
-        Scalar::max(self, o)
+        Precision::max(self, o)
     }
     #[inline(always)]
     fn min(self, o: Self) -> Self {
-        Scalar::min(self, o)
+        Precision::min(self, o)
     }
     #[inline(always)]
     fn sqrt(self) -> Self {
-        Scalar::sqrt(self)
+        Precision::sqrt(self)
     }
     #[inline(always)]
     fn gt(self, o: Self) -> bool {
@@ -282,13 +282,13 @@ impl<T: Scalar> Real for T {
 /// 256-bit register.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(32))]
-pub struct Wide<T: Scalar>([T; WIDTH]);
+pub struct Wide<T: Precision>([T; WIDTH]);
 
 /// A slot mask: all bits set in the slots where a condition holds.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Mask<B>([B; WIDTH]);
 
-impl<T: Scalar> Real for Wide<T> {
+impl<T: Precision> Real for Wide<T> {
     type Mask = Mask<T::Bits>;
     const ZERO: Self = Self([T::ZERO; WIDTH]);
 
@@ -370,7 +370,7 @@ impl<T: Scalar> Real for Wide<T> {
 
 macro_rules! slotwise {
     ($trait:ident, $f:ident, $op:tt) => {
-        impl<T: Scalar> $trait for Wide<T> {
+        impl<T: Precision> $trait for Wide<T> {
             type Output = Wide<T>;
             #[inline(always)]
             fn $f(self, o: Wide<T>) -> Wide<T> {
@@ -384,7 +384,7 @@ slotwise!(Sub, sub, -);
 slotwise!(Mul, mul, *);
 slotwise!(Div, div, /);
 
-impl<T: Scalar> Neg for Wide<T> {
+impl<T: Precision> Neg for Wide<T> {
     type Output = Wide<T>;
     #[inline(always)]
     fn neg(self) -> Wide<T> {
@@ -399,7 +399,7 @@ mod tests {
     /// Every operation of a `Wide` of `T` is, slot by slot and bit for bit, the scalar
     /// one on `T` (what makes eight rows in slots end as each would alone), for values
     /// with NaN, both zeros and infinities among them.
-    fn slotwise_as_alone<T: Real + Scalar>() {
+    fn slotwise_as_alone<T: Real + Precision>() {
         // Hidden from the compiler, which would fold the scalar operations otherwise.
         let values =
             std::hint::black_box([0.0, -0.0, 1.5, -2.25, 3.0e-9, f64::NAN, f64::INFINITY, -7.0]);
