@@ -180,13 +180,7 @@ fn walk(bodies: usize, mut neighbours: impl FnMut(u32, &mut Vec<u32>)) -> usize 
 /// them; and the same pairs shuffled within each step, the worst order for list walks.
 fn workloads() -> [(&'static str, Steps); 2] {
     let mut world = Scene::load("pile").expect("built-in scene").build();
-    let bodies = world.bodies().len();
-    let contacts = world.contacts_mut().expect("contacts");
-    let settings = gyrolab::contact::SolverSettings {
-        sleep: false,
-        ..*contacts.settings()
-    };
-    contacts.set_settings(settings, bodies);
+    world.change_solver_settings(|s| s.sleep = false);
     let dt = 1.0 / 60.0;
     for _ in 0..120 {
         world.advance(dt).expect("finite step");

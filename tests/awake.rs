@@ -16,7 +16,7 @@ fn rested_pile(size: usize) -> World {
     let mut scene = Scene::load("pile").expect("built-in scene");
     scene.set_generated_size(size).expect("size in range");
     let mut world = scene.build();
-    set_settings(&mut world, |s| s.sleep = true);
+    world.change_solver_settings(|s| s.sleep = true);
     for _ in 0..(12.0 / H) as usize {
         world.advance(H).expect("finite step");
         let contacts = world.contacts().expect("contacts");
@@ -142,13 +142,4 @@ fn an_asleep_box_changed_from_outside_is_found_and_nothing_else_is_made() {
         "the lone box rests {y} m up, not on the moved box ({} m)",
         3.0 * half
     );
-}
-
-/// Changes the world's solver settings, waking its bodies as the app does.
-fn set_settings(world: &mut World, change: impl FnOnce(&mut gyrolab::contact::SolverSettings)) {
-    let bodies = world.bodies().len();
-    let contacts = world.contacts_mut().unwrap();
-    let mut settings = *contacts.settings();
-    change(&mut settings);
-    contacts.set_settings(settings, bodies);
 }

@@ -32,7 +32,7 @@ fn load(name: &str) -> World {
 fn bounce_apex_heights_scale_by_e_squared() {
     for solver in SolverKind::ALL {
         let mut world = load("bounce");
-        set_settings(&mut world, |s| s.solver = solver);
+        world.change_solver_settings(|s| s.solver = solver);
         let e = world.bodies()[0].material.restitution;
         let r = 0.2;
         let mut apexes = vec![world.bodies()[0].state.position.y - r];
@@ -93,7 +93,7 @@ fn incline_holds_iff_tan_theta_at_most_mu_else_slides_at_the_coulomb_rate() {
             (0.3, false),
         ] {
             let mut world = slope(mu, theta);
-            set_settings(&mut world, |s| s.solver = solver);
+            world.change_solver_settings(|s| s.solver = solver);
             let down = -DVec3::new(theta.to_radians().cos(), theta.to_radians().sin(), 0.0);
             let start = world.bodies()[0].state.position;
             // Settle first: the box starts a hair above the slope.
@@ -141,7 +141,7 @@ fn a_box_released_on_a_slope_has_the_coulomb_speed_after_one_second() {
     for solver in SolverKind::ALL {
         for (mu, theta) in [(0.3, 30f64), (0.5, 30.0), (0.4, 25.0)] {
             let mut world = slope(mu, theta);
-            set_settings(&mut world, |s| s.solver = solver);
+            world.change_solver_settings(|s| s.solver = solver);
             let t = theta.to_radians();
             let down = -DVec3::new(t.cos(), t.sin(), 0.0);
             run(&mut world, 0.005, 1.0, |_| {});
@@ -328,7 +328,7 @@ fn a_ten_box_stack_stays_put_and_gains_no_energy() {
 fn ten_box_stack(solver: SolverKind, sleep: bool, dt: f64) {
     let mut world = load("stack");
     {
-        set_settings(&mut world, |s| (s.solver, s.sleep) = (solver, sleep));
+        world.change_solver_settings(|s| (s.solver, s.sleep) = (solver, sleep));
     }
     assert_eq!(world.bodies().len(), 10);
     let e0 = world.energy();
@@ -367,7 +367,7 @@ fn a_twenty_row_pyramid_stands_awake() {
     let mut scene = Scene::load("pyramid").unwrap();
     scene.set_generated_size(20).unwrap();
     let mut world = scene.build();
-    set_settings(&mut world, |s| s.sleep = false);
+    world.change_solver_settings(|s| s.sleep = false);
     let start: Vec<DVec3> = world.bodies().iter().map(|b| b.state.position).collect();
     run(&mut world, scene.dt, 10.0, |_| {});
     for (b, p) in world.bodies().iter().zip(&start) {
@@ -679,7 +679,7 @@ fn overflow_in_the_solver_is_a_step_error_not_a_panic() {
                 DVec3::new(0.0, 1e300, 1e300),
             ] {
                 let mut world = load(name);
-                set_settings(&mut world, |s| s.solver = solver);
+                world.change_solver_settings(|s| s.solver = solver);
                 world.set_gravity(gravity);
                 for _ in 0..4 {
                     let stepped = world.advance(0.01);
@@ -831,13 +831,4 @@ fn a_spinning_plank_does_not_sweep_its_end_into_a_box() {
         let dp = (momentum(&world) - p0).length();
         assert!(dp < 1e-10, "{spin} rad/s: momentum changed by {dp}");
     }
-}
-
-/// Changes the world's solver settings, waking its bodies as the app does.
-fn set_settings(world: &mut World, change: impl FnOnce(&mut gyrolab::contact::SolverSettings)) {
-    let bodies = world.bodies().len();
-    let contacts = world.contacts_mut().unwrap();
-    let mut settings = *contacts.settings();
-    change(&mut settings);
-    contacts.set_settings(settings, bodies);
 }

@@ -74,7 +74,7 @@ fn a_gear_rows_torque_limit_is_the_same_at_any_sub_step_count() {
     let (tau, inertia, t) = (0.05, 0.5 * 1.0 * 0.2f64.powi(2), 0.5);
     for substeps in [4, 8] {
         let mut world = gear::world(true, tau);
-        set_settings(&mut world, |s| s.substeps = substeps);
+        world.change_solver_settings(|s| s.substeps = substeps);
         for _ in 0..(t / DT).round() as usize {
             world.advance(DT).unwrap();
         }
@@ -85,13 +85,4 @@ fn a_gear_rows_torque_limit_is_the_same_at_any_sub_step_count() {
             "{substeps} sub-steps: ω_a = {a} rad/s against {expected}"
         );
     }
-}
-
-/// Changes the world's solver settings, waking its bodies as the app does.
-fn set_settings(world: &mut World, change: impl FnOnce(&mut gyrolab::contact::SolverSettings)) {
-    let bodies = world.bodies().len();
-    let contacts = world.contacts_mut().unwrap();
-    let mut settings = *contacts.settings();
-    change(&mut settings);
-    contacts.set_settings(settings, bodies);
 }

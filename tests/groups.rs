@@ -12,12 +12,8 @@ fn pile(count: usize, solver: SolverKind, scalar: bool) -> (World, f64) {
     let mut scene = Scene::load("pile").unwrap();
     scene.set_generated_size(count).unwrap();
     let mut world = scene.build();
-    let bodies = world.bodies().len();
-    let contacts = world.contacts_mut().unwrap();
-    let mut settings = *contacts.settings();
-    (settings.solver, settings.sleep) = (solver, false);
-    contacts.set_settings(settings, bodies);
-    contacts.set_scalar_rows(scalar);
+    world.change_solver_settings(|s| (s.solver, s.sleep) = (solver, false));
+    world.contacts_mut().unwrap().set_scalar_rows(scalar);
     (world, scene.dt)
 }
 

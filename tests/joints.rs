@@ -463,7 +463,7 @@ fn the_slider_cranks_piston_follows_x_of_theta() {
     let scene = Scene::load("slider-crank").unwrap();
     for joint_solver in JointSolver::ALL {
         let mut world = scene.build();
-        set_settings(&mut world, |s| s.joint_solver = joint_solver);
+        world.change_solver_settings(|s| s.joint_solver = joint_solver);
         let meter = Mechanism::of(&scene, &world).unwrap();
         let (mut worst, mut turned, mut last) = (0.0f64, 0.0, 0.0);
         run(&mut world, scene.dt, 2.1, |w| {
@@ -546,9 +546,7 @@ fn the_chain_scene_stretches_a_third_iterative_and_not_at_all_direct() {
     let scene = Scene::load("chain").unwrap();
     let stretch = |joint_solver: JointSolver, substeps: u32| {
         let mut world = scene.build();
-        set_settings(&mut world, |s| {
-            (s.joint_solver, s.substeps) = (joint_solver, substeps)
-        });
+        world.change_solver_settings(|s| (s.joint_solver, s.substeps) = (joint_solver, substeps));
         let meter = Mechanism::of(&scene, &world).unwrap();
         let mut most = 0.0f64;
         run(&mut world, scene.dt, scene.duration, |w| {
@@ -597,7 +595,7 @@ fn the_chain_scene_loses_its_swing_iterative_and_keeps_it_direct() {
     let scene = Scene::load("chain").unwrap();
     let energy = |joint_solver: JointSolver, seconds: f64| {
         let mut world = scene.build();
-        set_settings(&mut world, |s| s.joint_solver = joint_solver);
+        world.change_solver_settings(|s| s.joint_solver = joint_solver);
         let total = |w: &World| {
             w.bodies()
                 .iter()
@@ -676,13 +674,4 @@ fn the_wrecking_ball_breaks_the_wall_only_when_it_hits() {
         touching.count() > 0,
         "no two bricks that were joined touch again"
     );
-}
-
-/// Changes the world's solver settings, waking its bodies as the app does.
-fn set_settings(world: &mut World, change: impl FnOnce(&mut gyrolab::contact::SolverSettings)) {
-    let bodies = world.bodies().len();
-    let contacts = world.contacts_mut().unwrap();
-    let mut settings = *contacts.settings();
-    change(&mut settings);
-    contacts.set_settings(settings, bodies);
 }

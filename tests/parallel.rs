@@ -14,7 +14,7 @@ fn pile(count: usize, solver: SolverKind) -> (World, f64) {
     let mut scene = Scene::load("pile").unwrap();
     scene.set_generated_size(count).unwrap();
     let mut world = scene.build();
-    set_settings(&mut world, |s| (s.solver, s.sleep) = (solver, false));
+    world.change_solver_settings(|s| (s.solver, s.sleep) = (solver, false));
     (world, scene.dt)
 }
 
@@ -135,13 +135,4 @@ fn a_ten_thousand_box_pile_settles_without_explosion_or_energy_gain() {
         "the settled pile gained {} J (from {settled} J; allowed {tolerance} J)",
         highest - settled
     );
-}
-
-/// Changes the world's solver settings, waking its bodies as the app does.
-fn set_settings(world: &mut World, change: impl FnOnce(&mut gyrolab::contact::SolverSettings)) {
-    let bodies = world.bodies().len();
-    let contacts = world.contacts_mut().unwrap();
-    let mut settings = *contacts.settings();
-    change(&mut settings);
-    contacts.set_settings(settings, bodies);
 }

@@ -460,7 +460,7 @@ fn a_pyramid_kept_awake_settles_at_any_number_of_sub_steps() {
         let mut scene = Scene::load("pyramid").unwrap();
         scene.set_generated_size(20).unwrap();
         let mut world = scene.build();
-        set_settings(&mut world, |s| (s.sleep, s.substeps) = (false, substeps));
+        world.change_solver_settings(|s| (s.sleep, s.substeps) = (false, substeps));
         let mut fastest = 0.0f64;
         while world.time() < 20.0 {
             world.advance(1.0 / 60.0).unwrap();
@@ -481,7 +481,7 @@ fn a_pyramid_kept_awake_settles_at_any_number_of_sub_steps() {
 /// and the share of manifolds carried on in the last step.
 fn rested(scene: &str, seconds: f64, recycle: bool) -> (World, f64) {
     let mut world = Scene::load(scene).unwrap().build();
-    set_settings(&mut world, |s| {
+    world.change_solver_settings(|s| {
         if !recycle {
             s.recycle_distance = 0.0;
         }
@@ -565,13 +565,4 @@ fn recycled_manifolds_keep_momentum() {
         (l1 - l0).length() < round_off * l0.length(),
         "L {l0} → {l1}"
     );
-}
-
-/// Changes the world's solver settings, waking its bodies as the app does.
-fn set_settings(world: &mut World, change: impl FnOnce(&mut gyrolab::contact::SolverSettings)) {
-    let bodies = world.bodies().len();
-    let contacts = world.contacts_mut().unwrap();
-    let mut settings = *contacts.settings();
-    change(&mut settings);
-    contacts.set_settings(settings, bodies);
 }

@@ -180,13 +180,7 @@ fn versus(c: &mut Criterion) {
             let f = f.get_or_insert_with(|| {
                 let build = move || {
                     let mut w = gyrolab_world(scene, size);
-                    let bodies = w.bodies().len();
-                    let contacts = w.contacts_mut().expect("contacts");
-                    let settings = gyrolab::contact::SolverSettings {
-                        follow_anchors: false,
-                        ..*contacts.settings()
-                    };
-                    contacts.set_settings(settings, bodies);
+                    w.change_solver_settings(|s| s.follow_anchors = false);
                     w
                 };
                 let pool = pool(1);

@@ -14,13 +14,7 @@ pub fn sleepy_gyrolab_world(scene: &str, size: usize, sleep: bool) -> World {
     let mut scene = Scene::load(scene).expect("built-in scene");
     scene.set_generated_size(size).expect("size in range");
     let mut world = scene.build();
-    let bodies = world.bodies().len();
-    let contacts = world.contacts_mut().expect("a contact scene");
-    let settings = gyrolab::contact::SolverSettings {
-        sleep,
-        ..*contacts.settings()
-    };
-    contacts.set_settings(settings, bodies);
+    world.change_solver_settings(|s| s.sleep = sleep);
     world
 }
 

@@ -166,10 +166,7 @@ impl Run {
 
     /// Contact-solver settings (checked ones), every body woken.
     pub fn set_solver_settings(&mut self, settings: SolverSettings) {
-        let bodies = self.world.bodies().len();
-        if let Some(c) = self.world.contacts_mut() {
-            c.set_settings(settings, bodies);
-        }
+        self.world.change_solver_settings(|s| *s = settings);
     }
 
     /// A plugin's force and torque on body `body` for the integrator step being taken.

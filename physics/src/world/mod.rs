@@ -32,7 +32,7 @@ pub mod riders;
 mod snapshot;
 
 use crate::body::Body;
-use crate::contact::{Contacts, Pose};
+use crate::contact::{Contacts, Pose, SolverSettings};
 use crate::hierarchy::rig::{self, Frame, Gun, Mount};
 use crate::hierarchy::{Delta, DynamicTransform};
 use crate::integrators::{Integrator, Loads, StepError};
@@ -249,6 +249,19 @@ impl World {
     /// The contacts, to change their settings, joints or rows between steps.
     pub fn contacts_mut(&mut self) -> Option<&mut Contacts> {
         self.contacts.as_deref_mut()
+    }
+
+    /// Changes the contact solver's settings (checked ones) and wakes every body, so the
+    /// change shows at once; whether the world has contacts to change.
+    pub fn change_solver_settings(&mut self, change: impl FnOnce(&mut SolverSettings)) -> bool {
+        let bodies = self.bodies.len();
+        let Some(c) = self.contacts.as_deref_mut() else {
+            return false;
+        };
+        let mut settings = *c.settings();
+        change(&mut settings);
+        c.set_settings(settings, bodies);
+        true
     }
 
     /// The loads besides gravity of the step being taken, by body (shorter: no load).
