@@ -134,7 +134,7 @@ pub fn nanos_per_step(integrator: Integrator, steps: usize) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
-fn main() {
+pub fn main() {
     println!(
         "{STEPS} steps of 1/60 s    ns/step   max |L - L0|/|L0|   max |E/E0 - 1|   max tilt of body z from L"
     );

@@ -3,8 +3,6 @@
 //! momentum clamp keeps `|L|` but turns `L`, lifts the energy to `L²/2I₂` and turns the
 //! box over. No timing is checked here: times depend on the machine.
 
-// The example's `main` and its timing are not used here.
-#[allow(dead_code)]
 #[path = "../examples/midpoint_vs_clamp.rs"]
 mod example;
 
@@ -89,4 +87,10 @@ fn the_clamp_keeps_only_the_size_of_l_and_drifts_to_the_separatrix() {
         let l = momentum_and_energy(&body).0.length();
         assert!((l / l0 - 1.0).abs() < 1e-11, "{l} {l0}");
     }
+}
+
+/// The example runs to its end: its figures printed, nothing failing.
+#[test]
+fn the_example_runs() {
+    example::main();
 }

@@ -433,9 +433,9 @@ fn readouts(ui: &mut egui::Ui, sim: &Sim) {
 fn export(ui: &mut egui::Ui, sim: &Sim, message: &mut Message) {
     ui.label(format!(
         "{} rows recorded, columns of `gyrolab simulate`",
-        sim.recorders().recording().records()
+        sim.recorders().export().records()
     ));
-    if sim.recorders().recording().full {
+    if sim.recorders().export().full {
         ui.colored_label(
             egui::Color32::LIGHT_RED,
             "recording full: later steps are not kept",

@@ -18,6 +18,7 @@ pub mod diagnosis;
 pub mod dock;
 pub mod dock_series;
 pub mod energy_map;
+pub mod export;
 pub mod fingerprint;
 pub mod history;
 pub mod input;
@@ -28,7 +29,6 @@ pub mod metrics;
 pub mod moment;
 pub mod presets;
 pub mod recorders;
-pub mod recording;
 pub mod records;
 pub mod run;
 pub mod runs;
@@ -77,7 +77,7 @@ pub struct Lab {
     /// shown.
     clock: Clock,
     /// The runs, the exact ghost, the grab and a plugin's loads.
-    lanes: Runs,
+    runs: Runs,
     /// Every series recorded of the run: plots, trails, export and the dock's.
     recorders: Recorders,
     /// What the dock under the view shows for this kind of scene, and its meters.
@@ -147,7 +147,7 @@ impl Lab {
             start: Start::of_scene(&scene),
             clock: Clock::new(scene.dt),
             compared,
-            lanes: Runs::default(),
+            runs: Runs::default(),
             recorders: Recorders::default(),
             generation,
             scene_generation,
@@ -187,7 +187,7 @@ impl Lab {
         let mut lab = Lab::build(scene, moment.compared, generation, scene_generation);
         lab.start = moment.start;
         lab.restore_state(&moment.state);
-        lab.recorders = Recorders::new(&lab.scene, lab.lanes.runs()).with_switches(moment.switches);
+        lab.recorders = Recorders::new(&lab.scene, lab.runs.runs()).with_switches(moment.switches);
         lab.timeline.clear();
         lab.record();
         lab
@@ -205,16 +205,15 @@ impl Lab {
         let lanes = if self.side_by_side() {
             Runs::compared(world, &self.compared)
         } else {
-            let integrator =
-                (self.lanes.runs().first()).map_or(world.integrator(), Run::integrator);
+            let integrator = (self.runs.runs().first()).map_or(world.integrator(), Run::integrator);
             Runs::single(world, integrator)
         };
-        self.lanes = lanes;
-        self.recorders = Recorders::new(&self.scene, self.lanes.runs());
+        self.runs = lanes;
+        self.recorders = Recorders::new(&self.scene, self.runs.runs());
         self.clock.restart();
         self.timeline.clear();
         self.mode = Mode::Live;
-        self.dock = Dock::new(&self.scene, self.lanes.first());
+        self.dock = Dock::new(&self.scene, self.runs.first());
         self.generation += 1;
         self.record();
         Ok(())
@@ -301,30 +300,30 @@ impl Lab {
     fn apply(&mut self, input: Input) -> Result<(), String> {
         match input {
             Input::Hold { lane, grab } => {
-                self.lanes.hold(lane, grab);
+                self.runs.hold(lane, grab);
                 Ok(())
             }
             Input::DragTo(target) => {
-                self.lanes.drag_to(target);
+                self.runs.drag_to(target);
                 Ok(())
             }
             Input::Release => {
-                self.lanes.release();
+                self.runs.release();
                 Ok(())
             }
             Input::SwitchIntegrator(i) => self.apply_switch(i),
             Input::SetDt(dt) => self.clock.set_dt(dt),
             Input::SetStepsPerDt(steps) => self.clock.set_steps_per_dt(steps),
-            Input::SetMotor { joint, motor } => self.lanes.set_motor(joint, motor),
-            Input::SetFriction(friction) => self.lanes.set_friction(friction),
-            Input::SetSolverSettings(settings) => self.lanes.set_solver_settings(settings),
+            Input::SetMotor { joint, motor } => self.runs.set_motor(joint, motor),
+            Input::SetFriction(friction) => self.runs.set_friction(friction),
+            Input::SetSolverSettings(settings) => self.runs.set_solver_settings(settings),
             Input::Spawn {
                 shape,
                 position,
                 velocity,
             } => self.apply_spawn(shape, position, velocity),
             Input::AddLoad { lane, body, load } => {
-                self.lanes.add_load(lane, body, load);
+                self.runs.add_load(lane, body, load);
                 Ok(())
             }
         }
@@ -335,7 +334,7 @@ impl Lab {
     /// between the forces and frames stages calls. The load is logged as an input, so a
     /// seek or a replay applies it again at the same step.
     pub fn add_load(&mut self, lane: usize, body: usize, load: Loads) -> Result<(), String> {
-        self.lanes.check_load(lane, body, &load)?;
+        self.runs.check_load(lane, body, &load)?;
         self.input(Input::AddLoad { lane, body, load })
     }
 
@@ -344,7 +343,7 @@ impl Lab {
             return Err("this scene compares integrators side by side".into());
         }
         // The plots mark the switch once, when it is first recorded.
-        if self.lanes.switch(integrator)? && self.mode == Mode::Live {
+        if self.runs.switch(integrator)? && self.mode == Mode::Live {
             self.recorders.switched(self.time(), integrator);
         }
         Ok(())
@@ -403,7 +402,7 @@ impl Lab {
     fn begin_tick(&mut self) {
         self.refused = false;
         self.catch_up();
-        self.lanes.begin_step(self.clock.h());
+        self.runs.begin_step(self.clock.h());
     }
 
     /// One stage of the step of every lane and the ghost; a lane whose stage fails stops
@@ -413,7 +412,7 @@ impl Lab {
         if self.refused {
             return;
         }
-        let (h, lanes) = (self.clock.h(), &mut self.lanes);
+        let (h, lanes) = (self.clock.h(), &mut self.runs);
         self.stage_times.time(stage, || lanes.run_stage(stage, h));
     }
 
@@ -423,7 +422,7 @@ impl Lab {
         if self.refused {
             return;
         }
-        self.lanes.end_step();
+        self.runs.end_step();
         self.stage_times.end_step();
         if self.clock.tick() {
             self.record();
@@ -480,7 +479,7 @@ impl Lab {
     /// match. Views respawn what they draw when a lane's body count changes.
     pub(crate) fn restore_state(&mut self, from: &LabState) {
         if self
-            .lanes
+            .runs
             .restore(&from.lanes, from.ghost.as_ref(), from.grab)
         {
             self.generation += 1;
@@ -502,9 +501,9 @@ impl Lab {
     /// After a physics step (or at the start): the circling readout and the step's
     /// fingerprint; live, every recorded series and the timeline too.
     fn record(&mut self) {
-        self.dock.measure(self.lanes.first());
+        self.dock.measure(self.runs.first());
         if self.mode == Mode::Again || self.timeline.enabled() {
-            self.last_fingerprint = fingerprint::fingerprint(self.lanes.all().map(|r| r.world()));
+            self.last_fingerprint = fingerprint::fingerprint(self.runs.all().map(|r| r.world()));
         }
         if self.mode == Mode::Again {
             return;
@@ -516,24 +515,24 @@ impl Lab {
             self.timeline
                 .push(step, time, self.last_fingerprint, keyframe);
         }
-        let (runs, ghost) = (self.lanes.runs(), self.lanes.ghost());
+        let (runs, ghost) = (self.runs.runs(), self.runs.ghost());
         self.recorders
             .record(runs, ghost, &self.dock, &self.stage_times.smoothed);
     }
 
     pub fn time(&self) -> f64 {
-        self.lanes.first().time()
+        self.runs.first().time()
     }
 
     /// Bodies stepped per physics step, the ghost included.
     pub fn bodies(&self) -> usize {
-        self.lanes.all().map(|r| r.world().bodies().len()).sum()
+        self.runs.all().map(|r| r.world().bodies().len()).sum()
     }
 
     /// The first body's principal moments and its `h·L` in body axes: the midpoint
     /// integrator's Newton problem, the point the convergence map marks.
     pub fn newton_point(&self) -> (DVec3, DVec3) {
-        let body = &self.lanes.first().bodies()[0];
+        let body = &self.runs.first().bodies()[0];
         (
             body.props.inertia.principal(),
             self.h() * body.state.body_momentum(),
@@ -543,7 +542,7 @@ impl Lab {
     /// The motors of the scene's hinges (the first lane's, every lane has the same), by
     /// joint index.
     pub fn motors(&self) -> Vec<(usize, Motor)> {
-        self.lanes.motors()
+        self.runs.motors()
     }
 
     /// Sets a hinge's motor in every lane and wakes its body. Refused for a joint without
@@ -570,7 +569,7 @@ impl Lab {
     /// The friction of the first lane's first body that has parts: the value the Solver
     /// panel's friction slider starts from.
     pub fn friction(&self) -> Option<f64> {
-        self.lanes.friction()
+        self.runs.friction()
     }
 
     /// Sets the friction of every surface (bodies, frames' parts, planes) in every lane
@@ -590,7 +589,7 @@ impl Lab {
     /// is not zero) to every lane, so lanes stay comparable. Only scenes with contacts
     /// take new bodies: elsewhere nothing would stop them falling.
     pub fn spawn(&mut self, shape: Shape, velocity: DVec3) -> Result<(), String> {
-        let position = self.lanes.spawn_point(velocity);
+        let position = self.runs.spawn_point(velocity);
         self.input(Input::Spawn {
             shape,
             position,
@@ -604,9 +603,9 @@ impl Lab {
         position: DVec3,
         velocity: DVec3,
     ) -> Result<(), String> {
-        self.lanes.spawn(shape, position, velocity)?;
+        self.runs.spawn(shape, position, velocity)?;
         // Simulated again, a lane keeps the trail it had.
-        for (lane, bodies) in self.lanes.body_counts().into_iter().enumerate() {
+        for (lane, bodies) in self.runs.body_counts().into_iter().enumerate() {
             self.recorders.add_trail(lane, bodies);
         }
         self.generation += 1;
@@ -636,7 +635,7 @@ impl Lab {
     /// The body held with the mouse: its lane and the pull (set by the logged
     /// [`Lab::hold`], [`Lab::drag_to`] and [`Lab::release`]).
     pub fn grab(&self) -> Option<(usize, Grab)> {
-        self.lanes.grab()
+        self.runs.grab()
     }
 
     /// The scene the lab runs.
@@ -667,12 +666,12 @@ impl Lab {
     /// The runs side by side (one for scenes of several bodies), changed only through
     /// the lab's methods.
     pub fn lanes(&self) -> &[Run] {
-        self.lanes.runs()
+        self.runs.runs()
     }
 
     /// The exact solution drawn over every lane, when it exists.
     pub fn ghost(&self) -> Option<&Run> {
-        self.lanes.ghost()
+        self.runs.ghost()
     }
 
     /// Every series recorded of the run: the plots, trails, export and the dock's.
@@ -682,7 +681,7 @@ impl Lab {
 
     /// The recorded run as CSV, in the columns of `gyrolab simulate`.
     pub fn csv(&self) -> String {
-        (self.recorders.recording()).csv(self.lanes.runs().iter().map(|r| r.world()))
+        (self.recorders.export()).csv(self.runs.runs().iter().map(|r| r.world()))
     }
 }
 

@@ -4,8 +4,8 @@
 
 use super::dock::Dock;
 use super::dock_series::DockSeries;
+use super::export::ExportStates;
 use super::history::{Sample, Series, Trail};
-use super::recording::Recording;
 use super::run::Run;
 use super::stage_time::PerStage;
 use crate::integrators::Integrator;
@@ -19,7 +19,7 @@ pub struct Recorders {
     /// Paths of ω's tip, per lane and body.
     trails: Vec<Vec<Trail>>,
     /// Every lane's states, for the CSV export.
-    recording: Recording,
+    export: ExportStates,
     /// Live integrator switches of a single lane, `(time, new integrator)`.
     switches: Vec<(f64, Integrator)>,
     /// The dock's series.
@@ -57,7 +57,7 @@ impl Recorders {
                     let s = &body.state;
                     trail.record(s.world_omega(&body.props), s.body_omega(&body.props));
                 }
-                self.recording.record(lane, run.world());
+                self.export.record(lane, run.world());
             }
         }
         if let Some(ghost) = ghost.filter(|g| g.error().is_none()) {
@@ -89,7 +89,7 @@ impl Recorders {
             self.dock.truncate_after(t);
             self.history.iter_mut().for_each(|s| s.truncate_after(t));
             self.ghost_history.truncate_after(t);
-            self.recording.truncate_after(t);
+            self.export.truncate_after(t);
             self.switches.retain(|&(at, _)| at < t);
         }
         for trail in self.trails.iter_mut().flatten() {
@@ -111,8 +111,8 @@ impl Recorders {
         &self.trails
     }
 
-    pub fn recording(&self) -> &Recording {
-        &self.recording
+    pub fn export(&self) -> &ExportStates {
+        &self.export
     }
 
     pub fn switches(&self) -> &[(f64, Integrator)] {

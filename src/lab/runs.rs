@@ -75,16 +75,6 @@ impl Runs {
         }
     }
 
-    /// The lanes of a saved moment, with their ghost and grab.
-    pub fn of_runs(runs: Vec<Run>, ghost: Option<Run>, grab: Option<(usize, Grab)>) -> Self {
-        Self {
-            runs,
-            ghost,
-            grab,
-            loads: PluginLoads::default(),
-        }
-    }
-
     pub fn runs(&self) -> &[Run] {
         &self.runs
     }

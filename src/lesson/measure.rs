@@ -163,7 +163,7 @@ fn measure_body(quantity: &Quantity, lab: &Lab) -> (Option<f64>, Option<f64>) {
 /// from the recording, it follows a reset, a seek and a branch as the run does.
 fn apex_ratio(lab: &Lab, body: &str) -> Option<f64> {
     let index = (lab.lanes()[0].world().bodies().iter()).position(|b| b.name == body)?;
-    let states = lab.recorders().recording().states_of(0, index, lab.time());
+    let states = lab.recorders().export().states_of(0, index, lab.time());
     let mut peaks = Vec::new();
     let (mut lowest, mut last_vy) = (f64::INFINITY, None::<f64>);
     for (_, s) in states {

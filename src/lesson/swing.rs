@@ -15,7 +15,7 @@ fn states<'a>(lab: &'a Lab, lane: usize, body: &str) -> Option<Vec<(f64, &'a Bod
     let index = (lab.lanes().get(lane)?.world().bodies().iter()).position(|b| b.name == body)?;
     Some(
         lab.recorders()
-            .recording()
+            .export()
             .states_of(lane, index, lab.time())
             .collect(),
     )
@@ -41,7 +41,7 @@ pub fn first_bounce(lab: &Lab, body: &str) -> Option<f64> {
     let up = up(lab);
     let g = lab.lanes()[0].world().gravity().length();
     let mut last = None::<(f64, f64)>;
-    for (t, s) in lab.recorders().recording().states_of(0, index, lab.time()) {
+    for (t, s) in lab.recorders().export().states_of(0, index, lab.time()) {
         let v = s.velocity.dot(up);
         if let Some((t0, v0)) = last
             && v0 < 0.0

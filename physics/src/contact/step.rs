@@ -642,12 +642,12 @@ impl StepState {
         let (bodies, sor) = (&mut self.bodies, settings.sor);
         match settings.joint_solver {
             JointSolver::Iterative => {
-                self.joint_rows.solve_points(bodies, use_bias, sor);
-                self.joint_rows.solve_rows(bodies, (use_bias, sor), &[]);
+                self.joint_rows.update_points(bodies, use_bias, sor);
+                self.joint_rows.update_rows(bodies, (use_bias, sor), &[]);
             }
             JointSolver::Direct => {
                 let rows = &mut self.joint_rows;
-                rows.solve_rows(bodies, (use_bias, sor), &self.direct.owned_rows);
+                rows.update_rows(bodies, (use_bias, sor), &self.direct.owned_rows);
                 self.direct.solve(rows, bodies, use_bias, sor);
             }
         }

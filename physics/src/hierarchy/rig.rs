@@ -201,7 +201,7 @@ pub fn globals_after(frames: &[FrameStart], t: f64, s: f64) -> Vec<DynamicTransf
 
 /// Advances every frame's drive by `h` and propagates. Returns, per frame, the abrupt
 /// change of its local motion a drive made in this step (none almost always).
-pub fn advance_frames(frames: &mut [Frame], t: f64, h: f64) -> Vec<Option<Delta>> {
+pub fn drive_frames(frames: &mut [Frame], t: f64, h: f64) -> Vec<Option<Delta>> {
     let jumps = frames
         .iter_mut()
         .map(|f| f.drive.advance(&mut f.local, t, h))

@@ -13,10 +13,6 @@ pub struct Parameter {
 }
 
 impl Parameter {
-    /// From `m`, taking `mc = 1 − m` by subtraction: only for `m` away from 1.
-    pub fn from_m(m: f64) -> Self {
-        Self { m, mc: 1.0 - m }
-    }
     /// From the complement `mc`, exact where `m` is near 1.
     pub fn from_complement(mc: f64) -> Self {
         Self { m: 1.0 - mc, mc }

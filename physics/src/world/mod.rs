@@ -1,4 +1,5 @@
-//! A world of bodies and the one order of a physics step.
+//! A world of bodies and the one order of an integrator step (a physics step, `dt`, is
+//! one or more of them).
 //!
 //! [`World::advance`] runs the stages of [`Stage`] in order, for every scene, whatever it
 //! mixes (free bodies, frames, riders, contacts, joints, a gun):
@@ -195,8 +196,9 @@ impl World {
     }
 
     /// The bodies, to change their state, shape or material between steps; their count
-    /// and mounts stay the world's. A body asleep that is moved is found and woken at the
-    /// next detection.
+    /// and mounts stay the world's. A body asleep that is moved stays asleep where it was
+    /// put until a contact or [`Contacts::wake`] wakes it; the next detection with a body
+    /// awake remakes its collision shapes there.
     pub fn bodies_mut(&mut self) -> &mut [Body] {
         &mut self.bodies
     }
@@ -305,7 +307,7 @@ impl World {
     pub fn run_stage(&mut self, stage: Stage, h: f64) -> Result<(), StepError> {
         match stage {
             Stage::Forces => self.forces(h)?,
-            Stage::Frames => self.advance_frames(),
+            Stage::Frames => self.drive_frames(),
             Stage::Detect => self.detect(),
             Stage::Solve => self.solve()?,
             Stage::Integrate => self.integrate()?,
@@ -339,13 +341,13 @@ impl World {
     /// Frames: the drives advance every frame through the step and the global dynamics
     /// are propagated, once; the frames' motion through the step and their sudden
     /// changes are kept for the riders.
-    pub fn advance_frames(&mut self) {
+    pub fn drive_frames(&mut self) {
         if self.frames.is_empty() {
             return;
         }
         let (t, h) = (self.time, self.handoff.h);
         self.handoff.motion.restart(&self.frames, t);
-        self.handoff.jumps = rig::advance_frames(&mut self.frames, t, h);
+        self.handoff.jumps = rig::drive_frames(&mut self.frames, t, h);
     }
 
     /// Detect: the frames' parts as kinematic colliders (where they were at the step's

@@ -219,7 +219,7 @@ impl Direct {
     ) {
         for (p, block) in rows.points.iter_mut().enumerate() {
             if !self.owned_points[p] {
-                block.solve(bodies, use_bias, sor);
+                block.update(bodies, use_bias, sor);
             }
         }
         let soft = |s: Softness| if use_bias { s } else { Softness::RIGID };
@@ -712,7 +712,7 @@ mod tests {
         assert_eq!(direct.owned_rows, vec![true, false, true, false]);
         let before = worst(&rows, &bodies);
         for _ in 0..200 {
-            rows.solve_rows(&mut bodies, (false, 1.0), &direct.owned_rows);
+            rows.update_rows(&mut bodies, (false, 1.0), &direct.owned_rows);
             direct.solve(&mut rows, &mut bodies, false, 1.0);
         }
         let after = worst(&rows, &bodies);
@@ -738,7 +738,7 @@ mod tests {
         let (mut iterated, mut direct_bodies) = (bodies.clone(), bodies.clone());
         let mut direct = Direct::new(&rows, &bodies, 1.0 / 240.0);
         for _ in 0..2 {
-            block.solve(&mut iterated, true, 1.0);
+            block.update(&mut iterated, true, 1.0);
             direct.solve(&mut rows, &mut direct_bodies, true, 1.0);
             assert!((rows.points[0].impulse - block.impulse).length() < 1e-9);
             let (a, b) = (iterated[0], direct_bodies[0]);

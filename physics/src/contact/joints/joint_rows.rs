@@ -333,15 +333,15 @@ impl JointRows {
     }
 
     /// One pass over the point blocks; `use_bias = false` is the soft step's relax pass.
-    pub fn solve_points(&mut self, bodies: &mut [SolverBody], use_bias: bool, sor: f64) {
+    pub fn update_points(&mut self, bodies: &mut [SolverBody], use_bias: bool, sor: f64) {
         for p in &mut self.points {
-            p.solve(bodies, use_bias, sor);
+            p.update(bodies, use_bias, sor);
         }
     }
 
     /// One pass over the other rows but those `skip` marks (a direct solve's), the
     /// users' last.
-    pub fn solve_rows(
+    pub fn update_rows(
         &mut self,
         bodies: &mut [SolverBody],
         (use_bias, sor): (bool, f64),
@@ -349,11 +349,11 @@ impl JointRows {
     ) {
         for (i, (_, _, r)) in self.rows.iter_mut().enumerate() {
             if !skip.get(i).copied().unwrap_or(false) {
-                r.solve(bodies, use_bias, sor);
+                r.update(bodies, use_bias, sor);
             }
         }
         for (_, r) in &mut self.users {
-            r.solve(bodies, use_bias, sor);
+            r.update(bodies, use_bias, sor);
         }
     }
 

@@ -79,7 +79,7 @@ impl PointBlock {
     }
 
     /// `use_bias = false` is the soft step's relax pass: rigid, no position feedback.
-    pub fn solve(&mut self, bodies: &mut [SolverBody], use_bias: bool, sor: f64) {
+    pub fn update(&mut self, bodies: &mut [SolverBody], use_bias: bool, sor: f64) {
         let (a, b) = (&bodies[self.a], &bodies[self.b]);
         let cdot = b.point_velocity(self.rb) - a.point_velocity(self.ra);
         let s = if use_bias {

@@ -143,13 +143,13 @@ impl Row {
 
     /// `use_bias = false` is the soft step's relax pass: no position feedback but a
     /// spring's and a slack limit's.
-    pub fn solve(&mut self, bodies: &mut [SolverBody], use_bias: bool, sor: f64) {
+    pub fn update(&mut self, bodies: &mut [SolverBody], use_bias: bool, sor: f64) {
         let d = self.linear;
         let speed = self.on_bodies(bodies, |axis, a, b| axis.velocity(a, b, &d));
         let s = self.pass_softness(use_bias);
         let bias = s.bias_rate * self.error;
         let delta = soft_impulse(s, self.axis.mass, speed - self.target, bias, self.impulse);
-        // max/min, not clamp, which panics on NaN bounds (see `solve_friction`).
+        // max/min, not clamp, which panics on NaN bounds (see `update_friction`).
         let total = (self.impulse + sor * delta).max(self.lo).min(self.hi);
         let applied = total - self.impulse;
         self.on_bodies(bodies, |axis, a, b| axis.apply(a, b, &d, applied));

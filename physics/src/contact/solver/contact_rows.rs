@@ -9,7 +9,7 @@ use glam::DVec3;
 use super::body::{Ends, SolverBody};
 use super::kernel::{PointRow, RowPass, Rows, Velocities};
 use super::refresh::{self, Anchor, Anchors, End, MatrixPose};
-use super::wide::{Lane, Real};
+use super::wide::{Real, RowReal};
 use crate::contact::geometry::tangents;
 use crate::contact::manifold::Manifold;
 use crate::contact::pose::Pose;
@@ -34,14 +34,14 @@ pub struct ContactRows {
     pub b: usize,
     /// Which contact of the graph these rows came from, to store the impulses back.
     pub contact: usize,
-    pub anchors: Anchors<Lane>,
-    pub rows: Rows<Lane>,
+    pub anchors: Anchors<RowReal>,
+    pub rows: Rows<RowReal>,
 }
 
 /// `v` in the rows' precision.
 #[inline]
-fn lanes(v: DVec3) -> [Lane; 3] {
-    v.to_array().map(Lane::splat)
+fn lanes(v: DVec3) -> [RowReal; 3] {
+    v.to_array().map(RowReal::splat)
 }
 
 impl Ends for ContactRows {
@@ -82,13 +82,13 @@ impl ContactRows {
         let rows = &mut self.rows;
         rows.normal = lanes(n);
         rows.tangents = [lanes(t1), lanes(t2)];
-        rows.mu = Lane::splat(input.friction);
-        rows.restitution = Lane::splat(input.restitution);
+        rows.mu = RowReal::splat(input.friction);
+        rows.restitution = RowReal::splat(input.restitution);
         (rows.len, rows.mixed, rows.flip) = (m.len, false, false);
         (rows.friction_impulse, rows.twist_impulse) = if warm_start {
             (
-                [m.friction_impulse.dot(t1), m.friction_impulse.dot(t2)].map(Lane::splat),
-                Lane::splat(m.twist_impulse),
+                [m.friction_impulse.dot(t1), m.friction_impulse.dot(t2)].map(RowReal::splat),
+                RowReal::splat(m.twist_impulse),
             )
         } else {
             ([0.0; 2], 0.0)
@@ -112,11 +112,11 @@ impl ContactRows {
                 local_b: lanes(qb * rb),
                 offset_a: lanes(ra),
                 offset_b: lanes(rb),
-                base_separation: Lane::splat(p.separation),
+                base_separation: RowReal::splat(p.separation),
             };
             *row = PointRow {
-                impulse: Lane::splat(if warm_start { p.normal_impulse } else { 0.0 }),
-                approach: Lane::splat(rel.dot(n)),
+                impulse: RowReal::splat(if warm_start { p.normal_impulse } else { 0.0 }),
+                approach: RowReal::splat(rel.dot(n)),
                 ..PointRow::default()
             };
             rows.active[j] = true;
@@ -167,7 +167,7 @@ impl ContactRows {
             if e > 0.0 && approach < -settings.restitution_threshold && s + approach * h < 0.0 {
                 bias = bias.min(e * approach);
             }
-            p.bias = Lane::splat(bias);
+            p.bias = RowReal::splat(bias);
         }
     }
 
@@ -178,7 +178,7 @@ impl ContactRows {
         rows.restitution != 0.0
             && rows.points[..rows.len]
                 .iter()
-                .any(|p| p.approach <= Lane::splat(-threshold) || p.approach.is_nan())
+                .any(|p| p.approach <= RowReal::splat(-threshold) || p.approach.is_nan())
     }
 
     /// Writes the accumulated impulses back into the manifold for next step's warm start.

@@ -2,7 +2,7 @@
 //! four constraints at once [rapier]: the rows of one colour touch disjoint moving
 //! bodies, so several of them can be gathered into structure-of-arrays slots, solved
 //! together by the [`kernel`](super::kernel) and scattered back. The kernel is the one
-//! that solves a row alone, on a [`Lanes`] instead of a [`Lane`], so eight rows in slots
+//! that solves a row alone, on a [`RowWide`] instead of a [`RowReal`], so eight rows in slots
 //! end bitwise as each would alone (the rows one at a time stay the reference the tests
 //! compare with, and solve the overflow colour and the rows left over in a colour).
 //!
@@ -21,7 +21,7 @@ use super::contact_rows::ContactRows;
 use super::kernel::{RowPass, Rows, Velocities, WideV3};
 use super::parallel::{self, ColourItems, EachRow, Items, Shared};
 use super::refresh::{self, Anchor, Anchors, End, MatrixPose};
-use super::wide::{Lane, Lanes, Real, WIDTH, slots, xyz};
+use super::wide::{Real, RowReal, RowWide, WIDTH, slots, xyz};
 use crate::contact::Contact;
 use crate::contact::manifold::MAX_POINTS;
 
@@ -31,8 +31,8 @@ struct Group {
     members: [usize; WIDTH],
     a: [usize; WIDTH],
     b: [usize; WIDTH],
-    rows: Rows<Lanes>,
-    anchors: Anchors<Lanes>,
+    rows: Rows<RowWide>,
+    anchors: Anchors<RowWide>,
 }
 
 impl Group {
@@ -53,12 +53,12 @@ impl Group {
         // it changes nothing.
         for j in 0..self.rows.count() {
             let at = &mut self.anchors.points[j];
-            let v = |f: fn(&Anchor<Lane>) -> &WideV3<Lane>| {
-                xyz!(|k| Lanes::gather(|l| f(&r[l].anchors.points[j])[k].into()))
+            let v = |f: fn(&Anchor<RowReal>) -> &WideV3<RowReal>| {
+                xyz!(|k| RowWide::gather(|l| f(&r[l].anchors.points[j])[k].into()))
             };
             (at.local_a, at.local_b) = (v(|a| &a.local_a), v(|a| &a.local_b));
             (at.offset_a, at.offset_b) = (v(|a| &a.offset_a), v(|a| &a.offset_b));
-            at.base_separation = Lanes::gather(|l| r[l].anchors.points[j].base_separation.into());
+            at.base_separation = RowWide::gather(|l| r[l].anchors.points[j].base_separation.into());
         }
     }
 
@@ -92,7 +92,7 @@ impl Group {
         slot.twist_impulse.set_slot(l, row.twist_impulse.into());
         for (j, (point, from)) in slot.points.iter_mut().zip(&row.points).enumerate() {
             let here = j < row.len;
-            Lanes::set_mask(&mut slot.active[j], l, here);
+            RowWide::set_mask(&mut slot.active[j], l, here);
             // A point a slot lacks has the impulse −0, which adds nothing to the
             // load's sum, not even a zero's sign.
             point.bias.set_slot(l, from.bias.into());
@@ -121,8 +121,8 @@ impl Group {
         // SAFETY: the caller's promise; the borrows end before the writes.
         unsafe {
             let start = (
-                Velocities::<Lanes>::gather_from(|l| bodies.get(self.a[l])),
-                Velocities::<Lanes>::gather_from(|l| bodies.get(self.b[l])),
+                Velocities::<RowWide>::gather_from(|l| bodies.get(self.a[l])),
+                Velocities::<RowWide>::gather_from(|l| bodies.get(self.b[l])),
             );
             let (mut a, mut b) = start;
             self.rows.run(&mut a, &mut b, pass);
@@ -565,7 +565,7 @@ mod tests {
         }
 
         /// A row's axis; an immovable second end has no turn.
-        fn axis(&mut self, b_moves: bool) -> AxisRow<Lane> {
+        fn axis(&mut self, b_moves: bool) -> AxisRow<RowReal> {
             let turn_b = self.vector();
             let (ang_a, ang_b, turn_a) = (self.vector(), self.vector(), self.vector());
             AxisRow {
@@ -573,14 +573,14 @@ mod tests {
                 ang_b: lanes(ang_b),
                 turn_a: lanes(turn_a),
                 turn_b: lanes(if b_moves { turn_b } else { DVec3::ZERO }),
-                mass: [0.0, self.uniform(0.1, 2.0)][self.below(2)] as Lane,
+                mass: [0.0, self.uniform(0.1, 2.0)][self.below(2)] as RowReal,
             }
         }
     }
 
     /// `v` in the rows' precision.
-    fn lanes(v: DVec3) -> WideV3<Lane> {
-        v.to_array().map(|x| x as Lane)
+    fn lanes(v: DVec3) -> WideV3<RowReal> {
+        v.to_array().map(|x| x as RowReal)
     }
 
     /// Rows of one colour between bodies `2i` and `2i + 1`, the static body or a kinematic
@@ -621,7 +621,7 @@ mod tests {
 
     /// One manifold's rows: 0 to 4 points, loaded or idle, with garbage in the slots of
     /// the points it lacks; `moves`: whether its second body moves.
-    fn rows(rand: &mut Rand, moves: bool, flip: bool) -> Rows<Lane> {
+    fn rows(rand: &mut Rand, moves: bool, flip: bool) -> Rows<RowReal> {
         let idle = rand.below(3) == 0;
         let len = rand.below(MAX_POINTS + 1);
         let impulse = |rand: &mut Rand| {
@@ -629,19 +629,19 @@ mod tests {
                 [0.0, -0.0][rand.below(2)]
             } else {
                 rand.impulse()
-            }) as Lane
+            }) as RowReal
         };
-        let mut rows = Rows::<Lane> {
+        let mut rows = Rows::<RowReal> {
             normal: lanes(rand.vector().normalize_or(DVec3::Y)),
             tangents: [lanes(rand.vector()), lanes(rand.vector())],
-            mu: [0.6, 0.0, Lane::NAN, Lane::INFINITY][rand.below(4)],
+            mu: [0.6, 0.0, RowReal::NAN, RowReal::INFINITY][rand.below(4)],
             restitution: [0.0, 0.5, 1.0][rand.below(3)],
             len,
             friction: [rand.axis(moves), rand.axis(moves)],
             friction_impulse: [impulse(rand), impulse(rand)],
             twist: rand.axis(moves),
             twist_impulse: impulse(rand),
-            twist_radius: [0.0, rand.uniform(0.0, 1.0)][rand.below(2)] as Lane,
+            twist_radius: [0.0, rand.uniform(0.0, 1.0)][rand.below(2)] as RowReal,
             flip,
             ..Rows::default()
         };
@@ -651,22 +651,22 @@ mod tests {
                 let impulse = impulse(rand);
                 PointRow {
                     normal: rand.axis(moves),
-                    separation: rand.value() as Lane,
+                    separation: rand.value() as RowReal,
                     impulse,
-                    max_impulse: impulse + rand.impulse() as Lane,
-                    bias: rand.value() as Lane,
-                    approach: rand.value() as Lane,
+                    max_impulse: impulse + rand.impulse() as RowReal,
+                    bias: rand.value() as RowReal,
+                    approach: rand.value() as RowReal,
                 }
             } else {
                 let mut normal = rand.axis(true);
-                normal.mass = Lane::NAN;
+                normal.mass = RowReal::NAN;
                 PointRow {
                     normal,
-                    separation: Lane::NAN,
-                    impulse: rand.value() as Lane,
-                    max_impulse: rand.value() as Lane,
-                    bias: rand.value() as Lane,
-                    approach: Lane::NAN,
+                    separation: RowReal::NAN,
+                    impulse: rand.value() as RowReal,
+                    max_impulse: rand.value() as RowReal,
+                    bias: rand.value() as RowReal,
+                    approach: RowReal::NAN,
                 }
             };
         }
@@ -683,10 +683,10 @@ mod tests {
             let slots = &mut g.rows;
             for j in 0..slots.count() {
                 let p = &mut slots.points[j];
-                p.separation = Lanes::gather(|l| r[l].points[j].separation.into());
+                p.separation = RowWide::gather(|l| r[l].points[j].separation.into());
                 p.normal = AxisRow::gather(|l| &r[l].points[j].normal);
             }
-            slots.twist_radius = Lanes::gather(|l| r[l].twist_radius.into());
+            slots.twist_radius = RowWide::gather(|l| r[l].twist_radius.into());
             for k in 0..2 {
                 slots.friction[k] = AxisRow::gather(|l| &r[l].friction[k]);
             }
@@ -732,11 +732,11 @@ mod tests {
             for (l, &i) in g.members.iter().enumerate() {
                 let r = &mut rows[i].rows;
                 for (row, slot) in r.points[..r.len].iter_mut().zip(&slots.points) {
-                    row.impulse = slot.impulse.slot(l) as Lane;
-                    row.max_impulse = slot.max_impulse.slot(l) as Lane;
+                    row.impulse = slot.impulse.slot(l) as RowReal;
+                    row.max_impulse = slot.max_impulse.slot(l) as RowReal;
                 }
-                r.friction_impulse = [0, 1].map(|k| slots.friction_impulse[k].slot(l) as Lane);
-                r.twist_impulse = slots.twist_impulse.slot(l) as Lane;
+                r.friction_impulse = [0, 1].map(|k| slots.friction_impulse[k].slot(l) as RowReal);
+                r.twist_impulse = slots.twist_impulse.slot(l) as RowReal;
                 r.flip = slots.flip;
             }
         }
@@ -760,7 +760,7 @@ mod tests {
                     .iter()
                     .flat_map(|p| [p.impulse, p.max_impulse])
                     .chain(r.friction_impulse)
-                    .chain([r.twist_impulse, Lane::from(u8::from(r.flip))])
+                    .chain([r.twist_impulse, RowReal::from(u8::from(r.flip))])
                     .map(|x| f64::from(x).to_bits())
                     .collect::<Vec<_>>()
             })
@@ -911,7 +911,7 @@ mod tests {
                     let garbage = if j < r.rows.len { 0.0 } else { f64::NAN };
                     let mut v = || lanes(rand.vector() + DVec3::splat(garbage));
                     (at.local_a, at.local_b, at.offset_a, at.offset_b) = (v(), v(), v(), v());
-                    at.base_separation = (rand.value() + garbage) as Lane;
+                    at.base_separation = (rand.value() + garbage) as RowReal;
                 }
             }
             // Packed at some poses, then moved to others.

@@ -13,7 +13,7 @@ use super::bias::NormalBias;
 use super::body::SolverBody;
 use super::soft::soft_impulse_scaled;
 #[cfg(test)]
-use super::wide::Lane;
+use super::wide::RowReal;
 use super::wide::{Real, xyz};
 use crate::contact::manifold::{MAX_POINTS, Manifold};
 use crate::contact::settings::Softness;
@@ -225,9 +225,10 @@ impl<W: Real> AxisRow<W> {
 
     /// Real `l` from `axes(l)`, a field at a time (a vector's worth of stores each).
     #[cfg(test)]
-    pub fn gather<'a>(axes: impl Fn(usize) -> &'a AxisRow<Lane>) -> Self {
-        let v =
-            |f: fn(&AxisRow<Lane>) -> &WideV3<Lane>| xyz!(|k| W::gather(|l| f(axes(l))[k].into()));
+    pub fn gather<'a>(axes: impl Fn(usize) -> &'a AxisRow<RowReal>) -> Self {
+        let v = |f: fn(&AxisRow<RowReal>) -> &WideV3<RowReal>| {
+            xyz!(|k| W::gather(|l| f(axes(l))[k].into()))
+        };
         Self {
             ang_a: v(|a| &a.ang_a),
             ang_b: v(|a| &a.ang_b),
@@ -342,8 +343,8 @@ impl<W: Real> Rows<W> {
             RowPass::WarmStart => self.warm_start(a, b),
             RowPass::Iterate(bias, sor) => {
                 let load = self.load();
-                self.solve_friction(a, b, load, sor);
-                self.solve_normals(a, b, bias, sor);
+                self.update_friction(a, b, load, sor);
+                self.update_normals(a, b, bias, sor);
             }
             // Friction after the normal rows here, as Box2D v3 orders them in every pass
             // [Catto, `contact_solver.c`], within μ times the larger of the load before
@@ -359,9 +360,9 @@ impl<W: Real> Rows<W> {
             // there too, a 20-row pyramid at 3 sub-steps jittered at 0.13 m/s.
             RowPass::Relax(bias, sor) => {
                 let solved = self.load();
-                self.solve_normals(a, b, bias, sor);
+                self.update_normals(a, b, bias, sor);
                 let load = solved.max(self.load());
-                self.solve_friction(a, b, load, sor);
+                self.update_friction(a, b, load, sor);
             }
             RowPass::Restitution(threshold) => self.restitution(a, b, threshold),
         }
@@ -372,7 +373,7 @@ impl<W: Real> Rows<W> {
     /// the load unevenly, the same way every pass; soft contacts then give more on one
     /// side and a stack leans (its top drifted 4.7 mm in 10 s awake; 0.3 mm alternating).
     #[inline(always)]
-    fn solve_normals(
+    fn update_normals(
         &mut self,
         a: &mut Velocities<W>,
         b: &mut Velocities<W>,
@@ -381,9 +382,9 @@ impl<W: Real> Rows<W> {
     ) {
         self.flip = !self.flip;
         if self.mixed {
-            self.solve_points::<true>(a, b, bias, sor);
+            self.update_points::<true>(a, b, bias, sor);
         } else {
-            self.solve_points::<false>(a, b, bias, sor);
+            self.update_points::<false>(a, b, bias, sor);
         }
     }
 
@@ -430,7 +431,7 @@ impl<W: Real> Rows<W> {
     /// and no friction has a cone of a point: nothing changes in it, and if no slot
     /// changes, nothing is computed (speculative manifolds are many).
     #[inline(always)]
-    fn solve_friction(&mut self, a: &mut Velocities<W>, b: &mut Velocities<W>, load: W, sor: f64) {
+    fn update_friction(&mut self, a: &mut Velocities<W>, b: &mut Velocities<W>, load: W, sor: f64) {
         let old = self.friction_impulse;
         let zero = W::ZERO;
         let idle = W::and(
@@ -529,7 +530,7 @@ impl<W: Real> Rows<W> {
     /// whose places (the last ones) change nothing. Going through them backwards then
     /// meets each slot's points in its reversed order.
     #[inline(always)]
-    fn solve_points<const MASKED: bool>(
+    fn update_points<const MASKED: bool>(
         &mut self,
         a: &mut Velocities<W>,
         b: &mut Velocities<W>,

@@ -5,7 +5,7 @@
 //! the scalar one, slot by slot, and Rust never fuses a multiply and an add, so eight rows
 //! in slots give bitwise what each row gives alone.
 //!
-//! The contact rows run on [`Lane`]: `f32`, as rapier's, Box2D's, Jolt's and PhysX's
+//! The contact rows run on [`RowReal`]: `f32`, as rapier's, Box2D's, Jolt's and PhysX's
 //! rows do. Eight of them fill one 256-bit register where eight `f64` took two, and a
 //! manifold's rows take half the bytes the passes stream. Bodies' poses and momenta, every
 //! integrator and the joints' rows stay `f64`: a row's impulses are rounded to `f32`, the
@@ -16,14 +16,14 @@ use std::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Not, Sub};
 
 /// The precision of the contact rows (their Jacobians, masses, biases, impulses and the
 /// velocities the passes change), alone and in slots.
-pub type Lane = f32;
+pub type RowReal = f32;
 
 /// Eight contact rows' numbers, one per slot.
-pub type Lanes = Wide<Lane>;
+pub type RowWide = Wide<RowReal>;
 
 /// The contact rows' relative round-off: what momentum through contacts is conserved to
 /// per impulse (their impulses are equal and opposite, at one point, to this precision).
-pub const ROW_EPSILON: f64 = Lane::EPSILON as f64;
+pub const ROW_EPSILON: f64 = RowReal::EPSILON as f64;
 
 /// Rows solved at once in a [`Wide`]: one AVX register of eight `f32` (two of four
 /// `f64`). A manifold's rows are a

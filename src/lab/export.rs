@@ -15,7 +15,7 @@ use crate::world::World;
 pub const MAX_STATES: usize = 500_000;
 
 #[derive(Clone, Debug, Default)]
-pub struct Recording {
+pub struct ExportStates {
     /// Time, integrator and body count of each recorded step, per lane.
     steps: Vec<Vec<(f64, Integrator, usize)>>,
     /// The bodies' states of each recorded step, per lane, step after step.
@@ -25,7 +25,7 @@ pub struct Recording {
     pub full: bool,
 }
 
-impl Recording {
+impl ExportStates {
     pub fn record(&mut self, lane: usize, world: &World) {
         if self.full {
             return;
@@ -118,7 +118,7 @@ mod tests {
     fn the_export_keeps_the_columns_of_an_awkward_name() {
         let mut world = Scene::load("free-body").unwrap().build();
         world.bodies_mut()[0].name = "a,b \"c\"\nd".into();
-        let mut recording = Recording::default();
+        let mut recording = ExportStates::default();
         recording.record(0, &world);
         world.advance(0.01).unwrap();
         recording.record(0, &world);
