@@ -245,6 +245,12 @@ fn report_sleeping(size: usize) {
 fn sleeping(c: &mut Criterion) {
     let size = 1000;
     report_sleeping(size);
+    fall(c, size);
+    at_rest(c, size);
+}
+
+/// The 30 s fall, each run timed whole, in both engines.
+fn fall(c: &mut Criterion, size: usize) {
     let mut group = c.benchmark_group(format!("pile-{size}, 30 s fall, sleeping on"));
     group.sample_size(10);
     let one = pool(1);
@@ -275,8 +281,13 @@ fn sleeping(c: &mut Criterion) {
         })
     });
     group.finish();
+}
+
+/// The heap at rest: asleep on one and two threads, kept awake, and beside one box awake.
+fn at_rest(c: &mut Criterion, size: usize) {
     let mut group = c.benchmark_group(format!("pile-{size} at rest"));
     group.sample_size(20);
+    let one = pool(1);
     let rested = one.install(|| {
         let mut w = sleepy_gyrolab_world("pile", size, true);
         (0..FALL_STEPS).for_each(|_| step_gyrolab(&mut w));

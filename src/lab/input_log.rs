@@ -8,6 +8,8 @@
 use super::input::{Input, Logged};
 use crate::heap::vec_bytes;
 
+/// The inputs a run was given, each with the step it came at, and how far the moment
+/// shown has applied them: what a seek or a replay applies again.
 #[derive(Clone, Debug, Default)]
 pub struct InputLog {
     /// Inputs of the recording in the order applied (none before its first step).
