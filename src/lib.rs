@@ -3,12 +3,14 @@
 //! The physics (`math` ← `body` ← `integrators` ← {`hierarchy`, `contact`} ← `world`) is
 //! the crate `gyrolab-physics`, re-exported here under the same names; on it run
 //! `scene` ← `lab` ← `lesson` ← {`cli`, `app`}. `atomic_file` (files written whole or not
-//! at all) and `progress` (a bar on a terminal for long work) serve the layers above the
-//! physics. See docs/architecture.md for what each holds.
+//! at all), `gif_clip` (a clip's frames as one animated GIF) and `progress` (a bar on a
+//! terminal for long work) serve the layers above the physics. See docs/architecture.md
+//! for what each holds.
 
 pub use gyrolab_physics::{body, contact, heap, hierarchy, integrators, math, world};
 
 pub mod atomic_file;
+pub mod gif_clip;
 pub mod progress;
 
 pub mod scene;

@@ -257,7 +257,8 @@ fn seek_back_shows_a_paused_past_moment() {
 /// `--clip DIR --from S --to S --fps N` writes one picture per frame, numbered, each of
 /// the moment it names (the ball has moved between the first and the last), and nothing
 /// beside the clip's directory; a clip refused (its directory exists, the range is
-/// backwards) is one line, exit 2, before any window, and writes nothing.
+/// backwards) is one line, exit 2, before any window, and writes nothing. A clip named
+/// `.gif` is one animated GIF of as many frames.
 #[test]
 fn a_clip_writes_one_picture_per_frame_and_a_refused_one_nothing() {
     let dir = tempfile::tempdir().unwrap();
@@ -318,4 +319,36 @@ fn a_clip_writes_one_picture_per_frame_and_a_refused_one_nothing() {
     // The clip's directory exists now: another clip into it is refused, and it is kept.
     refused(run(&["--to", "1"]), "already exists");
     assert_eq!(std::fs::read_dir(&clip).unwrap().count(), 6);
+    // Named .gif, the same frames make one looping GIF of as many frames, and nothing else
+    // is left beside it.
+    let gif = dir.path().join("clip.gif");
+    let out = Command::new("timeout")
+        .args(["300", "xvfb-run", "-a", "-s", "-screen 0 1600x900x24", BIN])
+        .args(["--scene", "bounce", "--clip"])
+        .arg(&gif)
+        .args(["--from", "0.5", "--to", "0.8", "--fps", "10"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert_eq!(listing(), ["clip", "clip.gif"], "nothing beside the clip");
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options
+        .read_info(std::fs::File::open(&gif).unwrap())
+        .unwrap();
+    let mut frames = Vec::new();
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        assert_eq!(frame.delay, 10, "10 frames a second");
+        frames.push(frame.buffer.to_vec());
+    }
+    assert_eq!(frames.len(), 4);
+    assert!(frames[0] != frames[3], "the first and last frames differ");
+    let out = Command::new(BIN)
+        .args(["--scene", "bounce", "--clip"])
+        .arg(&gif)
+        .args(["--to", "1"])
+        .output()
+        .unwrap();
+    refused(out, "a clip is written into a new file");
 }

@@ -1,11 +1,14 @@
 //! Clips: the view from one time of the timeline to another, as a numbered PNG sequence
-//! (`frame-0001.png`, ...) for a teacher's slides. `--clip DIR --from S --to S [--fps N]`
-//! records one and exits; the timeline strip's *record clip* records its recorded range.
+//! (`frame-0001.png`, ...) or, for a path named `.gif`, one animated GIF
+//! ([`crate::gif_clip`]), for a teacher's slides. `--clip DIR|FILE.gif --from S --to S
+//! [--fps N]` records one and exits; the timeline strip's *record clip* and *record GIF*
+//! record its recorded range.
 //!
 //! The run is simulated on to `to` first (paused, as fast as it goes), then each frame's
 //! moment is sought on the timeline, drawn, and captured. The frames are written into a
-//! hidden directory beside `DIR`, renamed to `DIR` only when every frame is on disk, and
-//! removed otherwise: a clip that fails leaves nothing.
+//! hidden directory beside `DIR`, renamed to `DIR` only when every frame is on disk (or
+//! encoded into the GIF, which appears whole), and removed otherwise: a clip that fails
+//! leaves nothing.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -17,6 +20,7 @@ use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_dis
 
 use super::physics::Sim;
 use super::view::Message;
+use crate::gif_clip::{self, is_gif};
 use crate::progress::Progress;
 
 /// Frames drawn after a seek before the capture: the panels, plots and meshes show the
@@ -70,8 +74,13 @@ impl ClipRequest {
             ));
         }
         if self.dir.exists() {
+            let new = if is_gif(&self.dir) {
+                "file"
+            } else {
+                "directory"
+            };
             return Err(format!(
-                "--clip: {} already exists; a clip is written into a new directory",
+                "--clip: {} already exists; a clip is written into a new {new}",
                 self.dir.display()
             ));
         }
@@ -308,17 +317,24 @@ fn advance(
     Ok(false)
 }
 
-/// Renames the hidden directory to the clip's.
+/// Renames the hidden directory to the clip's, or encodes its frames into the clip's GIF
+/// (the hidden directory is removed as the job drops).
 fn finish(job: Job) -> Result<String, String> {
-    let dir = &job.request.dir;
-    let partial = job.partial.keep();
-    std::fs::rename(&partial, dir).map_err(|e| {
-        let _ = std::fs::remove_dir_all(&partial);
-        format!("--clip: cannot make {}: {e}", dir.display())
-    })?;
+    let (dir, n) = (&job.request.dir, job.request.frames());
+    if is_gif(dir) {
+        let frames: Vec<PathBuf> = (0..n).map(|k| frame_path(&job, k)).collect();
+        let mut progress = Progress::new(n as u64, "gif");
+        gif_clip::write(&frames, job.request.fps, dir, |k| progress.set(k as u64))
+            .map_err(|e| format!("--clip: {e}"))?;
+    } else {
+        let partial = job.partial.keep();
+        std::fs::rename(&partial, dir).map_err(|e| {
+            let _ = std::fs::remove_dir_all(&partial);
+            format!("--clip: cannot make {}: {e}", dir.display())
+        })?;
+    }
     Ok(format!(
-        "clip: {} frames from t = {} to {} s in {}",
-        job.request.frames(),
+        "clip: {n} frames from t = {} to {} s in {}",
         job.request.from,
         job.request.to,
         dir.display()

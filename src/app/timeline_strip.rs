@@ -131,25 +131,37 @@ pub fn strip(
     });
 }
 
-/// "record clip": the recorded range up to the moment shown, as PNG frames in a new
-/// `gyrolab-clip-SCENE-N` directory; while one is recorded, how far it has come.
+/// "record clip" and "record GIF": the recorded range up to the moment shown, as PNG
+/// frames in a new `gyrolab-clip-SCENE-N` directory or as one `gyrolab-clip-SCENE-N.gif`;
+/// while one is recorded, how far it has come.
 fn record_clip(ui: &mut egui::Ui, sim: &Sim, clip: &mut Clip, message: &mut Message) {
     if let Some(status) = clip.status() {
         ui.label(status);
         return;
     }
     let recorded = sim.recorded();
-    let button = egui::Button::new("record clip");
-    if ui
-        .add_enabled(sim.time() > recorded.first_time, button)
-        .on_hover_text(
-            "the recording from its start (at most the last 8 minutes) to the moment \
-             shown, 20 frames a second, as numbered PNG files in a new folder",
-        )
-        .clicked()
-    {
+    let kinds = [
+        ("record clip", "", "as numbered PNG files in a new folder"),
+        (
+            "record GIF",
+            ".gif",
+            "as one looping animated GIF, for slides",
+        ),
+    ];
+    for (label, ext, what) in kinds {
+        let button = egui::Button::new(label);
+        let clicked = ui
+            .add_enabled(sim.time() > recorded.first_time, button)
+            .on_hover_text(format!(
+                "the recording from its start (at most the last 8 minutes) to the moment \
+                 shown, 20 frames a second, {what}"
+            ))
+            .clicked();
+        if !clicked {
+            continue;
+        }
         let name = super::files::safe(&sim.scene().name);
-        let dir = super::files::unused(&format!("gyrolab-clip-{name}"), "");
+        let dir = super::files::unused(&format!("gyrolab-clip-{name}"), ext);
         // At most the frames a clip may have: the last 499.95 s at 20 a second.
         const FPS: f64 = 20.0;
         let from = recorded

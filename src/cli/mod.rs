@@ -47,11 +47,12 @@ pub struct Cli {
     /// Open the app on a lesson (a built-in name or a lesson file), at its first step.
     #[arg(long, value_name = "NAME|FILE", conflicts_with = "setup")]
     pub lesson: Option<String>,
-    /// Record a clip of the view into this new directory, as numbered PNG frames, then
-    /// exit: the run is simulated to --to, then each frame's moment shown and saved.
+    /// Record a clip of the view into this new directory, as numbered PNG frames, or,
+    /// named FILE.gif, into one looping animated GIF, then exit: the run is simulated to
+    /// --to, then each frame's moment shown and saved.
     #[arg(
         long,
-        value_name = "DIR",
+        value_name = "DIR|FILE.gif",
         conflicts_with = "screenshot",
         requires = "to"
     )]
