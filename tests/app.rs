@@ -5,6 +5,9 @@
 //! there means every scene was drawn.
 #![cfg(feature = "app")]
 
+#[path = "common/listing.rs"]
+mod listing;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -263,14 +266,7 @@ fn seek_back_shows_a_paused_past_moment() {
 fn a_clip_writes_one_picture_per_frame_and_a_refused_one_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let clip = dir.path().join("clip");
-    let listing = || {
-        let mut names: Vec<String> = std::fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
-    };
+    let listing = || listing::listing(dir.path());
     let run = |extra: &[&str]| {
         Command::new(BIN)
             .args(["--scene", "bounce", "--clip"])
@@ -295,13 +291,16 @@ fn a_clip_writes_one_picture_per_frame_and_a_refused_one_nothing() {
         eprintln!("SKIPPED clip rendering test: {why}");
         return;
     }
-    let out = Command::new("timeout")
-        .args(["300", "xvfb-run", "-a", "-s", "-screen 0 1600x900x24", BIN])
-        .args(["--scene", "bounce", "--clip"])
-        .arg(&clip)
-        .args(["--from", "0.5", "--to", "1.0", "--fps", "10"])
-        .output()
-        .unwrap();
+    let record = |path: &Path, to: &str| {
+        Command::new("timeout")
+            .args(["300", "xvfb-run", "-a", "-s", "-screen 0 1600x900x24", BIN])
+            .args(["--scene", "bounce", "--clip"])
+            .arg(path)
+            .args(["--from", "0.5", "--to", to, "--fps", "10"])
+            .output()
+            .unwrap()
+    };
+    let out = record(&clip, "1.0");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
     assert_eq!(listing(), ["clip"], "nothing beside the clip");
@@ -322,13 +321,7 @@ fn a_clip_writes_one_picture_per_frame_and_a_refused_one_nothing() {
     // Named .gif, the same frames make one looping GIF of as many frames, and nothing else
     // is left beside it.
     let gif = dir.path().join("clip.gif");
-    let out = Command::new("timeout")
-        .args(["300", "xvfb-run", "-a", "-s", "-screen 0 1600x900x24", BIN])
-        .args(["--scene", "bounce", "--clip"])
-        .arg(&gif)
-        .args(["--from", "0.5", "--to", "0.8", "--fps", "10"])
-        .output()
-        .unwrap();
+    let out = record(&gif, "0.8");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
     assert_eq!(listing(), ["clip", "clip.gif"], "nothing beside the clip");

@@ -1,6 +1,9 @@
 //! A clip as an animated GIF: N PNG frames make a GIF of N frames, in order, at the clip's
 //! rate, looping; a clip that cannot be written leaves nothing.
 
+#[path = "common/listing.rs"]
+mod listing;
+
 use std::path::{Path, PathBuf};
 
 use gyrolab::gif_clip;
@@ -85,14 +88,7 @@ fn a_clip_that_cannot_be_written_leaves_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let good = dir.path().join("frame-0001.png");
     png(&good, (8, 8), [1, 2, 3], false);
-    let listing = || {
-        let mut names: Vec<String> = std::fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
-    };
+    let listing = || listing::listing(dir.path());
     // A frame that is not a PNG, one of another size, none at all, and a folder that is
     // not there: each refused, naming what failed, and no GIF left behind.
     let broken = dir.path().join("frame-0002.png");

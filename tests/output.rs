@@ -2,6 +2,9 @@
 //! output streamed in bounded memory, an `--out` file replaced only by a run that
 //! succeeded, and never a NaN or inf.
 
+#[path = "common/listing.rs"]
+mod listing;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -37,15 +40,6 @@ fn scratch(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-fn entries(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 /// free-body with its box renamed and other edits: `(from, to)` pairs.
@@ -174,7 +168,7 @@ fn a_run_that_fails_mid_way_leaves_the_old_file() {
     );
     assert_one_line_error(&o, "the time step is too large");
     assert_eq!(std::fs::read(&out).unwrap(), b"precious\n");
-    assert_eq!(entries(&dir), ["run.csv"]);
+    assert_eq!(listing::listing(&dir), ["run.csv"]);
     // The same run, successful, replaces the file.
     let o = gyrolab(&[
         "simulate",
@@ -189,7 +183,7 @@ fn a_run_that_fails_mid_way_leaves_the_old_file() {
         assert_finite_csv(&std::fs::read_to_string(&out).unwrap()).len(),
         6
     );
-    assert_eq!(entries(&dir), ["run.csv"]);
+    assert_eq!(listing::listing(&dir), ["run.csv"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -220,7 +214,7 @@ fn out_files_keep_the_usual_permissions() {
         "{}",
         text(&o.stderr)
     );
-    assert_eq!(entries(&dir), ["new.csv", "plain"]);
+    assert_eq!(listing::listing(&dir), ["new.csv", "plain"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -247,7 +241,7 @@ fn a_full_disk_leaves_the_old_file() {
         .unwrap();
     assert_one_line_error(&o, &format!("cannot write {}", out.display()));
     assert_eq!(std::fs::read(&out).unwrap(), b"precious\n");
-    assert_eq!(entries(&dir), ["run.csv"]);
+    assert_eq!(listing::listing(&dir), ["run.csv"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -263,7 +257,7 @@ fn an_unwritable_out_directory_is_one_line() {
     assert!(o.stdout.is_empty());
     let o = gyrolab(&["simulate", "--out", dir.to_str().unwrap()]);
     assert_one_line_error(&o, "is a directory");
-    assert_eq!(entries(&dir), ["plain"]);
+    assert_eq!(listing::listing(&dir), ["plain"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -305,7 +299,7 @@ fn overflowing_states_stop_before_a_non_finite_value_is_written() {
         !stdout.contains("inf") && !stdout.contains("NaN"),
         "{stdout}"
     );
-    assert_eq!(entries(&dir), ["run.jsonl"]);
+    assert_eq!(listing::listing(&dir), ["run.jsonl"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
