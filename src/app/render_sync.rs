@@ -8,7 +8,6 @@ use crate::body::inertia::Shape;
 use crate::integrators::Integrator;
 
 use super::colors::{GHOST, integrator_color};
-use super::layout::lane_offset;
 use super::physics::Sim;
 use super::timing::Timed;
 use super::view::View;
@@ -130,6 +129,8 @@ fn sync(
 ) {
     let _timed = Timed::start();
     let alpha = time.overstep_fraction_f64().clamp(0.0, 1.0);
+    // The scales once a frame, not once a body.
+    let scale = sim.scale();
     for (shows, children, mut transform, mut visibility) in &mut shown {
         let run = if shows.ghost {
             sim.ghost()
@@ -145,7 +146,7 @@ fn sync(
         };
         let position = prev.position.lerp(body.state.position, alpha);
         let rotation = prev.orientation.slerp(body.state.orientation, alpha);
-        transform.translation = position.as_vec3() + lane_offset(&sim, shows.lane);
+        transform.translation = position.as_vec3() + scale.lane_offset(shows.lane);
         transform.rotation = rotation.as_quat();
         if shows.ghost {
             visibility.set_if_neq(if view.ghost {

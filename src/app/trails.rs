@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use crate::lab::history::Trail;
 
 use super::colors::{HERPOLHODE_COLOR, POLHODE_COLOR};
-use super::layout::{lane_offset, omega_scale};
+use super::layout::omega_scale;
 use super::physics::Sim;
 use super::timing::Timed;
 use super::view::View;
@@ -25,6 +25,7 @@ fn draw(sim: Res<Sim>, view: Res<View>, mut gizmos: Gizmos) {
     if !(view.herpolhode || view.polhode) {
         return;
     }
+    let scale = sim.scale();
     for (lane, run) in sim.lanes().iter().enumerate() {
         for (i, (body, trail)) in run
             .world()
@@ -33,7 +34,7 @@ fn draw(sim: Res<Sim>, view: Res<View>, mut gizmos: Gizmos) {
             .zip(&sim.recorders().trails()[lane])
             .enumerate()
         {
-            let origin = body.state.position.as_vec3() + lane_offset(&sim, lane);
+            let origin = body.state.position.as_vec3() + scale.lane_offset(lane);
             let k = omega_scale(&sim, lane, i);
             let shown = shown(&sim, trail);
             if view.herpolhode {

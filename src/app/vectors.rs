@@ -6,7 +6,7 @@
 use bevy::prelude::*;
 
 use super::colors::{AXIS_COLORS, MOMENTUM_COLOR, OMEGA_COLOR};
-use super::layout::{body_size, lane_offset, omega_scale};
+use super::layout::{body_size, omega_scale};
 use super::physics::Sim;
 use super::timing::Timed;
 use super::view::View;
@@ -21,11 +21,12 @@ impl Plugin for VectorsPlugin {
 
 fn draw(sim: Res<Sim>, view: Res<View>, mut gizmos: Gizmos) {
     let _timed = Timed::start();
+    let scale = sim.scale();
     for (lane, run) in sim.lanes().iter().enumerate() {
         let l0 = run.drift().initial_momentum().length() as f32;
         for (i, body) in run.world().bodies().iter().enumerate() {
             let s = &body.state;
-            let origin = s.position.as_vec3() + lane_offset(&sim, lane);
+            let origin = s.position.as_vec3() + scale.lane_offset(lane);
             let size = body_size(body);
             if view.omega {
                 let tip = s.world_omega(&body.props).as_vec3() * omega_scale(&sim, lane, i);
