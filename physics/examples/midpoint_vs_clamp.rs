@@ -32,6 +32,7 @@ pub struct Drift {
 
 /// The engine's own body, as engines keep it: mass properties in the principal frame,
 /// an orientation and a world angular velocity.
+#[derive(Clone)]
 pub struct EngineBody {
     /// Mass and principal moments.
     pub props: MassProps,
