@@ -2,8 +2,8 @@
 //!
 //! The physics (`math` ← `body` ← `integrators` ← {`hierarchy`, `contact`} ← `world`) is
 //! the crate `gyrolab-physics`, re-exported here under the same names; on it run
-//! `scene` ← `lab` ← `lesson` ← {`cli`, `app`}. `atomic_file` (files written whole or not
-//! at all), `gif_clip` (a clip's frames as one animated GIF) and `progress` (a bar on a
+//! `scene` ← `lab` ← `lesson` ← `web` ← {`cli`, `app`}. `atomic_file` (files written whole or not
+//! at all), `gif_clip` (a clip's frames as one animated GIF), `palette` (the colours the app and the web page share) and `progress` (a bar on a
 //! terminal for long work) serve the layers above the physics. See docs/architecture.md
 //! for what each holds.
 
@@ -11,6 +11,7 @@ pub use gyrolab_physics::{body, contact, heap, hierarchy, integrators, math, wor
 
 pub mod atomic_file;
 pub mod gif_clip;
+pub mod palette;
 pub mod progress;
 
 pub mod scene;
@@ -18,6 +19,8 @@ pub mod scene;
 pub mod lab;
 
 pub mod lesson;
+
+pub mod web;
 
 #[cfg(feature = "app")]
 pub mod app;

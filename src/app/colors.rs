@@ -5,37 +5,23 @@ use bevy::prelude::*;
 use bevy_egui::egui::{self, RichText};
 
 use crate::integrators::Integrator;
+use crate::palette::{self, AXES, FORCES};
 
 pub const BACKGROUND: Color = Color::srgb(0.06, 0.07, 0.09);
 
 /// One colour per integrator, in [`Integrator::ALL`] order.
 pub fn integrator_color(i: Integrator) -> Color {
-    const PALETTE: [(f32, f32, f32); 16] = [
-        (1.00, 0.45, 0.55),
-        (0.90, 0.30, 0.25),
-        (0.95, 0.60, 0.20),
-        // Brown, not grey: the exact ghost is a light translucent grey.
-        (0.72, 0.50, 0.32),
-        (0.85, 0.75, 0.20),
-        (0.70, 0.45, 0.85),
-        (0.30, 0.80, 0.45),
-        (0.25, 0.75, 0.80),
-        (0.35, 0.55, 0.95),
-        (0.90, 0.45, 0.70),
-        (0.65, 0.85, 0.30),
-        (0.55, 0.35, 0.95),
-        (1.00, 0.80, 0.55),
-        (0.55, 0.90, 0.85),
-        (0.80, 0.95, 0.55),
-        (0.95, 0.95, 0.95),
-    ];
-    let (r, g, b) = PALETTE[i as usize];
+    rgb(palette::INTEGRATORS[i as usize])
+}
+
+/// A Bevy colour of one of the shared palette's.
+const fn rgb([r, g, b]: [f32; 3]) -> Color {
     Color::srgb(r, g, b)
 }
 
 /// The exact solution drawn over every lane.
 pub const GHOST: Color = Color::srgba(0.9, 0.95, 1.0, 0.22);
-pub const GHOST_PLOT: Color = Color::srgb(0.86, 0.86, 0.86);
+pub const GHOST_PLOT: Color = rgb(palette::GHOST_PLOT);
 
 pub const OMEGA_COLOR: Color = Color::srgb(0.2, 0.9, 0.95);
 pub const MOMENTUM_COLOR: Color = Color::srgb(0.98, 0.85, 0.2);
@@ -43,19 +29,15 @@ pub const HERPOLHODE_COLOR: Color = Color::srgb(0.3, 0.75, 1.0);
 pub const POLHODE_COLOR: Color = Color::srgb(1.0, 0.45, 0.85);
 
 /// Body x, y, z: the principal axes in the view and the body-ω components in the plots.
-pub const AXIS_COLORS: [Color; 3] = [
-    Color::srgb(0.9, 0.35, 0.35),
-    Color::srgb(0.35, 0.85, 0.4),
-    Color::srgb(0.4, 0.5, 0.95),
-];
+pub const AXIS_COLORS: [Color; 3] = [rgb(AXES[0]), rgb(AXES[1]), rgb(AXES[2])];
 
 /// The frame's own acceleration, Euler, centrifugal and Coriolis, in
 /// [`crate::hierarchy::InertialForces::named`] order.
 pub const FORCE_COLORS: [Color; 4] = [
-    Color::srgb(0.95, 0.85, 0.3),
-    Color::srgb(0.85, 0.4, 0.95),
-    Color::srgb(1.0, 0.55, 0.2),
-    Color::srgb(0.3, 0.9, 0.95),
+    rgb(FORCES[0]),
+    rgb(FORCES[1]),
+    rgb(FORCES[2]),
+    rgb(FORCES[3]),
 ];
 /// The world step's stages, in [`crate::world::Stage::ALL`] order.
 pub const STAGE_COLORS: [Color; 6] = [

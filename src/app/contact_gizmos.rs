@@ -26,7 +26,7 @@ fn draw(sim: Res<Sim>, view: Res<View>, mut gizmos: Gizmos) {
         };
         let offset = lane_offset(&sim, lane);
         // 1 m squares, enough to reach past the scene.
-        let cells = (2.0 * sim.scale().radius).ceil().max(24.0) as u32;
+        let cells = (2.0 * sim.scale().radius()).ceil().max(24.0) as u32;
         for plane in contacts.planes() {
             let center = plane.normal * plane.offset;
             let (u, v) = tangents(plane.normal);

@@ -118,6 +118,6 @@ mod tests {
         let (top, floor) = (Vec3::new(0.0, 2.28, 0.0), Vec3::ZERO);
         assert!(height(top) <= 1.0 - BANNER, "{}", height(top));
         assert!(height(floor) >= -1.0, "{}", height(floor));
-        assert!(d < 2.8 * lab.scale().radius as f32, "{d}");
+        assert!(d < 2.8 * lab.scale().radius() as f32, "{d}");
     }
 }

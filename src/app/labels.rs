@@ -29,7 +29,7 @@ fn draw(
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
-    let below = -Vec3::Y * 1.2 * sim.scale().radius as f32;
+    let below = -Vec3::Y * 1.2 * sim.scale().radius() as f32;
     for (lane, run) in sim.lanes().iter().enumerate() {
         let name = run.integrator().name();
         label_at(

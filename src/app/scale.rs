@@ -1,24 +1,16 @@
-//! The view's scale of a scene: how big one lane's bodies are and how far they reach,
-//! worked out by the app from the first lane's start (the lab and its moment files keep
-//! no view scale).
+//! The view's scale of a scene: the lanes' layout ([`LaneLayout`]), worked out by the
+//! app from the first lane's start (the lab and its moment files keep no view scale),
+//! cached until the lab rebuilds its lanes.
 
 use bevy::prelude::*;
-use glam::DVec3;
 
 use crate::lab::Lab;
-use crate::lab::runs::radius_of;
-use crate::world::World;
+use crate::lab::layout::LaneLayout;
 
 /// The view's scales of a lab's lanes, from the first lane's bodies at the start.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Scale {
-    /// Radius of a sphere about the origin holding one lane's bodies: the scale for
-    /// camera distance and arrows.
-    pub radius: f64,
-    /// How far one lane's bodies reach from the vertical axis through the lane's
-    /// centre: room to fall over in any direction, the scale for lane spacing.
-    pub reach: f64,
-    lanes: usize,
+    pub layout: LaneLayout,
     /// The lab's generations they were worked out at.
     generations: (u64, u64),
 }
@@ -26,11 +18,8 @@ pub struct Scale {
 impl Scale {
     /// The scales of `lab`'s lanes as they start.
     pub fn of(lab: &Lab) -> Self {
-        let world = lab.lanes()[0].start_world();
         Self {
-            radius: radius_of(world),
-            reach: reach_of(world),
-            lanes: lab.lanes().len(),
+            layout: LaneLayout::of(lab),
             generations: (lab.generation(), lab.scene_generation()),
         }
     }
@@ -41,26 +30,19 @@ impl Scale {
         self.generations == (lab.generation(), lab.scene_generation())
     }
 
-    /// Distance between lanes: room for a lane's bodies to fall over in any direction
-    /// (a 2 m pole standing in `dancing-pole`), and no less than half the scene's size,
-    /// so a ball dropped from high up keeps its label and arrows apart from its
-    /// neighbours'.
+    /// Radius of a sphere about the origin holding one lane's bodies.
+    pub fn radius(&self) -> f64 {
+        self.layout.radius
+    }
+
+    /// Distance between lanes ([`LaneLayout::spacing`]).
     pub fn lane_spacing(&self) -> f32 {
-        2.6 * self.reach.max(0.5 * self.radius) as f32
+        self.layout.spacing() as f32
     }
 
-    /// World offset of lane `i`, the lanes centred on the origin along x.
+    /// World offset of lane `i` ([`LaneLayout::offset`]).
     pub fn lane_offset(&self, i: usize) -> Vec3 {
-        let n = self.lanes as f32;
-        Vec3::X * (i as f32 - 0.5 * (n - 1.0)) * self.lane_spacing()
+        let o = self.layout.offset(i);
+        Vec3::new(o.x as f32, o.y as f32, o.z as f32)
     }
-}
-
-/// How far the bodies reach sideways from the vertical axis, for spacing lanes.
-fn reach_of(world: &World) -> f64 {
-    world
-        .bodies()
-        .iter()
-        .map(|b| (b.state.position * DVec3::new(1.0, 0.0, 1.0)).length() + b.radius())
-        .fold(0.1, f64::max)
 }

@@ -9,6 +9,7 @@ mod output;
 mod simulate;
 mod state;
 mod sweep;
+mod web;
 
 use std::fmt;
 use std::str::FromStr;
@@ -140,6 +141,23 @@ pub enum Command {
             value_parser = args::choice
         )]
         answers: Vec<usize>,
+    },
+    /// Write a lesson or a scene as one web page that opens in any browser with no
+    /// network: its runs recorded here and played in 3D with the dock's plots, a lesson's
+    /// steps walked as the app walks them (at most 5 MB).
+    Web {
+        /// A built-in lesson's or scene's name, or a .ron file: a lesson where one is
+        /// named so.
+        name: String,
+        /// The page to write, FILE.html; written only once every run is recorded.
+        #[arg(long, value_name = "FILE.html")]
+        out: std::path::PathBuf,
+        /// Take the scene of that name, not the lesson.
+        #[arg(long)]
+        scene: bool,
+        /// A scene's run, s (default: the scene's own duration, up to 30 s; at most 300).
+        #[arg(long, value_name = "S", allow_hyphen_values = true, value_parser = args::duration)]
+        duration: Option<f64>,
     },
 }
 
@@ -431,6 +449,12 @@ pub fn run(command: Command) -> Result<Verdict, CliError> {
             step,
             answers,
         } => lessons::share(scene.as_deref(), lesson.as_deref(), step as usize, &answers)?,
+        Command::Web {
+            name,
+            out,
+            scene,
+            duration,
+        } => web::run(&name, &out, scene, duration)?,
     }
     Ok(Verdict::Done)
 }

@@ -23,6 +23,7 @@ pub mod fingerprint;
 pub mod history;
 pub mod input;
 pub mod input_log;
+pub mod layout;
 mod limit;
 pub mod mechanism;
 pub mod metrics;

@@ -153,22 +153,48 @@ pub fn run(lesson: &Lesson) -> Result<Vec<Measured>, String> {
 
 /// The walk of [`run`], answers and all (what the CSV writes).
 pub fn walk_through(lesson: &Lesson) -> Result<Walk, String> {
+    walk_watched(lesson, |_, _, _| {})
+}
+
+/// What a watcher of a walk is shown: the lab after one of its physics steps, or as the
+/// step shown is left (the lab as that step ends, before a "now try" starts it again).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seen {
+    /// The step shown was reached (a run started again is at t = 0 here).
+    Arrived,
+    /// The lab took a physics step.
+    Stepped,
+    /// The step shown is being left.
+    Leaving,
+}
+
+/// [`walk_through`], showing `watch` the walk and the lab at each step arrived at, after
+/// each physics step and as each step is left: `gyrolab web` records a lesson's runs so.
+pub fn walk_watched(
+    lesson: &Lesson,
+    mut watch: impl FnMut(Seen, &Walk, &Lab),
+) -> Result<Walk, String> {
     let scene = lesson.scene().map_err(|e| e.to_string())?;
     let mut lab = Lab::new(scene);
     let mut walk = Walk::start(lesson.clone(), &mut lab)?;
+    watch(Seen::Arrived, &walk, &lab);
     while walk.step().is_some() {
         match walk.step() {
             Some(Step::Question { answer, .. }) => walk.answer(*answer),
             Some(Step::Run { until, event }) => walk
-                .run_out(&mut lab, *until, event.as_ref())
+                .run_out_watched(&mut lab, *until, event.as_ref(), &mut |lab| {
+                    watch(Seen::Stepped, &walk, lab)
+                })
                 .map_err(|e| format!("{}: {e}", lesson.origin))?,
             _ => {}
         }
+        watch(Seen::Leaving, &walk, &lab);
         let at = walk.at;
         walk.next(&mut lab)?;
         if walk.at == at {
             break;
         }
+        watch(Seen::Arrived, &walk, &lab);
     }
     Ok(walk)
 }

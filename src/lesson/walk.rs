@@ -199,6 +199,18 @@ impl Walk {
     /// as the step shown's limit lets it; the error of a first lane whose step failed,
     /// which would never get there.
     pub fn run_out(&self, lab: &mut Lab, until: f64, event: Option<&Event>) -> Result<(), String> {
+        self.run_out_watched(lab, until, event, &mut |_| {})
+    }
+
+    /// [`Walk::run_out`], showing `watch` the lab after each of its steps (a web page
+    /// records the run's frames so).
+    pub fn run_out_watched(
+        &self,
+        lab: &mut Lab,
+        until: f64,
+        event: Option<&Event>,
+        watch: &mut dyn FnMut(&Lab),
+    ) -> Result<(), String> {
         self.hold(lab);
         while !self.ended(lab, until, event) {
             if let Some(e) = &lab.lanes()[0].error() {
@@ -207,6 +219,7 @@ impl Walk {
             if !lab.step() {
                 break;
             }
+            watch(lab);
             self.hold(lab);
         }
         Ok(())

@@ -1,0 +1,35 @@
+//! `gyrolab web`: a lesson or a scene as one self-contained web page ([`crate::web`]),
+//! with a progress bar while its runs are recorded. The file appears only once the page
+//! is whole: a refused page leaves none.
+
+use std::io::Write;
+use std::path::Path;
+
+use super::output::Output;
+use super::{CliError, emit};
+use crate::progress::Progress;
+use crate::web::{self, Source};
+
+/// Progress bar units: per mille of the runs recorded.
+const UNITS: u64 = 1000;
+
+pub fn run(name: &str, out: &Path, scene: bool, seconds: Option<f64>) -> Result<(), CliError> {
+    // The temporary file first: an unwritable place is refused before any run.
+    let mut file = Output::open(Some(out))?;
+    let source = Source::named(name, scene, seconds).map_err(CliError)?;
+    let mut bar = Progress::new(UNITS, "recording");
+    let html = web::page(source, &mut |done| {
+        bar.set((done.clamp(0.0, 1.0) * UNITS as f64) as u64)
+    })
+    .map_err(|e| CliError(format!("{name}: {e}")))?;
+    drop(bar);
+    if let Err(e) = file.write_all(html.as_bytes()) {
+        return file.failed(e);
+    }
+    file.commit()?;
+    emit(&format!(
+        "{}: {:.2} MB; open it in any browser\n",
+        out.display(),
+        html.len() as f64 / 1e6
+    ))
+}

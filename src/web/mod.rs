@@ -1,0 +1,216 @@
+//! A lesson or a scene as one web page a class opens in any browser, with no network and
+//! no gyrolab: its runs recorded here, every lane side by side with the exact ghost, then
+//! played back in the page with three.js, its dock's plots beside, and a lesson's steps
+//! walked as the app walks them (the question before the run, the readouts measured
+//! beside the values stated, the explanation after, each "now try" recorded too).
+//! `gyrolab web` and the app's *export web page* write it.
+
+mod budget;
+mod page;
+pub mod plots;
+mod record;
+mod steps;
+
+pub use budget::MOST_BYTES;
+pub use page::Page;
+
+use budget::{Need, Plan};
+use page::Camera;
+use record::Recording;
+
+use crate::lab::Lab;
+use crate::lesson::run::{Seen, walk_watched};
+use crate::lesson::setup::Setup;
+use crate::lesson::{self, Lesson, Step};
+use crate::scene::{self, Scene};
+
+/// The longest scene run a page records, s: a page is watched, not left running.
+pub const LONGEST: f64 = 300.0;
+
+/// A scene's run length when none is asked for: its own, up to this, s.
+pub const SCENE_SECONDS: f64 = 30.0;
+
+/// What a page shows.
+pub enum Source {
+    /// Every step of a lesson, from its start.
+    Lesson(Lesson),
+    /// A lab as set up (a scene, or what a set-up code opens), run from its start for
+    /// `seconds`.
+    Scene { lab: Box<Lab>, seconds: f64 },
+}
+
+impl Source {
+    /// `name`: a lesson where one is named so (a built-in lesson, or a .ron file that has
+    /// steps), else a scene, or the scene with `scene_only`. `seconds` is the scene's run
+    /// (default: its own duration, up to [`SCENE_SECONDS`]); a lesson's runs set their
+    /// own.
+    pub fn named(name: &str, scene_only: bool, seconds: Option<f64>) -> Result<Self, String> {
+        let as_lesson = (!scene_only).then(|| lesson::load(name));
+        if let Some(Ok(lesson)) = as_lesson {
+            if seconds.is_some() {
+                return Err(format!(
+                    "--duration: lesson '{name}' sets its runs' lengths itself (--scene takes a scene of that name)"
+                ));
+            }
+            return Ok(Self::Lesson(lesson));
+        }
+        if !(scene::scene_names().contains(&name) || name.ends_with(".ron")) {
+            return Err(format!(
+                "no lesson or scene '{name}' (lessons: {}; scenes: {}; or a path to a .ron file)",
+                lesson::lesson_names().join(", "),
+                scene::scene_names().join(", ")
+            ));
+        }
+        match Scene::load(name) {
+            Ok(scene) => Ok(Self::Scene {
+                seconds: seconds.unwrap_or(scene.duration.min(SCENE_SECONDS)),
+                lab: Box::new(Lab::new(scene)),
+            }),
+            // A file that was meant as a lesson (it has steps) is told the lesson's error.
+            Err(e) => Err(match as_lesson {
+                Some(Err(lesson_error)) if reads_as_lesson(name) => lesson_error.to_string(),
+                _ => e.to_string(),
+            }),
+        }
+    }
+}
+
+/// Whether the file `name` has a lesson's `steps` field: a scene file has none.
+fn reads_as_lesson(name: &str) -> bool {
+    std::fs::read_to_string(name).is_ok_and(|text| text.contains("steps:"))
+}
+
+/// The page of `source` as HTML, at most [`MOST_BYTES`]; `progress` is told the fraction
+/// recorded as the runs go. A run whose first lane fails refuses the page.
+pub fn page(source: Source, progress: &mut dyn FnMut(f64)) -> Result<String, String> {
+    let bytes = MOST_BYTES - page::fixed_bytes() - budget::RESERVE;
+    let page = match source {
+        Source::Lesson(lesson) => lesson_page(&lesson, bytes, progress)?,
+        Source::Scene { lab, seconds } => scene_page(*lab, seconds, bytes, progress)?,
+    };
+    page.html(MOST_BYTES)
+}
+
+/// What a part of `lab` needs to record for `seconds`.
+fn need(lab: &Lab, seconds: f64, may_cut: bool) -> Need {
+    let runs = lab.lanes().len() + usize::from(lab.ghost().is_some());
+    let world = lab.lanes()[0].world();
+    Need {
+        h: lab.h(),
+        duration: seconds.max(lab.h()),
+        values: runs * world.bodies().len() * 7 + world.frames().len() * 8,
+        bodies: runs * world.bodies().len(),
+        may_cut,
+    }
+}
+
+fn scene_page(
+    mut lab: Lab,
+    seconds: f64,
+    bytes: usize,
+    progress: &mut dyn FnMut(f64),
+) -> Result<Page, String> {
+    if !(seconds > 0.0 && seconds <= LONGEST) {
+        return Err(format!(
+            "--duration: {seconds} s; a page records from more than 0 to {LONGEST} s"
+        ));
+    }
+    let setup = Setup::of(&lab, None)?.to_code();
+    let plan: Plan = budget::plan(need(&lab, seconds, true), bytes);
+    let mut recording = Recording::start(&lab, "run".into(), plan);
+    let until = recording.until();
+    // A lane that stops on an error stops in the page too, as in the app, and the page
+    // says so; with every lane stopped nothing is left to record.
+    while lab.time() + 0.5 * lab.h() < until && lab.step() {
+        recording.stepped(&lab);
+        if recording.all_stopped() {
+            return Err(format!(
+                "every lane stopped by t = {:.4} s: {}",
+                lab.time(),
+                recording.note.as_deref().unwrap_or_default()
+            ));
+        }
+        progress(lab.time() / until);
+    }
+    recording.close(&lab);
+    let scene = lab.scene();
+    Ok(Page {
+        generator: generator(),
+        kind: "scene",
+        title: scene.name.clone(),
+        scene: scene.name.clone(),
+        description: scene.description.clone(),
+        explanation: scene.explanation.clone(),
+        setup,
+        camera: Camera::of(scene, lab.lanes()[0].world()),
+        parts: vec![recording],
+        steps: Vec::new(),
+    })
+}
+
+/// Walks the lesson as `gyrolab lesson` does, recording each part's runs.
+fn lesson_page(
+    lesson: &Lesson,
+    bytes: usize,
+    progress: &mut dyn FnMut(f64),
+) -> Result<Page, String> {
+    let ranges: Vec<_> = lesson.parts().collect();
+    let mut part_of = vec![0; lesson.steps.len()];
+    for (p, r) in ranges.iter().enumerate() {
+        part_of[r.clone()].fill(p);
+    }
+    let seconds: Vec<f64> = (ranges.iter())
+        .map(|r| Lesson::run_length(&lesson.steps[r.clone()]).unwrap_or(0.0))
+        .collect();
+    let total: f64 = seconds.iter().sum::<f64>().max(f64::MIN_POSITIVE);
+    let mut parts: Vec<Recording> = Vec::new();
+    let mut ends = vec![None; lesson.steps.len()];
+    let mut first: Option<(Result<String, String>, Option<Camera>)> = None;
+    let walk = walk_watched(lesson, |seen, walk, lab| {
+        let p = part_of[walk.at];
+        match seen {
+            Seen::Arrived if p == parts.len() => {
+                first.get_or_insert_with(|| {
+                    let code = Setup::of(lab, Some(walk)).map(|s| s.to_code());
+                    (code, Camera::of(lab.scene(), lab.lanes()[0].world()))
+                });
+                let share = (bytes as f64 * seconds[p] / total) as usize;
+                let plan = budget::plan(need(lab, seconds[p], false), share);
+                let label = match walk.step() {
+                    Some(Step::Try { text, .. }) => text.clone(),
+                    _ => "start".into(),
+                };
+                parts.push(Recording::start(lab, label, plan));
+            }
+            Seen::Stepped => {
+                parts[p].stepped(lab);
+                progress((seconds[..p].iter().sum::<f64>() + lab.time()) / total);
+            }
+            Seen::Leaving => {
+                if let Some(Step::Run { .. }) = walk.step() {
+                    ends[walk.at] = Some(lab.time());
+                }
+                parts[p].close(lab);
+            }
+            _ => {}
+        }
+    })?;
+    let (setup, camera) = first.expect("a walk arrives at its first step");
+    let scene = lesson.scene().map_err(|e| e.to_string())?;
+    Ok(Page {
+        generator: generator(),
+        kind: "lesson",
+        title: lesson.title.clone(),
+        scene: scene.name.clone(),
+        description: scene.description.clone(),
+        explanation: scene.explanation.clone(),
+        setup: setup?,
+        camera,
+        parts,
+        steps: steps::of(&walk, &ends, &part_of)?,
+    })
+}
+
+fn generator() -> String {
+    format!("gyrolab {}", env!("CARGO_PKG_VERSION"))
+}

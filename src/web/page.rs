@@ -1,0 +1,146 @@
+//! The page itself: the recorded parts, the lesson's steps and what frames the view, as
+//! JSON inside the template (`assets/web/page.html`) with its style, its script and
+//! three.js (`assets/web/`, with its version and licence): one file that opens from disk
+//! with no network.
+
+use serde::Serialize;
+
+use super::record::Recording;
+use super::steps::PageStep;
+use crate::scene::Scene;
+use crate::world::World;
+
+const TEMPLATE: &str = include_str!("../../assets/web/page.html");
+const STYLE: &str = include_str!("../../assets/web/page.css");
+const SCRIPT: &str = include_str!("../../assets/web/page.js");
+/// three.js r187 with its OrbitControls, bundled as one script (assets/web/README.md).
+const THREE: &str = include_str!("../../assets/web/three-0.187.0-orbit.min.js");
+
+/// Bytes of a page that are not its data.
+pub fn fixed_bytes() -> usize {
+    TEMPLATE.len() + STYLE.len() + SCRIPT.len() + THREE.len()
+}
+
+#[derive(Debug, Serialize)]
+pub struct Page {
+    pub generator: String,
+    /// "lesson" or "scene".
+    pub kind: &'static str,
+    pub title: String,
+    pub scene: String,
+    pub description: String,
+    /// The scene's "What am I seeing?".
+    pub explanation: String,
+    /// The set-up code that opens the same thing in the app (`gyrolab --setup CODE`).
+    pub setup: String,
+    pub camera: Option<Camera>,
+    pub parts: Vec<Recording>,
+    pub steps: Vec<PageStep>,
+}
+
+/// The scene's camera, as the app sets it on load.
+#[derive(Debug, Serialize)]
+pub struct Camera {
+    pub focus: [f64; 3],
+    pub distance: f64,
+    pub pitch_deg: f64,
+    /// The moving frame the camera rides with, by index.
+    pub follow: Option<usize>,
+}
+
+impl Camera {
+    pub fn of(scene: &Scene, world: &World) -> Option<Self> {
+        let c = scene.camera.as_ref()?;
+        Some(Self {
+            focus: c.focus.to_array(),
+            distance: c.distance,
+            pitch_deg: c.pitch_deg,
+            follow: (c.follow.as_ref())
+                .and_then(|name| world.frames().iter().position(|f| &f.name == name)),
+        })
+    }
+}
+
+impl Page {
+    /// The page as one HTML file; refused where it would be larger than `most` bytes.
+    pub fn html(&self, most: usize) -> Result<String, String> {
+        // JSON holds `<` only in strings, where `\u003c` reads the same: no `</script>`
+        // or `<!--` in the data can end its script early.
+        let data = serde_json::to_string(self)
+            .map_err(|e| format!("cannot write the page's data: {e}"))?
+            .replace('<', "\\u003c");
+        let html = fill(
+            TEMPLATE,
+            &[
+                ("{{title}}", &escape(&self.title)),
+                ("/*gyrolab:style*/", STYLE),
+                ("/*gyrolab:three*/", THREE),
+                ("/*gyrolab:data*/", &data),
+                ("/*gyrolab:page*/", SCRIPT),
+            ],
+        );
+        match html.len() {
+            n if n > most => Err(format!(
+                "the page would be {:.1} MB, more than {:.0} MB",
+                n as f64 / 1e6,
+                most as f64 / 1e6
+            )),
+            _ => Ok(html),
+        }
+    }
+}
+
+/// `template` with each marker (each there once) replaced by its text: the markers are
+/// found in the template alone, so a text holding a marker is not filled in again.
+fn fill(template: &str, with: &[(&str, &str)]) -> String {
+    let mut at: Vec<(usize, &str, &str)> = (with.iter())
+        .map(|&(marker, text)| {
+            let i = template
+                .find(marker)
+                .expect("the template holds every marker");
+            (i, marker, text)
+        })
+        .collect();
+    at.sort_by_key(|&(i, _, _)| i);
+    let mut out =
+        String::with_capacity(template.len() + with.iter().map(|w| w.1.len()).sum::<usize>());
+    let mut from = 0;
+    for (i, marker, text) in at {
+        out.push_str(&template[from..i]);
+        out.push_str(text);
+        from = i + marker.len();
+    }
+    out.push_str(&template[from..]);
+    out
+}
+
+/// Text as HTML shows it literally.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each marker is filled once, where the template has it; a filled-in text that holds
+    /// a marker is left as it is.
+    #[test]
+    fn markers_are_filled_where_the_template_has_them() {
+        let out = fill("a{{x}}b/*y*/c", &[("/*y*/", "{{x}}"), ("{{x}}", "1")]);
+        assert_eq!(out, "a1b{{x}}c");
+        for marker in [
+            "{{title}}",
+            "/*gyrolab:style*/",
+            "/*gyrolab:three*/",
+            "/*gyrolab:data*/",
+            "/*gyrolab:page*/",
+        ] {
+            assert_eq!(TEMPLATE.matches(marker).count(), 1, "{marker}");
+        }
+        assert_eq!(escape("<b> & \"q\""), "&lt;b&gt; &amp; &quot;q&quot;");
+    }
+}

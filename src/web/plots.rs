@@ -1,0 +1,301 @@
+//! The dock's plots of a recorded run, as the app's dock shows them for that kind of
+//! scene ([`DockKind`]): a free body's energy and momentum errors and its ω; a contact
+//! scene's energies, contact points and deepest penetration; a moving frame's inertial
+//! forces on a rider, its measurement against the textbook's, and the energies; a
+//! mechanism's measurement against its formula and the energies. Each series is the
+//! lab's own recording, thinned to at most [`MOST_SAMPLES`]. The solver's time per stage
+//! is left out: it is this machine's wall time, not the run's.
+
+use serde::{Serialize, Serializer};
+
+use crate::hierarchy::InertialForces;
+use crate::lab::Lab;
+use crate::lab::dock::DockKind;
+use crate::lab::history::{Sample, Stamped};
+use crate::lab::mechanism::Mechanism;
+use crate::palette::{self, hex};
+
+/// Samples a series keeps in a page: more than a plot a few hundred pixels wide shows.
+pub const MOST_SAMPLES: usize = 500;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Plot {
+    pub title: String,
+    /// Plotted as log10 |y|.
+    pub log: bool,
+    pub series: Vec<Line>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Line {
+    pub name: String,
+    pub color: String,
+    pub dashed: bool,
+    /// Times, s, and values, as base64 of little-endian f32.
+    #[serde(serialize_with = "base64_f64_as_f32")]
+    pub t: Vec<f64>,
+    #[serde(serialize_with = "base64_f64_as_f32")]
+    pub y: Vec<f64>,
+}
+
+fn base64_f64_as_f32<S: Serializer>(values: &[f64], s: S) -> Result<S::Ok, S::Error> {
+    let bytes: Vec<u8> = (values.iter())
+        .flat_map(|&v| (v as f32).to_le_bytes())
+        .collect();
+    s.serialize_str(&data_encoding::BASE64.encode(&bytes))
+}
+
+impl Line {
+    /// The series `samples` read by `value`, thinned evenly to [`MOST_SAMPLES`] (the last
+    /// kept).
+    fn of<S: Stamped>(
+        name: impl Into<String>,
+        color: [f32; 3],
+        samples: &[S],
+        value: impl Fn(&S) -> f64,
+    ) -> Self {
+        let stride = samples.len().div_ceil(MOST_SAMPLES).max(1);
+        let kept = (samples.iter().enumerate())
+            .filter(|(k, _)| k % stride == 0 || k + 1 == samples.len())
+            .map(|(_, s)| s);
+        let (t, y) = kept.map(|s| (s.t(), value(s))).unzip();
+        Self {
+            name: name.into(),
+            color: hex(color),
+            dashed: false,
+            t,
+            y,
+        }
+    }
+
+    fn dashed(self) -> Self {
+        Self {
+            dashed: true,
+            ..self
+        }
+    }
+}
+
+/// The dock's plots of `lab` as recorded so far.
+pub fn of(lab: &Lab) -> Vec<Plot> {
+    match lab.dock().kind() {
+        DockKind::FreeBody => free_body(lab),
+        DockKind::Contacts => {
+            let mut plots = vec![energy(lab)];
+            plots.extend(contacts(lab));
+            plots
+        }
+        DockKind::Frames => frames(lab),
+        DockKind::Joints => (mechanism(lab).into_iter())
+            .chain(std::iter::once(energy(lab)))
+            .collect(),
+    }
+}
+
+/// A lane's colour.
+fn lane_color(lab: &Lab, lane: usize) -> [f32; 3] {
+    palette::INTEGRATORS[lab.lanes()[lane].integrator() as usize]
+}
+
+/// A lane's line in a plot: `what` alone with one lane, else the lane's integrator.
+fn lane_name(lab: &Lab, lane: usize, what: &str) -> String {
+    match lab.lanes().len() {
+        1 => what.to_string(),
+        _ => format!("{} {what}", lab.lanes()[lane].integrator().name()),
+    }
+}
+
+/// ΔE/E and |ΔL|/|L| of each lane and the exact ghost (dashed), and the body ω of the
+/// lane the app plots first (midpoint's), with the ghost's dashed.
+fn free_body(lab: &Lab) -> Vec<Plot> {
+    let history = lab.recorders().history();
+    let ghost = lab.ghost().map(|_| lab.recorders().ghost_history());
+    let error = |title: &str, pick: fn(&Sample) -> f64| Plot {
+        title: title.into(),
+        log: true,
+        series: (lab.lanes().iter().zip(history))
+            .map(|(run, s)| {
+                let color = palette::INTEGRATORS[run.integrator() as usize];
+                Line::of(run.integrator().name(), color, &s.samples, pick)
+            })
+            .chain(ghost.map(|g| Line::of("exact", palette::GHOST_PLOT, &g.samples, pick).dashed()))
+            .collect(),
+    };
+    let lane = (lab.lanes().iter())
+        .position(|r| r.integrator() == crate::integrators::Integrator::Midpoint)
+        .unwrap_or(0);
+    let omega = (0..3).flat_map(|k| {
+        let name = ["ω_x", "ω_y", "ω_z"][k];
+        let own = Line::of(name, palette::AXES[k], &history[lane].samples, move |s| {
+            s.omega[k]
+        });
+        let exact = ghost.map(|g| {
+            Line::of(
+                format!("{name} exact"),
+                palette::AXES[k],
+                &g.samples,
+                move |s| s.omega[k],
+            )
+            .dashed()
+        });
+        std::iter::once(own).chain(exact)
+    });
+    vec![
+        error("ΔE/E", |s| s.energy),
+        error("|ΔL|/|L|", |s| s.momentum),
+        Plot {
+            title: format!("body ω (rad/s), {}", lab.lanes()[lane].integrator().name()),
+            log: false,
+            series: omega.collect(),
+        },
+    ]
+}
+
+/// Each lane's kinetic energy (solid) and gravitational potential energy (dashed), J.
+fn energy(lab: &Lab) -> Plot {
+    let series = (lab.recorders().dock().energy().iter().enumerate()).flat_map(|(lane, s)| {
+        let color = lane_color(lab, lane);
+        [
+            Line::of(lane_name(lab, lane, "kinetic"), color, &s.samples, |e| {
+                e.kinetic
+            }),
+            Line::of(lane_name(lab, lane, "potential"), color, &s.samples, |e| {
+                e.potential
+            })
+            .dashed(),
+        ]
+    });
+    Plot {
+        title: "energy (J): kinetic, potential dashed".into(),
+        log: false,
+        series: series.collect(),
+    }
+}
+
+/// Each lane's contact points and deepest penetration (mm).
+fn contacts(lab: &Lab) -> [Plot; 2] {
+    let contacts = lab.recorders().dock().contacts();
+    let per_lane = |what: &str, value: fn(&crate::lab::dock_series::ContactSample) -> f64| {
+        (contacts.iter().enumerate())
+            .map(|(lane, s)| {
+                Line::of(
+                    lane_name(lab, lane, what),
+                    lane_color(lab, lane),
+                    &s.samples,
+                    value,
+                )
+            })
+            .collect()
+    };
+    [
+        Plot {
+            title: "contact points".into(),
+            log: false,
+            series: per_lane("points", |s| s.points as f64),
+        },
+        Plot {
+            title: "deepest penetration (mm)".into(),
+            log: false,
+            series: per_lane("deepest", |s| 1e3 * s.depth),
+        },
+    ]
+}
+
+/// The inertial forces on the rider the dock shows first, the swing plane or circling
+/// rate against the textbook's, and the energies where the app's dock shows them (not
+/// beside both forces and a readout).
+fn frames(lab: &Lab) -> Vec<Plot> {
+    let dock = lab.recorders().dock();
+    let mut plots = Vec::new();
+    if let Some(rider) = dock.riders().get(lab.dock().default_rider()) {
+        let name = &lab.lanes()[0].world().bodies()[rider.body].name;
+        let names = InertialForces::default().named().map(|(n, _)| n);
+        plots.push(Plot {
+            title: format!("inertial force per kg on {name} (m/s²)"),
+            log: false,
+            series: (0..4)
+                .map(|k| {
+                    Line::of(names[k], palette::FORCES[k], &rider.series.samples, |s| {
+                        s.magnitudes[k]
+                    })
+                })
+                .collect(),
+        });
+    }
+    let readout = if let Some(p) = dock.pendulum() {
+        Some(swing_plane(lab, p))
+    } else {
+        lab.dock().circling().map(|_| Plot {
+            title: "circling rate (rad/s)".into(),
+            log: false,
+            series: vec![
+                Line::of(
+                    "measured",
+                    palette::MEASURED,
+                    &dock.circling().samples,
+                    |s| s.measured,
+                ),
+                Line::of("2Ω/7", palette::FORMULA, &dock.circling().samples, |s| {
+                    s.expected
+                })
+                .dashed(),
+            ],
+        })
+    };
+    let energies = plots.is_empty() || readout.is_none();
+    plots.extend(readout);
+    if energies {
+        plots.push(energy(lab));
+    }
+    plots
+}
+
+/// A turning point of a pendulum's swing: its time and the plane's angle, °.
+struct Turn(f64, f64);
+
+impl Stamped for Turn {
+    fn t(&self) -> f64 {
+        self.0
+    }
+}
+
+/// A Foucault pendulum's swing plane at each turning point from the first, against the
+/// textbook's −Ω sin φ·t.
+fn swing_plane(lab: &Lab, p: &crate::lab::dock_series::Pendulum) -> Plot {
+    let expected = p.expected_rate(lab.lanes()[0].world());
+    let turns = &p.meter.turns;
+    let (t0, a0) = turns.first().copied().unwrap_or_default();
+    let measured: Vec<Turn> = (turns.iter())
+        .map(|&(t, a)| Turn(t, (a - a0).to_degrees()))
+        .collect();
+    let textbook: Vec<Turn> = [t0, lab.time()]
+        .map(|t| Turn(t, (expected * (t - t0)).to_degrees()))
+        .into();
+    Plot {
+        title: "swing plane angle (°)".into(),
+        log: false,
+        series: vec![
+            Line::of("measured", palette::MEASURED, &measured, |s| s.1),
+            Line::of("−Ω sin φ·t", palette::FORMULA, &textbook, |s| s.1).dashed(),
+        ],
+    }
+}
+
+/// A mechanism's measurement against its formula.
+fn mechanism(lab: &Lab) -> Option<Plot> {
+    let (title, formula, scale) = match lab.dock().mechanism()? {
+        Mechanism::Piston { .. } => ("piston x (m)", "x(θ)", 1.0),
+        Mechanism::Stretch { .. } => ("stretch (%)", "rigid", 100.0),
+    };
+    let samples = &lab.recorders().dock().mechanism().samples;
+    Some(Plot {
+        title: title.into(),
+        log: false,
+        series: vec![
+            Line::of("measured", palette::MEASURED, samples, |s| {
+                scale * s.measured
+            }),
+            Line::of(formula, palette::FORMULA, samples, |s| scale * s.expected).dashed(),
+        ],
+    })
+}

@@ -1,0 +1,233 @@
+//! One recorded run of every lane side by side, as a page plays it: the lanes, their
+//! bodies' shapes, the moving frames and the ground, and at each frame every run's
+//! bodies' poses and the frames' poses, in f32 (what WebGL draws with).
+
+use glam::{DQuat, DVec3};
+use serde::{Serialize, Serializer};
+
+use super::budget::Plan;
+use super::plots::{self, Plot};
+use crate::body::inertia::{Part as BodyPart, Shape};
+use crate::lab::Lab;
+use crate::lab::layout::LaneLayout;
+use crate::palette;
+
+/// A lane as the page draws it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Lane {
+    /// Its integrator's name.
+    pub name: String,
+    pub color: String,
+    /// Where it stands, m.
+    pub offset: [f64; 3],
+}
+
+/// A body's or a moving frame's name and the shapes it is drawn with.
+#[derive(Clone, Debug, Serialize)]
+pub struct Drawn {
+    pub name: String,
+    pub parts: Vec<ShapeAt>,
+}
+
+/// One shape, at its place in its body.
+#[derive(Clone, Debug, Serialize)]
+pub struct ShapeAt {
+    pub kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub radius: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub half_extents: Option<[f64; 3]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub length: Option<f64>,
+    pub offset: [f64; 3],
+    /// x, y, z, w.
+    pub rotation: [f64; 4],
+}
+
+/// A ground plane: the points p with `normal · p = offset`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Ground {
+    pub normal: [f64; 3],
+    pub offset: f64,
+}
+
+/// One part of a page: a run of every lane from its start.
+#[derive(Clone, Debug, Serialize)]
+pub struct Recording {
+    pub label: String,
+    pub lanes: Vec<Lane>,
+    /// The exact solution is the last run of the poses.
+    pub ghost: bool,
+    pub bodies: Vec<Drawn>,
+    pub frames: Vec<Drawn>,
+    pub planes: Vec<Ground>,
+    /// Each frame's simulated time, s.
+    pub times: Vec<f64>,
+    /// [frame][run][body][px, py, pz, qx, qy, qz, qw], as base64 of little-endian f32.
+    #[serde(serialize_with = "base64_f32")]
+    pub poses: Vec<f32>,
+    /// [frame][moving frame][px, py, pz, qx, qy, qz, qw, scale], the same way.
+    #[serde(serialize_with = "base64_f32")]
+    pub frame_poses: Vec<f32>,
+    pub plots: Vec<Plot>,
+    /// What the page says about the recording: frames or seconds cut, lanes stopped.
+    pub note: Option<String>,
+    /// The last time recorded, s.
+    pub end: f64,
+    /// Physics steps between frames, and taken since the start.
+    #[serde(skip)]
+    every: u64,
+    #[serde(skip)]
+    steps: u64,
+    /// The recording's length as planned, s.
+    #[serde(skip)]
+    until: f64,
+    /// Which lanes have stopped on an error.
+    #[serde(skip)]
+    stopped: Vec<bool>,
+}
+
+/// Numbers as the page reads them: f32, little-endian, in base64.
+fn base64_f32<S: Serializer>(values: &[f32], s: S) -> Result<S::Ok, S::Error> {
+    let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+    s.serialize_str(&data_encoding::BASE64.encode(&bytes))
+}
+
+impl Recording {
+    /// A recording of `lab`'s lanes as they stand (at their start), as `plan` says.
+    pub fn start(lab: &Lab, label: String, plan: Plan) -> Self {
+        let layout = LaneLayout::of(lab);
+        let world = lab.lanes()[0].world();
+        let mut recording = Self {
+            label,
+            lanes: (lab.lanes().iter().enumerate())
+                .map(|(i, run)| Lane {
+                    name: run.integrator().name().to_string(),
+                    color: palette::hex(palette::INTEGRATORS[run.integrator() as usize]),
+                    offset: layout.offset(i).to_array(),
+                })
+                .collect(),
+            ghost: lab.ghost().is_some(),
+            bodies: (world.bodies().iter())
+                .map(|b| drawn(&b.name, &b.parts))
+                .collect(),
+            frames: (world.frames().iter())
+                .map(|f| drawn(&f.name, &f.parts))
+                .collect(),
+            planes: (world.contacts().into_iter())
+                .flat_map(|c| c.planes())
+                .map(|p| Ground {
+                    normal: p.normal.to_array(),
+                    offset: p.offset,
+                })
+                .collect(),
+            times: Vec::new(),
+            poses: Vec::new(),
+            frame_poses: Vec::new(),
+            plots: Vec::new(),
+            note: plan.note,
+            end: lab.time(),
+            every: plan.every,
+            steps: 0,
+            until: plan.until,
+            stopped: vec![false; lab.lanes().len()],
+        };
+        recording.frame(lab);
+        recording
+    }
+
+    /// Whether every lane has stopped on an error: nothing moves on.
+    pub fn all_stopped(&self) -> bool {
+        self.stopped.iter().all(|&s| s)
+    }
+
+    /// The time this recording is planned to reach, s.
+    pub fn until(&self) -> f64 {
+        self.until
+    }
+
+    /// After one physics step of `lab`: a frame every `every` steps.
+    pub fn stepped(&mut self, lab: &Lab) {
+        for (run, stopped) in lab.lanes().iter().zip(&mut self.stopped) {
+            if let (Some(e), false) = (run.error(), *stopped) {
+                *stopped = true;
+                let line = format!(
+                    "The {} lane stopped at t = {:.4} s: {e}.",
+                    run.integrator().name(),
+                    lab.time()
+                );
+                self.note = Some(match self.note.take() {
+                    Some(note) => format!("{note} {line}"),
+                    None => line,
+                });
+            }
+        }
+        self.steps += 1;
+        if self.steps.is_multiple_of(self.every) {
+            self.frame(lab);
+        }
+    }
+
+    /// Where a run of the lesson ends (or the recording): the lab's moment as a frame, if
+    /// it is not one yet, and the dock's plots as recorded so far.
+    pub fn close(&mut self, lab: &Lab) {
+        if self.times.last() != Some(&lab.time()) {
+            self.frame(lab);
+        }
+        self.plots = plots::of(lab);
+    }
+
+    /// The lab's moment as a frame. A lane stopped on an error keeps its last finite
+    /// pose (its world may hold the step that failed).
+    fn frame(&mut self, lab: &Lab) {
+        let start = self.poses.len();
+        let runs = lab.lanes().iter().chain(lab.ghost());
+        for body in runs.flat_map(|r| r.world().bodies()) {
+            push_pose(&mut self.poses, body.state.position, body.state.orientation);
+        }
+        let per_frame = self.poses.len() - start;
+        if start >= per_frame {
+            for k in (start..self.poses.len()).step_by(7) {
+                if !self.poses[k..k + 7].iter().all(|v| v.is_finite()) {
+                    self.poses.copy_within(k - per_frame..k - per_frame + 7, k);
+                }
+            }
+        }
+        for f in lab.lanes()[0].world().frames() {
+            let t = &f.global.transform;
+            push_pose(&mut self.frame_poses, t.translation, t.rotation);
+            self.frame_poses.push(t.scale as f32);
+        }
+        self.times.push(lab.time());
+        self.end = lab.time();
+    }
+}
+
+fn push_pose(out: &mut Vec<f32>, position: DVec3, rotation: DQuat) {
+    out.extend(position.to_array().map(|v| v as f32));
+    out.extend(rotation.to_array().map(|v| v as f32));
+}
+
+fn drawn(name: &str, parts: &[BodyPart]) -> Drawn {
+    Drawn {
+        name: name.to_string(),
+        parts: parts.iter().map(shape_at).collect(),
+    }
+}
+
+fn shape_at(part: &BodyPart) -> ShapeAt {
+    let (kind, radius, half_extents, length) = match part.shape {
+        Shape::Sphere { radius } => ("sphere", Some(radius), None, None),
+        Shape::Box { half_extents } => ("box", None, Some(half_extents.to_array()), None),
+        Shape::Cylinder { radius, length } => ("cylinder", Some(radius), None, Some(length)),
+        Shape::Capsule { radius, length } => ("capsule", Some(radius), None, Some(length)),
+    };
+    ShapeAt {
+        kind,
+        radius,
+        half_extents,
+        length,
+        offset: part.offset.to_array(),
+        rotation: part.rotation.to_array(),
+    }
+}

@@ -1,0 +1,296 @@
+//! `gyrolab web`: one self-contained page of a lesson or a scene. Its poses are the
+//! runs `gyrolab simulate` writes, to f32; it refers to nothing outside itself; it stays
+//! under 5 MB, saying what it cut; a refused page is one line, exit 2, and no file. The
+//! page in a real browser is `tests/browser.rs`.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_gyrolab");
+
+fn gyrolab(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().expect("binary runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The page of `args` (after `web`), written to `out`; its HTML.
+fn page(args: &[&str], out: &Path) -> String {
+    let mut all = vec!["web"];
+    all.extend(args);
+    all.extend(["--out", out.to_str().unwrap()]);
+    let o = gyrolab(&all);
+    assert!(o.status.success(), "{all:?}: {}", stderr(&o));
+    std::fs::read_to_string(out).unwrap()
+}
+
+/// The JSON the page carries.
+fn data(html: &str) -> Value {
+    let start = r#"<script type="application/json" id="gyrolab-data">"#;
+    let from = html.find(start).expect("the page has its data") + start.len();
+    let to = from + html[from..].find("</script>").unwrap();
+    serde_json::from_str(&html[from..to]).unwrap()
+}
+
+/// Little-endian f32s from base64.
+fn floats(v: &Value) -> Vec<f32> {
+    let bytes = data_encoding::BASE64
+        .decode(v.as_str().unwrap().as_bytes())
+        .unwrap();
+    (bytes.chunks(4))
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+/// `simulate`'s rows: (t, body, integrator) → px, py, pz, qw, qx, qy, qz.
+fn simulated(args: &[&str]) -> Vec<(f64, String, String, [f64; 7])> {
+    let mut all = vec!["simulate"];
+    all.extend(args);
+    let o = gyrolab(&all);
+    assert!(o.status.success(), "{all:?}: {}", stderr(&o));
+    let mut reader = csv::Reader::from_reader(&o.stdout[..]);
+    (reader.records())
+        .map(|r| {
+            let r = r.unwrap();
+            let x = |k: usize| r[k].parse::<f64>().unwrap();
+            let pose = [x(3), x(4), x(5), x(6), x(7), x(8), x(9)];
+            (x(0), r[1].to_string(), r[2].to_string(), pose)
+        })
+        .collect()
+}
+
+/// Checks the part's poses against `simulate`'s rows at every time both have: each lane
+/// named by its integrator, each body by its name, position and orientation equal as
+/// f32. Returns how many poses were compared.
+fn poses_agree(part: &Value, rows: &[(f64, String, String, [f64; 7])]) -> usize {
+    let poses = floats(&part["poses"]);
+    let times: Vec<f64> = (part["times"].as_array().unwrap().iter())
+        .map(|t| t.as_f64().unwrap())
+        .collect();
+    let lanes: Vec<&str> = (part["lanes"].as_array().unwrap().iter())
+        .map(|l| l["name"].as_str().unwrap())
+        .collect();
+    let bodies: Vec<&str> = (part["bodies"].as_array().unwrap().iter())
+        .map(|b| b["name"].as_str().unwrap())
+        .collect();
+    let runs = lanes.len() + usize::from(part["ghost"].as_bool().unwrap());
+    assert_eq!(poses.len(), times.len() * runs * bodies.len() * 7);
+    let mut compared = 0;
+    for (t, body, integrator, [px, py, pz, qw, qx, qy, qz]) in rows {
+        let (Some(frame), Some(lane), Some(b)) = (
+            times.iter().position(|x| x == t),
+            lanes.iter().position(|l| l == integrator),
+            bodies.iter().position(|n| n == body),
+        ) else {
+            continue;
+        };
+        let at = ((frame * runs + lane) * bodies.len() + b) * 7;
+        let want = [px, py, pz, qx, qy, qz, qw].map(|v| *v as f32);
+        assert_eq!(poses[at..at + 7], want, "{integrator} {body} at t = {t}");
+        compared += 1;
+    }
+    compared
+}
+
+/// A free body's page (four lanes and the ghost) and a contact scene's (many bodies, one
+/// lane) hold the poses `simulate` writes, at every moment both have.
+#[test]
+fn a_scene_page_holds_the_poses_simulate_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    for (scene, integrator, seconds) in [
+        ("dzhanibekov", "midpoint", "3"),
+        ("dominoes", "midpoint", "2"),
+    ] {
+        let html = page(
+            &[scene, "--scene", "--duration", seconds],
+            &dir.path().join("p.html"),
+        );
+        let part = &data(&html)["parts"][0];
+        let rows = simulated(&[scene, "--integrator", integrator, "--duration", seconds]);
+        let bodies = part["bodies"].as_array().unwrap().len();
+        let compared = poses_agree(part, &rows);
+        // Every frame but the last, which ends at the run's own last step.
+        let frames = part["times"].as_array().unwrap().len();
+        assert!(
+            compared >= (frames - 1) * bodies,
+            "{scene}: {compared} of {frames} frames"
+        );
+    }
+}
+
+/// Each part of a lesson's page holds the runs `simulate --lesson --step` writes for it:
+/// every lane of the part's set-up, its "now try" applied.
+#[test]
+fn a_lesson_page_holds_each_parts_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let html = page(&["energy-drift"], &dir.path().join("p.html"));
+    let page = data(&html);
+    let lesson = gyrolab::lesson::load("energy-drift").unwrap();
+    let starts: Vec<usize> = lesson.parts().map(|r| r.start).collect();
+    let parts = page["parts"].as_array().unwrap();
+    assert_eq!(parts.len(), starts.len());
+    assert!(parts.len() >= 2, "the lesson has a \"now try\"");
+    for (part, start) in parts.iter().zip(starts) {
+        let step = (start + 1).to_string();
+        let end = part["end"].as_f64().unwrap().to_string();
+        let rows = simulated(&[
+            "--lesson",
+            "energy-drift",
+            "--step",
+            &step,
+            "--duration",
+            &end,
+        ]);
+        let compared = poses_agree(part, &rows);
+        assert!(compared > 10, "part from step {step}: {compared}");
+    }
+}
+
+/// Nothing in the page is loaded from elsewhere: no element names a source, no style
+/// imports one, no script of the page's own fetches. three.js is inlined whole, as its
+/// file in the repository; its loaders (which fetch) are not called, which the browser
+/// test checks (no resource is loaded). The one address in it is the XHTML namespace
+/// it makes elements in, which loads nothing.
+#[test]
+fn a_page_refers_to_nothing_outside_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let html = page(&["restitution"], &dir.path().join("p.html"));
+    let three = include_str!("../assets/web/three-0.187.0-orbit.min.js");
+    assert_eq!(
+        html.matches(three).count(),
+        1,
+        "three.js inlined as it is kept"
+    );
+    let own = html.replacen(three, "", 1);
+    for needle in [
+        " src=",
+        " href=",
+        "@import",
+        "url(",
+        "fetch(",
+        "XMLHttpRequest",
+        "import(",
+        "<link",
+        "<iframe",
+        "WebSocket",
+        "://",
+    ] {
+        assert!(!own.contains(needle), "{needle}");
+    }
+    let addresses: Vec<&str> = (three.match_indices("://"))
+        .map(|(i, _)| &three[i.saturating_sub(4)..i + 24])
+        .collect();
+    assert_eq!(addresses, ["http://www.w3.org/1999/xhtml"]);
+}
+
+/// A page of many bodies records fewer frames and says so, within 5 MB; a lesson of 30
+/// s and 30 bodies keeps 30 frames a second within 5 MB.
+#[test]
+fn pages_stay_under_five_megabytes_and_say_what_they_cut() {
+    let dir = tempfile::tempdir().unwrap();
+    let html = page(&["pile"], &dir.path().join("pile.html"));
+    assert!(html.len() <= 5_000_000, "{}", html.len());
+    let part = &data(&html)["parts"][0];
+    let note = part["note"].as_str().unwrap_or_default();
+    assert!(
+        note.contains("frames a second") && note.contains("1000 bodies"),
+        "{note}"
+    );
+    let times = part["times"].as_array().unwrap();
+    let rate = (times.len() - 1) as f64 / part["end"].as_f64().unwrap();
+    assert!((5.0..30.0).contains(&rate), "{rate}");
+
+    let scene = include_str!("../assets/scenes/dominoes.ron").replace("count: 20", "count: 30");
+    let scene_path = dir.path().join("dominoes-30.ron");
+    std::fs::write(&scene_path, scene).unwrap();
+    let lesson = format!(
+        r#"(title: "Thirty dominoes", scene: "{}", steps: [
+            Question(text: "Does the wave reach the end?", choices: ["yes", "no"], answer: 0),
+            Run(until: 30.0),
+            Explain(text: "It does."),
+        ])"#,
+        scene_path.display()
+    );
+    let lesson_path = dir.path().join("thirty.ron");
+    std::fs::write(&lesson_path, lesson).unwrap();
+    let html = page(
+        &[lesson_path.to_str().unwrap()],
+        &dir.path().join("thirty.html"),
+    );
+    let page = data(&html);
+    let part = &page["parts"][0];
+    assert_eq!(part["bodies"].as_array().unwrap().len(), 30);
+    assert_eq!(part["end"].as_f64().unwrap().round(), 30.0);
+    assert!(part["note"].is_null(), "{}", part["note"]);
+    let frames = part["times"].as_array().unwrap().len();
+    assert!(frames >= 25 * 30, "{frames}");
+    assert!(html.len() <= 5_000_000, "{}", html.len());
+}
+
+/// Exit code 2, one line on stderr holding `needle`, and `out` as it was.
+fn refused(args: &[&str], out: &Path, needle: &str) {
+    let before = std::fs::read(out).ok();
+    let mut all = vec!["web"];
+    all.extend(args);
+    all.extend(["--out", out.to_str().unwrap()]);
+    let o = gyrolab(&all);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{all:?}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{all:?}: {err}");
+    assert!(err.contains(needle), "{all:?}: {err}");
+    assert_eq!(std::fs::read(out).ok(), before, "{all:?}");
+    let dir = out.parent().unwrap();
+    if dir.exists() {
+        let left: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert!(left.len() <= 1, "{all:?} left {left:?}");
+    }
+}
+
+/// An unknown name, an unwritable place, a bad duration and a lesson whose run fails are
+/// each refused with one line; no page appears and an old one is kept.
+#[test]
+fn a_refused_page_is_one_line_and_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("p.html");
+    refused(&["no-such"], &out, "no lesson or scene 'no-such'");
+    refused(&["restitution"], Path::new("/no/such/dir/p.html"), "--out");
+    refused(&["dzhanibekov", "--duration", "0"], &out, "--duration");
+    refused(&["dzhanibekov", "--duration", "301"], &out, "--duration");
+    refused(&["restitution", "--duration", "5"], &out, "--duration");
+    std::fs::write(&out, "an older page").unwrap();
+    let scene = include_str!("../assets/scenes/free-body.ron")
+        .replace("name: \"free-body\"", "name: \"boom\"")
+        .replace("dt: 0.01", "dt: 0.05")
+        .replace(
+            "integrator: \"midpoint\"",
+            "integrator: \"explicit-euler-world\"",
+        )
+        .replace("omega: (0.4, 0.3, 6.0)", "omega: (300.0, 200.0, 600.0)");
+    let scene_path = dir.path().join("boom.ron");
+    std::fs::write(&scene_path, scene).unwrap();
+    let lesson = format!(
+        r#"(title: "boom", scene: "{}", steps: [Run(until: 100.0)])"#,
+        scene_path.display()
+    );
+    let lesson_path = dir.path().join("boom-lesson.ron");
+    std::fs::write(&lesson_path, lesson).unwrap();
+    let out_in = dir.path().join("p.html");
+    let o = gyrolab(&[
+        "web",
+        lesson_path.to_str().unwrap(),
+        "--out",
+        out_in.to_str().unwrap(),
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("the run stopped at t = 0.4000 s"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert_eq!(std::fs::read_to_string(&out_in).unwrap(), "an older page");
+}
