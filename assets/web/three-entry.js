@@ -1,0 +1,2 @@
+export * from "three";
+export { OrbitControls } from "three/examples/jsm/controls/OrbitControls.js";
