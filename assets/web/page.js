@@ -291,6 +291,10 @@
 
   /** The renderer, camera, lights and controls; null (with a message) where WebGL fails. */
   function make3D() {
+    if (typeof THREE === "undefined" || !THREE.OrbitControls) {
+      showViewMessage("The page's three.js is missing: nothing can be drawn in 3D.");
+      return null;
+    }
     let renderer;
     try {
       renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
@@ -465,7 +469,8 @@
       bodyMatrices: [...Array(part.runs)].map(() => part.bodies.map(() => new THREE.Matrix4())),
     };
     pv.box = sceneBox(pv);
-    for (const plane of part.planes) world.add(groundFor(plane, pv.box));
+    const travel = travelBox(part).union(pv.box);
+    for (const plane of part.planes) world.add(groundFor(plane, travel));
     pv.labels = laneLabels(pv);
     return pv;
   }
@@ -485,8 +490,8 @@
 
   /** The box to frame: every lane's bodies at the first frame, each with room to turn (a
    *  sphere 1.4 times its reach, as the app frames them), the moving frames, and a
-   *  horizontal ground below them. Also each lane's own box (its bodies turned any way,
-   *  its frames), for its label. */
+   *  horizontal ground below them. Also each lane's box for its label: its bodies turned
+   *  any way (its frames where it has no bodies: a frame can be as big as the Earth). */
   function sceneBox(pv) {
     const part = pv.part;
     const box = new THREE.Box3();
@@ -495,23 +500,24 @@
     const quat = new THREE.Quaternion();
     const m = new THREE.Matrix4();
     pv.laneBoxes = part.lanes.map((lane, i) => {
-      const lanebox = new THREE.Box3();
-      if (part.times.length === 0) return lanebox;
+      const bodies = new THREE.Box3();
+      const frames = new THREE.Box3();
+      if (part.times.length === 0) return bodies;
       const off = new THREE.Vector3().fromArray(lane.offset);
       part.bodies.forEach((body, b) => {
         bodyPose(part, i, b, where, pos, quat);
         pos.add(off);
         const reach = Math.max(0.05, ...(body.parts || []).map(shapeReach));
-        lanebox.union(new THREE.Box3().setFromCenterAndSize(pos, new THREE.Vector3().setScalar(2 * reach)));
+        bodies.union(new THREE.Box3().setFromCenterAndSize(pos, new THREE.Vector3().setScalar(2 * reach)));
         box.union(new THREE.Box3().setFromCenterAndSize(pos, new THREE.Vector3().setScalar(2.8 * reach)));
       });
       part.frames.forEach((f, k) => {
         const scale = framePose(part, k, where, pos, quat);
         pos.add(off);
-        lanebox.union(shapesBox(f.parts, m.compose(pos, quat, new THREE.Vector3().setScalar(scale > 0 ? scale : 1))));
+        frames.union(shapesBox(f.parts, m.compose(pos, quat, new THREE.Vector3().setScalar(scale > 0 ? scale : 1))));
       });
-      box.union(lanebox);
-      return lanebox;
+      box.union(frames);
+      return bodies.isEmpty() ? frames : bodies;
     });
     if (box.isEmpty()) box.set(new THREE.Vector3(-1, -1, -1), new THREE.Vector3(1, 1, 1));
     pv.bodyBox = box.clone();
@@ -523,7 +529,31 @@
     return box;
   }
 
-  /** A ground plane: a 1 m grid and a faint sheet, centred under the bodies. */
+  /** Where the bodies and moving frames go over the whole recording (every lane), for the
+   *  ground's extent: a van that drives off keeps a floor under it. */
+  function travelBox(part) {
+    const box = new THREE.Box3();
+    const p = new THREE.Vector3();
+    const add = (values, j, off) => {
+      p.set(values[j] + off[0], values[j + 1] + off[1], values[j + 2] + off[2]);
+      if (isFinite(p.x) && isFinite(p.y) && isFinite(p.z)) box.expandByPoint(p);
+    };
+    // About a hundred frames, the last among them, are enough to see where things go.
+    const n = part.times.length;
+    const stride = Math.max(1, Math.ceil(n / 100));
+    const sampled = [];
+    for (let f = 0; f < n; f += stride) sampled.push(f);
+    if (n > 1 && sampled[sampled.length - 1] !== n - 1) sampled.push(n - 1);
+    for (const f of sampled) {
+      part.lanes.forEach((lane, i) => {
+        for (let b = 0; b < part.bodies.length; b++) add(part.poses, poseIndex(part, f, i, b), lane.offset);
+        for (let k = 0; k < part.frames.length; k++) add(part.framePoses, (f * part.frames.length + k) * 8, lane.offset);
+      });
+    }
+    return box;
+  }
+
+  /** A ground plane: a 1 m grid and a faint sheet, centred under where the bodies go. */
   function groundFor(plane, box) {
     const n = new THREE.Vector3(...vec3(plane.normal, [0, 1, 0]));
     if (n.lengthSq() === 0) n.set(0, 1, 0);
@@ -569,16 +599,15 @@
     return geometry;
   }
 
-  /** Each lane's name, in an HTML label over the top of its bodies. */
+  /** Each lane's name, in an HTML label just over the top of its bodies (the CSS lifts it
+   *  a few pixels clear). */
   function laneLabels(pv) {
     return pv.lanes.map((lane, i) => {
       const lb = pv.laneBoxes[i];
       const anchor = new THREE.Vector3();
       if (!lb.isEmpty()) {
         const c = lb.getCenter(new THREE.Vector3());
-        const s = lb.getSize(new THREE.Vector3());
-        anchor.set(c.x, lb.max.y + 0.08 * Math.max(s.x, s.y, s.z, 0.5), c.z);
-        anchor.sub(lane.group.position);
+        anchor.set(c.x, lb.max.y, c.z).sub(lane.group.position);
       }
       const info = pv.part.lanes[i];
       const node = el("div", { class: "lane-label", text: info.name });
@@ -645,6 +674,7 @@
     three.shown = pv;
     three.scene.add(pv.world);
     labelsBox.replaceChildren(...pv.labels.map((l) => l.node));
+    $("view-legend").hidden = !pv.part.ghost;
     resize();
     frameCamera(pv);
   }
@@ -889,7 +919,7 @@
     ctx.textAlign = "left";
     ctx.fillText(title, 8, 6);
     const legendRows = drawLegend(ctx, plot, w, 8 + ctx.measureText(title).width + 16);
-    const box = { left: 50, right: w - 10, top: 14 + 14 * legendRows + 8, bottom: h - 20 };
+    const box = { left: 50, right: w - 10, top: 28 + 14 * legendRows, bottom: h - 20 };
     if (box.right - box.left < 20 || box.bottom - box.top < 20) return;
     const range = yRange(plot, limit) || (plot.log ? [-3, 0] : [0, 1]);
     const xEnd = end > 0 ? end : 1;
@@ -1067,7 +1097,8 @@
     updateLive();
   }
 
-  /** What follows the time: the transport, the run's progress, the next button, the body's data. */
+  /** What follows the time: the transport, the run's progress, the next button, and
+   *  document.body.dataset (time, step) for tests. */
   function updateLive() {
     const part = currentPart();
     const end = visibleEnd();
@@ -1081,7 +1112,8 @@
     $("time-label").textContent = "t = " + state.time.toFixed(3) + " s";
     const play = $("play");
     play.disabled = end <= 0;
-    play.innerHTML = state.playing ? "&#10074;&#10074; Pause" : "&#9654; Play";
+    const label = state.playing ? "❚❚ Pause" : "▶ Play";
+    if (play.textContent !== label) play.textContent = label;
     document.body.dataset.time = String(Math.round(state.time * 1e6) / 1e6);
     document.body.dataset.step = String(state.at);
     if (isLesson) updateLessonLive();
@@ -1407,8 +1439,9 @@
   function bindControls() {
     $("play").addEventListener("click", () => setPlaying(!state.playing));
     $("time").addEventListener("input", (e) => {
+      const t = parseFloat(e.target.value); // before pausing puts the slider back
       setPlaying(false);
-      setTime(parseFloat(e.target.value));
+      setTime(t);
     });
     $("speed").addEventListener("change", (e) => {
       state.speed = num(parseFloat(e.target.value), 1);
@@ -1477,6 +1510,7 @@
     bindControls();
     if (parts.length === 0) {
       showViewMessage("This recording holds no runs.");
+      updateLive();
       state.ready = true;
       return;
     }

@@ -44,6 +44,7 @@ mod trails;
 mod ui;
 mod vectors;
 mod view;
+mod web_export;
 mod widgets;
 mod work_precision;
 

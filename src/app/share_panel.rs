@@ -1,6 +1,7 @@
 //! The Share section: "Copy set-up" makes a set-up code of what the app shows (scene,
 //! changed settings, lesson step), and a code pasted or typed in opens it
-//! ([`crate::lesson::setup`]).
+//! ([`crate::lesson::setup`]); "export web page" records the lesson or the scene into
+//! one page for any browser ([`super::web_export`]).
 //!
 //! The code is handed to egui's clipboard; this build leaves out bevy_egui's
 //! `manage_clipboard` feature (its `arboard` crate could not be had here), so the code is
@@ -10,14 +11,39 @@ use bevy_egui::egui;
 
 use super::physics::Sim;
 use super::view::{Message, View};
+use super::web_export::WebExport;
 use crate::lesson::setup::Setup;
 
 pub fn show(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: &mut Message) {
-    if ui
-        .button("Copy set-up")
-        .on_hover_text("a code that opens this scene, its settings and the lesson step")
-        .clicked()
-    {
+    let (copy, export) = ui
+        .horizontal(|ui| {
+            let copy = ui
+                .button("Copy set-up")
+                .on_hover_text("a code that opens this scene, its settings and the lesson step");
+            let export = ui
+                .add_enabled(
+                    view.web_export.is_none(),
+                    egui::Button::new("export web page"),
+                )
+                .on_hover_text(
+                    "one HTML file that opens in any browser with no network and no gyrolab: \
+                 the lesson from its start, or this scene as set up, recorded and played \
+                 back in 3D with its plots (at most 5 MB)",
+                );
+            (copy.clicked(), export.clicked())
+        })
+        .inner;
+    if export {
+        match WebExport::start(sim, view) {
+            Ok(job) => view.web_export = Some(job),
+            Err(e) => message.set(Err(e)),
+        }
+    }
+    if let Some(outcome) = view.web_export.as_ref().and_then(|job| job.show(ui)) {
+        view.web_export = None;
+        message.set(outcome);
+    }
+    if copy {
         match Setup::of(sim, view.lesson.as_ref()) {
             Ok(setup) => {
                 let code = setup.to_code();

@@ -50,6 +50,8 @@ pub struct View {
     /// The last set-up code made ("Copy set-up"), and the code typed or pasted to open.
     pub setup_code: String,
     pub setup_paste: String,
+    /// The web page being recorded ("export web page"), if one is.
+    pub web_export: Option<super::web_export::WebExport>,
 }
 
 impl View {
@@ -93,6 +95,7 @@ impl Default for View {
             lesson_scene: 0,
             setup_code: String::new(),
             setup_paste: String::new(),
+            web_export: None,
         }
     }
 }

@@ -158,7 +158,10 @@ impl Browser {
     pub fn wait_for(&mut self, expression: &str, within: Duration) {
         let deadline = Instant::now() + within;
         while self.eval(expression) != json!(true) {
-            assert!(Instant::now() < deadline, "still not true after {within:?}: {expression}");
+            assert!(
+                Instant::now() < deadline,
+                "still not true after {within:?}: {expression}"
+            );
             std::thread::sleep(Duration::from_millis(100));
         }
     }

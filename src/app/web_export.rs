@@ -1,0 +1,175 @@
+//! *export web page* (Share section, beside *Copy set-up*): the lesson being walked,
+//! whole from its start, or the scene as set up here, recorded into one web page
+//! ([`crate::web`]) on a thread of its own, with a progress bar in the panel while it
+//! records; the window goes on meanwhile. The page is written whole or not at all, under
+//! a new name in the working directory.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+
+use bevy_egui::egui;
+
+use super::physics::Sim;
+use super::view::View;
+use crate::atomic_file::AtomicFile;
+use crate::lab::Lab;
+use crate::lesson::setup::Setup;
+use crate::web::{self, SCENE_SECONDS, Source};
+
+/// A page being recorded.
+pub struct WebExport {
+    path: PathBuf,
+    /// Per mille recorded.
+    done: Arc<AtomicU32>,
+    /// The outcome, once there is one.
+    outcome: Arc<Mutex<Option<Result<String, String>>>>,
+}
+
+impl WebExport {
+    /// Starts recording what the app shows: the lesson from its start, else the scene
+    /// with the settings a set-up code would carry.
+    pub fn start(sim: &Sim, view: &View) -> Result<Self, String> {
+        let name = super::files::safe(&sim.scene().name);
+        Self::start_to(
+            sim,
+            view,
+            super::files::unused(&format!("gyrolab-{name}"), ".html"),
+        )
+    }
+
+    /// [`WebExport::start`], writing to `path`.
+    fn start_to(sim: &Sim, view: &View, path: PathBuf) -> Result<Self, String> {
+        let source = match &view.lesson {
+            Some(walk) => Source::Lesson(walk.lesson.clone()),
+            None => {
+                let setup = Setup::of(sim, None)?;
+                let mut lab = Lab::new(sim.scene().clone());
+                setup.open(&mut lab)?;
+                let seconds = lab.scene().duration.min(SCENE_SECONDS);
+                Source::Scene {
+                    lab: Box::new(lab),
+                    seconds,
+                }
+            }
+        };
+        let job = Self {
+            path: path.clone(),
+            done: Arc::default(),
+            outcome: Arc::default(),
+        };
+        let (done, outcome) = (job.done.clone(), job.outcome.clone());
+        std::thread::spawn(move || {
+            let result = write(source, &path, &mut |f| {
+                done.store((f.clamp(0.0, 1.0) * 1000.0) as u32, Ordering::Relaxed)
+            });
+            *outcome.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
+        });
+        Ok(job)
+    }
+
+    /// The progress bar while it records; the outcome once it is done.
+    pub fn show(&self, ui: &mut egui::Ui) -> Option<Result<String, String>> {
+        let outcome = self
+            .outcome
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        if outcome.is_none() {
+            let done = self.done.load(Ordering::Relaxed) as f32 / 1000.0;
+            ui.add(
+                egui::ProgressBar::new(done)
+                    .show_percentage()
+                    .text(format!("recording {}", self.path.display())),
+            );
+            ui.ctx().request_repaint();
+        }
+        outcome
+    }
+}
+
+impl WebExport {
+    /// The outcome, once: the message for the panel.
+    fn outcome(&self) -> Option<Result<String, String>> {
+        self.outcome
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+    }
+}
+
+/// The page of `source` written to `path`: the file is made before the runs, so an
+/// unwritable place is refused at once, and appears only once the page is whole.
+fn write(source: Source, path: &Path, progress: &mut dyn FnMut(f64)) -> Result<String, String> {
+    let refuse = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", path.display());
+    let mut file = AtomicFile::create(path).map_err(|e| refuse(&e))?;
+    let html = web::page(source, progress)?;
+    file.write_all(html.as_bytes()).map_err(|e| refuse(&e))?;
+    file.commit().map_err(|e| refuse(&e))?;
+    Ok(format!(
+        "wrote {} ({:.1} MB): open it in any browser",
+        path.display(),
+        html.len() as f64 / 1e6
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::Scene;
+
+    fn finish(job: &WebExport) -> Result<String, String> {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+        loop {
+            if let Some(outcome) = job.outcome() {
+                return outcome;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the page never finished"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
+    /// The scene as set up here (a changed step), carried by the page's set-up code;
+    /// an open lesson is recorded whole from its start, wherever the student is in it.
+    #[test]
+    fn the_scene_as_set_up_and_the_lesson_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut sim = Sim::new(Lab::new(Scene::load("bounce").unwrap()));
+        sim.0.set_dt(0.004).unwrap();
+        let mut view = View::default();
+        let path = dir.path().join("bounce.html");
+        let said = finish(&WebExport::start_to(&sim, &view, path.clone()).unwrap()).unwrap();
+        assert!(
+            said.starts_with(&format!("wrote {}", path.display())),
+            "{said}"
+        );
+        let html = std::fs::read_to_string(&path).unwrap();
+        let code = Setup::of(&sim, None).unwrap().to_code();
+        assert!(html.contains(&code));
+        assert!(html.contains(r#""kind":"scene""#));
+
+        let lesson = crate::lesson::load("restitution").unwrap();
+        let steps = lesson.steps.len();
+        let mut walk = crate::lesson::walk::Walk::start(lesson, &mut sim.0).unwrap();
+        walk.answer(0);
+        walk.next(&mut sim.0).unwrap();
+        view.lesson = Some(walk);
+        let path = dir.path().join("lesson.html");
+        finish(&WebExport::start_to(&sim, &view, path.clone()).unwrap()).unwrap();
+        let html = std::fs::read_to_string(&path).unwrap();
+        let start = r#"<script type="application/json" id="gyrolab-data">"#;
+        let from = html.find(start).unwrap() + start.len();
+        let to = from + html[from..].find("</script>").unwrap();
+        let page: serde_json::Value = serde_json::from_str(&html[from..to]).unwrap();
+        assert_eq!(page["kind"], "lesson");
+        assert_eq!(page["steps"].as_array().unwrap().len(), steps);
+        assert_eq!(page["parts"][0]["times"][0], 0.0, "from its start");
+
+        let refused = WebExport::start_to(&sim, &view, dir.path().join("no/such/p.html")).unwrap();
+        assert!(finish(&refused).unwrap_err().starts_with("cannot write"));
+    }
+}
