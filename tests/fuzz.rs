@@ -365,6 +365,48 @@ proptest! {
     }
 }
 
+/// `gyrolab web FILE --out PAGE` on a mutated lesson: it makes its page exactly where
+/// `gyrolab lesson FILE` takes the lesson (exit 0 or 1), a page under 5 MB; elsewhere
+/// exit 2 with one line pointing into the file (refused) or saying where its run
+/// stopped, and the old page kept; never a panic, a signal or a hang.
+fn web_kept((lesson, mutation): (usize, Mutation)) -> Result<(), String> {
+    let (name, text) = &lessons()[lesson];
+    let (bytes, what) = mutate::apply(text, &mutation);
+    let sandbox = Sandbox::new();
+    let path = sandbox.scene(&bytes);
+    let out = sandbox.out("html");
+    let taken = sandbox.run(&["lesson".into(), path.clone()]);
+    let o = sandbox.run(&["web".into(), path.clone(), "--out".into(), out.clone()]);
+    let err = o.stderr.trim_end();
+    let page = std::fs::read(&out).unwrap_or_default();
+    let fail = |why: &str| {
+        Err(format!(
+            "{why}: {err}\n{name}.ron, {what}\n  gyrolab web '{path}' --out '{out}'"
+        ))
+    };
+    match (taken.code, o.code) {
+        (Some(0 | 1), Some(0)) if page.len() > 5_000_000 => fail("a page over 5 MB"),
+        (Some(0 | 1), Some(0)) if !page.starts_with(b"<!doctype html>") => fail("no page"),
+        (Some(0 | 1), Some(0)) => Ok(()),
+        (Some(2), Some(2)) if err.lines().count() != 1 => fail("not one line"),
+        (Some(2), Some(2)) if page != verdict::SENTINEL => fail("the old page lost"),
+        (Some(2), Some(2)) => Ok(()),
+        (lesson, web) => fail(&format!(
+            "lesson exit {lesson:?}, web exit {web:?}, signal {:?}, timed out {}",
+            o.signal, o.timed_out
+        )),
+    }
+}
+
+proptest! {
+    #![proptest_config(config(24))]
+    #[test]
+    fn mutated_lessons_make_a_page_or_none(case in (0..lessons().len(), mutate::mutation())) {
+        let kept = web_kept(case);
+        prop_assert!(kept.is_ok(), "{}", kept.unwrap_err());
+    }
+}
+
 /// Valid set-up codes to mutate: a scene changed, a lesson at a step, a contact scene's
 /// solver changed.
 fn setup_codes() -> &'static [String] {

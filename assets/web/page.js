@@ -137,7 +137,6 @@
     const last = times.length ? times[times.length - 1] : 0;
     return {
       raw,
-      label: raw.label || "",
       lanes: lanes.map((l, i) => ({
         name: l.name || "lane " + (i + 1),
         color: l.color || "#4d8cf2",
@@ -194,7 +193,8 @@
   const poseIndex = (part, frame, run, body) =>
     ((frame * part.runs + run) * part.bodies.length + body) * 7;
 
-  /** Body `body` of run `run` at time t: position into `pos` (THREE.Vector3), rotation into `quat`. */
+  /** Body `body` of run `run` at the moment `where` (from locate): position into `pos`,
+   *  rotation into `quat` (THREE.Vector3, THREE.Quaternion). */
   function bodyPose(part, run, body, where, pos, quat) {
     const p = part.poses;
     const j0 = poseIndex(part, where.i0, run, body);
@@ -204,7 +204,7 @@
     quat.fromArray(qScratch);
   }
 
-  /** Moving frame f at time t: position, rotation and scale. */
+  /** Moving frame f at the moment `where`: position and rotation as bodyPose; returns its scale. */
   function framePose(part, f, where, pos, quat) {
     const p = part.framePoses;
     const n = part.frames.length;
@@ -465,7 +465,7 @@
       };
     });
     const pv = {
-      p, part, world, groups, lanes,
+      part, world, groups, lanes,
       bodyMatrices: [...Array(part.runs)].map(() => part.bodies.map(() => new THREE.Matrix4())),
     };
     pv.box = sceneBox(pv);
@@ -599,20 +599,21 @@
     return geometry;
   }
 
-  /** Each lane's name, in an HTML label just over the top of its bodies (the CSS lifts it
-   *  a few pixels clear). */
+  /** Each lane's name, in an HTML label just over the top of its bodies as they start (the
+   *  CSS lifts it a few pixels clear). The place is kept in the coordinates the view is
+   *  drawn in: with a followed frame, the label rides with that frame, as the van's boxes do. */
   function laneLabels(pv) {
-    return pv.lanes.map((lane, i) => {
-      const lb = pv.laneBoxes[i];
-      const anchor = new THREE.Vector3();
+    const ride = viewMatrix(pv.part, { i0: 0, i1: 0, a: 0 });
+    return pv.laneBoxes.map((lb, i) => {
+      const at = new THREE.Vector3();
       if (!lb.isEmpty()) {
         const c = lb.getCenter(new THREE.Vector3());
-        anchor.set(c.x, lb.max.y, c.z).sub(lane.group.position);
+        at.set(c.x, lb.max.y, c.z).applyMatrix4(ride);
       }
       const info = pv.part.lanes[i];
       const node = el("div", { class: "lane-label", text: info.name });
       node.style.color = info.color;
-      return { node, anchor, group: lane.group };
+      return { node, at };
     });
   }
 
@@ -648,21 +649,22 @@
         g.scale.setScalar(scale > 0 ? scale : 1);
       });
     }
-    followFrame(pv, where);
+    pv.world.matrix.copy(viewMatrix(part, where));
+    pv.world.matrixWorldNeedsUpdate = true;
   }
 
-  /** With a followed frame, the world is drawn in that frame's coordinates. */
-  function followFrame(pv, where) {
+  /** The matrix from world to the view's coordinates at a moment: with a followed frame,
+   *  the inverse of that frame's pose (the world drawn in its coordinates); else identity. */
+  function viewMatrix(part, where) {
     const f = data.camera ? data.camera.follow : null;
-    if (!Number.isInteger(f) || f < 0 || f >= pv.part.frames.length) {
-      pv.world.matrix.identity();
-    } else {
+    const m = new THREE.Matrix4();
+    if (Number.isInteger(f) && f >= 0 && f < part.frames.length && part.times.length > 0) {
       const pos = new THREE.Vector3();
       const quat = new THREE.Quaternion();
-      framePose(pv.part, f, where, pos, quat);
-      pv.world.matrix.compose(pos, quat, new THREE.Vector3(1, 1, 1)).invert();
+      framePose(part, f, where, pos, quat);
+      m.compose(pos, quat, new THREE.Vector3(1, 1, 1)).invert();
     }
-    pv.world.matrixWorldNeedsUpdate = true;
+    return m;
   }
 
   /** Shows part p's view (built the first time) and puts the camera where it starts. */
@@ -752,9 +754,7 @@
     const h = viewBox.clientHeight;
     const v = new THREE.Vector3();
     for (const l of pv.labels) {
-      v.copy(l.anchor);
-      l.group.localToWorld(v);
-      v.project(three.camera);
+      v.copy(l.at).project(three.camera);
       const visible = v.z < 1 && Math.abs(v.x) < 1.2 && Math.abs(v.y) < 1.2;
       l.node.style.display = visible ? "" : "none";
       l.node.style.left = ((v.x + 1) / 2) * w + "px";

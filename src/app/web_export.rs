@@ -71,11 +71,7 @@ impl WebExport {
 
     /// The progress bar while it records; the outcome once it is done.
     pub fn show(&self, ui: &mut egui::Ui) -> Option<Result<String, String>> {
-        let outcome = self
-            .outcome
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take();
+        let outcome = self.outcome();
         if outcome.is_none() {
             let done = self.done.load(Ordering::Relaxed) as f32 / 1000.0;
             ui.add(
