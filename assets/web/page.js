@@ -467,6 +467,8 @@
     const pv = {
       part, world, groups, lanes,
       bodyMatrices: [...Array(part.runs)].map(() => part.bodies.map(() => new THREE.Matrix4())),
+      // Each body's reach from its centre: room to frame it, and where its lane's label goes.
+      reach: part.bodies.map((body) => Math.max(0.05, ...(body.parts || []).map(shapeReach))),
     };
     pv.box = sceneBox(pv);
     const travel = travelBox(part).union(pv.box);
@@ -490,8 +492,7 @@
 
   /** The box to frame: every lane's bodies at the first frame, each with room to turn (a
    *  sphere 1.4 times its reach, as the app frames them), the moving frames, and a
-   *  horizontal ground below them. Also each lane's box for its label: its bodies turned
-   *  any way (its frames where it has no bodies: a frame can be as big as the Earth). */
+   *  horizontal ground below them. */
   function sceneBox(pv) {
     const part = pv.part;
     const box = new THREE.Box3();
@@ -499,25 +500,19 @@
     const pos = new THREE.Vector3();
     const quat = new THREE.Quaternion();
     const m = new THREE.Matrix4();
-    pv.laneBoxes = part.lanes.map((lane, i) => {
-      const bodies = new THREE.Box3();
-      const frames = new THREE.Box3();
-      if (part.times.length === 0) return bodies;
+    const lanes = part.times.length > 0 ? part.lanes : [];
+    lanes.forEach((lane, i) => {
       const off = new THREE.Vector3().fromArray(lane.offset);
       part.bodies.forEach((body, b) => {
         bodyPose(part, i, b, where, pos, quat);
         pos.add(off);
-        const reach = Math.max(0.05, ...(body.parts || []).map(shapeReach));
-        bodies.union(new THREE.Box3().setFromCenterAndSize(pos, new THREE.Vector3().setScalar(2 * reach)));
-        box.union(new THREE.Box3().setFromCenterAndSize(pos, new THREE.Vector3().setScalar(2.8 * reach)));
+        box.union(new THREE.Box3().setFromCenterAndSize(pos, new THREE.Vector3().setScalar(2.8 * pv.reach[b])));
       });
       part.frames.forEach((f, k) => {
         const scale = framePose(part, k, where, pos, quat);
         pos.add(off);
-        frames.union(shapesBox(f.parts, m.compose(pos, quat, new THREE.Vector3().setScalar(scale > 0 ? scale : 1))));
+        box.union(shapesBox(f.parts, m.compose(pos, quat, new THREE.Vector3().setScalar(scale > 0 ? scale : 1))));
       });
-      box.union(frames);
-      return bodies.isEmpty() ? frames : bodies;
     });
     if (box.isEmpty()) box.set(new THREE.Vector3(-1, -1, -1), new THREE.Vector3(1, 1, 1));
     pv.bodyBox = box.clone();
@@ -599,22 +594,29 @@
     return geometry;
   }
 
-  /** Each lane's name, in an HTML label just over the top of its bodies as they start (the
-   *  CSS lifts it a few pixels clear). The place is kept in the coordinates the view is
-   *  drawn in: with a followed frame, the label rides with that frame, as the van's boxes do. */
+  /** Each lane's name, in an HTML label placed each frame by placeLabels. */
   function laneLabels(pv) {
-    const ride = viewMatrix(pv.part, { i0: 0, i1: 0, a: 0 });
-    return pv.laneBoxes.map((lb, i) => {
-      const at = new THREE.Vector3();
-      if (!lb.isEmpty()) {
-        const c = lb.getCenter(new THREE.Vector3());
-        at.set(c.x, lb.max.y, c.z).applyMatrix4(ride);
-      }
-      const info = pv.part.lanes[i];
+    return pv.part.lanes.map((info) => {
       const node = el("div", { class: "lane-label", text: info.name });
       node.style.color = info.color;
-      return { node, at };
+      return node;
     });
+  }
+
+  /** Where lane i's label goes, in its lane's coordinates: over the middle of its bodies as
+   *  they are now, clear of them whichever way they turn (the CSS lifts it a few pixels more). */
+  function labelPoint(pv, i, out) {
+    const matrices = pv.bodyMatrices[pv.lanes[i].run];
+    out.set(0, 0, 0);
+    if (matrices.length === 0) return out;
+    let top = -Infinity;
+    matrices.forEach((m, b) => {
+      const e = m.elements;
+      out.x += e[12];
+      out.z += e[14];
+      top = Math.max(top, e[13] + pv.reach[b]);
+    });
+    return out.set(out.x / matrices.length, top, out.z / matrices.length);
   }
 
   /** Poses every body, ghost and moving frame of the part shown at time t. */
@@ -675,7 +677,7 @@
     const pv = three.views[p];
     three.shown = pv;
     three.scene.add(pv.world);
-    labelsBox.replaceChildren(...pv.labels.map((l) => l.node));
+    labelsBox.replaceChildren(...pv.labels);
     $("view-legend").hidden = !pv.part.ghost;
     resize();
     frameCamera(pv);
@@ -753,13 +755,14 @@
     const w = viewBox.clientWidth;
     const h = viewBox.clientHeight;
     const v = new THREE.Vector3();
-    for (const l of pv.labels) {
-      v.copy(l.at).project(three.camera);
+    pv.labels.forEach((node, i) => {
+      labelPoint(pv, i, v);
+      pv.lanes[i].group.localToWorld(v).project(three.camera);
       const visible = v.z < 1 && Math.abs(v.x) < 1.2 && Math.abs(v.y) < 1.2;
-      l.node.style.display = visible ? "" : "none";
-      l.node.style.left = ((v.x + 1) / 2) * w + "px";
-      l.node.style.top = ((1 - v.y) / 2) * h + "px";
-    }
+      node.style.display = visible ? "" : "none";
+      node.style.left = ((v.x + 1) / 2) * w + "px";
+      node.style.top = ((1 - v.y) / 2) * h + "px";
+    });
   }
 
   function draw3D() {
@@ -825,12 +828,18 @@
 
   const SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
 
-  function tickLabel(v, log) {
+  /** A tick's label, with as many digits as the spacing of the ticks needs. */
+  function tickLabel(v, step, log) {
     if (log) return "10" + String(Math.round(v)).replace(/./g, (c) => SUPERSCRIPT[c] || c);
+    if (v === 0) return "0";
     const a = Math.abs(v);
-    if (a !== 0 && (a < 1e-3 || a >= 1e6)) return v.toExponential(0).replace("e+", "e");
-    return String(Number(v.toPrecision(4)));
+    const spacing = Math.floor(Math.log10(step > 0 ? step : a));
+    if (a < 1e-3 || a >= 1e6) {
+      return v.toExponential(clamp(Math.floor(Math.log10(a)) - spacing, 0, 6)).replace("e+", "e");
+    }
+    return v.toFixed(clamp(-spacing, 0, 10));
   }
+
 
   /** The y range of what is drawn (samples at or before `limit`), padded; null if nothing. */
   function yRange(plot, limit) {
@@ -1014,18 +1023,19 @@
       ctx.moveTo(box.left, y);
       ctx.lineTo(box.right, y);
       ctx.stroke();
-      ctx.fillText(tickLabel(v, log), box.left - 5, y);
+      ctx.fillText(tickLabel(v, yTicks[1] - yTicks[0], log), box.left - 5, y);
     }
     ctx.textAlign = "center";
     ctx.textBaseline = "top";
-    for (const v of niceTicks(0, xEnd, Math.max(2, Math.floor((box.right - box.left) / 60)))) {
+    const xTicks = niceTicks(0, xEnd, Math.max(2, Math.floor((box.right - box.left) / 60)));
+    for (const v of xTicks) {
       const x = Math.round(X(v)) + 0.5;
       ctx.strokeStyle = "rgba(255,255,255,0.07)";
       ctx.beginPath();
       ctx.moveTo(x, box.top);
       ctx.lineTo(x, box.bottom);
       ctx.stroke();
-      ctx.fillText(tickLabel(v, false), x, box.bottom + 4);
+      ctx.fillText(tickLabel(v, xTicks[1] - xTicks[0], false), x, box.bottom + 4);
     }
     ctx.textAlign = "right";
     ctx.fillText("t (s)", box.left - 8, box.bottom + 4);

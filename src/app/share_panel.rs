@@ -34,7 +34,7 @@ pub fn show(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: &mut Mes
         })
         .inner;
     if export {
-        match WebExport::start(sim, view) {
+        match WebExport::start(sim, view.lesson.as_ref()) {
             Ok(job) => view.web_export = Some(job),
             Err(e) => message.set(Err(e)),
         }

@@ -12,11 +12,11 @@ use std::sync::{Arc, Mutex};
 use bevy_egui::egui;
 
 use super::physics::Sim;
-use super::view::View;
 use crate::atomic_file::AtomicFile;
 use crate::lab::Lab;
 use crate::lesson::setup::Setup;
-use crate::web::{self, SCENE_SECONDS, Source};
+use crate::lesson::walk::Walk;
+use crate::web::{self, PageSource, SCENE_SECONDS};
 
 /// A page being recorded.
 pub struct WebExport {
@@ -30,25 +30,25 @@ pub struct WebExport {
 impl WebExport {
     /// Starts recording what the app shows: the lesson from its start, else the scene
     /// with the settings a set-up code would carry.
-    pub fn start(sim: &Sim, view: &View) -> Result<Self, String> {
+    pub fn start(sim: &Sim, lesson: Option<&Walk>) -> Result<Self, String> {
         let name = super::files::safe(&sim.scene().name);
         Self::start_to(
             sim,
-            view,
+            lesson,
             super::files::unused(&format!("gyrolab-{name}"), ".html"),
         )
     }
 
     /// [`WebExport::start`], writing to `path`.
-    fn start_to(sim: &Sim, view: &View, path: PathBuf) -> Result<Self, String> {
-        let source = match &view.lesson {
-            Some(walk) => Source::Lesson(walk.lesson.clone()),
+    fn start_to(sim: &Sim, lesson: Option<&Walk>, path: PathBuf) -> Result<Self, String> {
+        let source = match lesson {
+            Some(walk) => PageSource::Lesson(walk.lesson.clone()),
             None => {
                 let setup = Setup::of(sim, None)?;
                 let mut lab = Lab::new(sim.scene().clone());
                 setup.open(&mut lab)?;
                 let seconds = lab.scene().duration.min(SCENE_SECONDS);
-                Source::Scene {
+                PageSource::Scene {
                     lab: Box::new(lab),
                     seconds,
                 }
@@ -97,7 +97,7 @@ impl WebExport {
 
 /// The page of `source` written to `path`: the file is made before the runs, so an
 /// unwritable place is refused at once, and appears only once the page is whole.
-fn write(source: Source, path: &Path, progress: &mut dyn FnMut(f64)) -> Result<String, String> {
+fn write(source: PageSource, path: &Path, progress: &mut dyn FnMut(f64)) -> Result<String, String> {
     let refuse = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", path.display());
     let mut file = AtomicFile::create(path).map_err(|e| refuse(&e))?;
     let html = web::page(source, progress)?;
@@ -136,9 +136,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut sim = Sim::new(Lab::new(Scene::load("bounce").unwrap()));
         sim.0.set_dt(0.004).unwrap();
-        let mut view = View::default();
+        let mut walking: Option<Walk> = None;
         let path = dir.path().join("bounce.html");
-        let said = finish(&WebExport::start_to(&sim, &view, path.clone()).unwrap()).unwrap();
+        let said =
+            finish(&WebExport::start_to(&sim, walking.as_ref(), path.clone()).unwrap()).unwrap();
         assert!(
             said.starts_with(&format!("wrote {}", path.display())),
             "{said}"
@@ -153,9 +154,9 @@ mod tests {
         let mut walk = crate::lesson::walk::Walk::start(lesson, &mut sim.0).unwrap();
         walk.answer(0);
         walk.next(&mut sim.0).unwrap();
-        view.lesson = Some(walk);
+        walking = Some(walk);
         let path = dir.path().join("lesson.html");
-        finish(&WebExport::start_to(&sim, &view, path.clone()).unwrap()).unwrap();
+        finish(&WebExport::start_to(&sim, walking.as_ref(), path.clone()).unwrap()).unwrap();
         let html = std::fs::read_to_string(&path).unwrap();
         let start = r#"<script type="application/json" id="gyrolab-data">"#;
         let from = html.find(start).unwrap() + start.len();
@@ -165,7 +166,8 @@ mod tests {
         assert_eq!(page["steps"].as_array().unwrap().len(), steps);
         assert_eq!(page["parts"][0]["times"][0], 0.0, "from its start");
 
-        let refused = WebExport::start_to(&sim, &view, dir.path().join("no/such/p.html")).unwrap();
+        let refused =
+            WebExport::start_to(&sim, walking.as_ref(), dir.path().join("no/such/p.html")).unwrap();
         assert!(finish(&refused).unwrap_err().starts_with("cannot write"));
     }
 }

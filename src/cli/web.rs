@@ -8,7 +8,7 @@ use std::path::Path;
 use super::output::Output;
 use super::{CliError, emit};
 use crate::progress::Progress;
-use crate::web::{self, Source};
+use crate::web::{self, PageSource};
 
 /// Progress bar units: per mille of the runs recorded.
 const UNITS: u64 = 1000;
@@ -16,7 +16,7 @@ const UNITS: u64 = 1000;
 pub fn run(name: &str, out: &Path, scene: bool, seconds: Option<f64>) -> Result<(), CliError> {
     // The temporary file first: an unwritable place is refused before any run.
     let mut file = Output::open(Some(out))?;
-    let source = Source::named(name, scene, seconds).map_err(CliError)?;
+    let source = PageSource::named(name, scene, seconds).map_err(CliError)?;
     let mut bar = Progress::new(UNITS, "recording");
     let html = web::page(source, &mut |done| {
         bar.set((done.clamp(0.0, 1.0) * UNITS as f64) as u64)

@@ -19,7 +19,7 @@ pub const RESERVE: usize = 600_000;
 
 /// How a part is recorded.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Plan {
+pub struct Sampling {
     /// Physics steps between frames.
     pub every: u64,
     /// The simulated time recorded, s.
@@ -49,12 +49,12 @@ fn frame_bytes(values: usize) -> usize {
 }
 
 /// The plan for `need` within `bytes`.
-pub fn plan(need: Need, bytes: usize) -> Plan {
+pub fn plan(need: Need, bytes: usize) -> Sampling {
     let most_frames = (bytes / frame_bytes(need.values)).max(2) as f64;
     // The first frame is at t = 0: the rest share the duration.
     let wanted = need.duration * FRAMES_A_SECOND + 1.0;
     if most_frames >= wanted {
-        return Plan {
+        return Sampling {
             every: ((1.0 / (FRAMES_A_SECOND * need.h)).ceil() as u64).max(1),
             until: need.duration,
             note: None,
@@ -70,7 +70,7 @@ pub fn plan(need: Need, bytes: usize) -> Plan {
         // Rounded up, so the frames fit.
         let every = ((1.0 / (rate * need.h)).ceil() as u64).max(1);
         let shown = 1.0 / (every as f64 * need.h);
-        return Plan {
+        return Sampling {
             every,
             until: need.duration,
             note: Some(format!(
@@ -80,7 +80,7 @@ pub fn plan(need: Need, bytes: usize) -> Plan {
     }
     let every = ((1.0 / (FEWEST_FRAMES_A_SECOND * need.h)).ceil() as u64).max(1);
     let until = (most_frames - 1.0) * every as f64 * need.h;
-    Plan {
+    Sampling {
         every,
         until,
         note: Some(format!(

@@ -14,7 +14,7 @@ mod steps;
 pub use budget::MOST_BYTES;
 pub use page::Page;
 
-use budget::{Need, Plan};
+use budget::{Need, Sampling};
 use page::Camera;
 use record::Recording;
 
@@ -31,7 +31,7 @@ pub const LONGEST: f64 = 300.0;
 pub const SCENE_SECONDS: f64 = 30.0;
 
 /// What a page shows.
-pub enum Source {
+pub enum PageSource {
     /// Every step of a lesson, from its start.
     Lesson(Lesson),
     /// A lab as set up (a scene, or what a set-up code opens), run from its start for
@@ -39,7 +39,7 @@ pub enum Source {
     Scene { lab: Box<Lab>, seconds: f64 },
 }
 
-impl Source {
+impl PageSource {
     /// `name`: a lesson where one is named so (a built-in lesson, or a .ron file that has
     /// steps), else a scene, or the scene with `scene_only`. `seconds` is the scene's run
     /// (default: its own duration, up to [`SCENE_SECONDS`]); a lesson's runs set their
@@ -82,11 +82,11 @@ fn reads_as_lesson(name: &str) -> bool {
 
 /// The page of `source` as HTML, at most [`MOST_BYTES`]; `progress` is told the fraction
 /// recorded as the runs go. A run whose first lane fails refuses the page.
-pub fn page(source: Source, progress: &mut dyn FnMut(f64)) -> Result<String, String> {
+pub fn page(source: PageSource, progress: &mut dyn FnMut(f64)) -> Result<String, String> {
     let bytes = MOST_BYTES - page::fixed_bytes() - budget::RESERVE;
     let page = match source {
-        Source::Lesson(lesson) => lesson_page(&lesson, bytes, progress)?,
-        Source::Scene { lab, seconds } => scene_page(*lab, seconds, bytes, progress)?,
+        PageSource::Lesson(lesson) => lesson_page(&lesson, bytes, progress)?,
+        PageSource::Scene { lab, seconds } => scene_page(*lab, seconds, bytes, progress)?,
     };
     page.html(MOST_BYTES)
 }
@@ -116,7 +116,7 @@ fn scene_page(
         ));
     }
     let setup = Setup::of(&lab, None)?.to_code();
-    let plan: Plan = budget::plan(need(&lab, seconds, true), bytes);
+    let plan: Sampling = budget::plan(need(&lab, seconds, true), bytes);
     let mut recording = Recording::start(&lab, "run".into(), plan);
     let until = recording.until();
     // A lane that stops on an error stops in the page too, as in the app, and the page

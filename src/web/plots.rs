@@ -23,11 +23,11 @@ pub struct Plot {
     pub title: String,
     /// Plotted as log10 |y|.
     pub log: bool,
-    pub series: Vec<Line>,
+    pub series: Vec<PlotLine>,
 }
 
 #[derive(Clone, Debug, Serialize)]
-pub struct Line {
+pub struct PlotLine {
     pub name: String,
     pub color: String,
     pub dashed: bool,
@@ -45,7 +45,7 @@ fn base64_f64_as_f32<S: Serializer>(values: &[f64], s: S) -> Result<S::Ok, S::Er
     s.serialize_str(&data_encoding::BASE64.encode(&bytes))
 }
 
-impl Line {
+impl PlotLine {
     /// The series `samples` read by `value`, thinned evenly to [`MOST_SAMPLES`] (the last
     /// kept).
     fn of<S: Stamped>(
@@ -116,9 +116,12 @@ fn free_body(lab: &Lab) -> Vec<Plot> {
         series: (lab.lanes().iter().zip(history))
             .map(|(run, s)| {
                 let color = palette::INTEGRATORS[run.integrator() as usize];
-                Line::of(run.integrator().name(), color, &s.samples, pick)
+                PlotLine::of(run.integrator().name(), color, &s.samples, pick)
             })
-            .chain(ghost.map(|g| Line::of("exact", palette::GHOST_PLOT, &g.samples, pick).dashed()))
+            .chain(
+                ghost
+                    .map(|g| PlotLine::of("exact", palette::GHOST_PLOT, &g.samples, pick).dashed()),
+            )
             .collect(),
     };
     let lane = (lab.lanes().iter())
@@ -126,11 +129,11 @@ fn free_body(lab: &Lab) -> Vec<Plot> {
         .unwrap_or(0);
     let omega = (0..3).flat_map(|k| {
         let name = ["ω_x", "ω_y", "ω_z"][k];
-        let own = Line::of(name, palette::AXES[k], &history[lane].samples, move |s| {
+        let own = PlotLine::of(name, palette::AXES[k], &history[lane].samples, move |s| {
             s.omega[k]
         });
         let exact = ghost.map(|g| {
-            Line::of(
+            PlotLine::of(
                 format!("{name} exact"),
                 palette::AXES[k],
                 &g.samples,
@@ -156,10 +159,10 @@ fn energy(lab: &Lab) -> Plot {
     let series = (lab.recorders().dock().energy().iter().enumerate()).flat_map(|(lane, s)| {
         let color = lane_color(lab, lane);
         [
-            Line::of(lane_name(lab, lane, "kinetic"), color, &s.samples, |e| {
+            PlotLine::of(lane_name(lab, lane, "kinetic"), color, &s.samples, |e| {
                 e.kinetic
             }),
-            Line::of(lane_name(lab, lane, "potential"), color, &s.samples, |e| {
+            PlotLine::of(lane_name(lab, lane, "potential"), color, &s.samples, |e| {
                 e.potential
             })
             .dashed(),
@@ -178,7 +181,7 @@ fn contacts(lab: &Lab) -> [Plot; 2] {
     let per_lane = |what: &str, value: fn(&crate::lab::dock_series::ContactSample) -> f64| {
         (contacts.iter().enumerate())
             .map(|(lane, s)| {
-                Line::of(
+                PlotLine::of(
                     lane_name(lab, lane, what),
                     lane_color(lab, lane),
                     &s.samples,
@@ -215,7 +218,7 @@ fn frames(lab: &Lab) -> Vec<Plot> {
             log: false,
             series: (0..4)
                 .map(|k| {
-                    Line::of(names[k], palette::FORCES[k], &rider.series.samples, |s| {
+                    PlotLine::of(names[k], palette::FORCES[k], &rider.series.samples, |s| {
                         s.magnitudes[k]
                     })
                 })
@@ -229,13 +232,13 @@ fn frames(lab: &Lab) -> Vec<Plot> {
             title: "circling rate (rad/s)".into(),
             log: false,
             series: vec![
-                Line::of(
+                PlotLine::of(
                     "measured",
                     palette::MEASURED,
                     &dock.circling().samples,
                     |s| s.measured,
                 ),
-                Line::of("2Ω/7", palette::FORMULA, &dock.circling().samples, |s| {
+                PlotLine::of("2Ω/7", palette::FORMULA, &dock.circling().samples, |s| {
                     s.expected
                 })
                 .dashed(),
@@ -275,8 +278,8 @@ fn swing_plane(lab: &Lab, p: &crate::lab::dock_series::Pendulum) -> Plot {
         title: "swing plane angle (°)".into(),
         log: false,
         series: vec![
-            Line::of("measured", palette::MEASURED, &measured, |s| s.1),
-            Line::of("−Ω sin φ·t", palette::FORMULA, &textbook, |s| s.1).dashed(),
+            PlotLine::of("measured", palette::MEASURED, &measured, |s| s.1),
+            PlotLine::of("−Ω sin φ·t", palette::FORMULA, &textbook, |s| s.1).dashed(),
         ],
     }
 }
@@ -292,10 +295,10 @@ fn mechanism(lab: &Lab) -> Option<Plot> {
         title: title.into(),
         log: false,
         series: vec![
-            Line::of("measured", palette::MEASURED, samples, |s| {
+            PlotLine::of("measured", palette::MEASURED, samples, |s| {
                 scale * s.measured
             }),
-            Line::of(formula, palette::FORMULA, samples, |s| scale * s.expected).dashed(),
+            PlotLine::of(formula, palette::FORMULA, samples, |s| scale * s.expected).dashed(),
         ],
     })
 }

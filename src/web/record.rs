@@ -5,7 +5,7 @@
 use glam::{DQuat, DVec3};
 use serde::{Serialize, Serializer};
 
-use super::budget::Plan;
+use super::budget::Sampling;
 use super::plots::{self, Plot};
 use crate::body::inertia::{Part as BodyPart, Shape};
 use crate::lab::Lab;
@@ -95,7 +95,7 @@ fn base64_f32<S: Serializer>(values: &[f32], s: S) -> Result<S::Ok, S::Error> {
 
 impl Recording {
     /// A recording of `lab`'s lanes as they stand (at their start), as `plan` says.
-    pub fn start(lab: &Lab, label: String, plan: Plan) -> Self {
+    pub fn start(lab: &Lab, label: String, plan: Sampling) -> Self {
         let layout = LaneLayout::of(lab);
         let world = lab.lanes()[0].world();
         let mut recording = Self {
