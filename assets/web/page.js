@@ -9,6 +9,7 @@
 
   const BACKGROUND = 0x1e1e24;
   const FRAME_GREY = 0x6b756b;
+  const JOINT_COLOR = 0x8cd9ff; // the app's joints: sRGB (0.55, 0.85, 1.0)
   const GRID_COLOR = 0x8c99a6;
   const GHOST_OPACITY = 0.22;
   const LOOK_DOWN_DEG = 24;
@@ -147,6 +148,7 @@
       frames: Array.isArray(raw.frames) ? raw.frames : [],
       planes: Array.isArray(raw.planes) ? raw.planes : [],
       plots: Array.isArray(raw.plots) ? raw.plots : [],
+      joints: Number.isInteger(raw.joints) && raw.joints > 0 ? raw.joints : 0,
       note: raw.note || null,
       times,
       end: Math.min(num(raw.end, last), last),
@@ -182,8 +184,14 @@
       part.times = part.times.slice(0, frames);
       part.end = Math.min(part.end, frames ? part.times[frames - 1] : 0);
     }
+    const jointEnds = decodeF32(part.raw.joint_ends);
+    if (part.joints > 0 && jointEnds.length < frames * lanes * part.joints * 6) {
+      console.warn("gyrolab: the joints' ends are missing; joints not drawn");
+      part.joints = 0;
+    }
     part.poses = poses;
     part.framePoses = framePoses;
+    part.jointEnds = jointEnds;
     part.runs = lanes + (part.ghost ? 1 : 0);
     return part;
   }
@@ -462,6 +470,7 @@
           group.add(g);
           return g;
         }),
+        joints: jointLines(part, group),
       };
     });
     const pv = {
@@ -475,6 +484,36 @@
     for (const plane of part.planes) world.add(groundFor(plane, travel));
     pv.labels = laneLabels(pv);
     return pv;
+  }
+
+  /** A lane's joints as line segments from the anchor on the first body to the anchor on
+   *  the second (a rope, a rod, a spring's ends; a ball joint's two anchors meet). */
+  function jointLines(part, group) {
+    if (part.joints === 0) return null;
+    const geometry = new THREE.BufferGeometry();
+    geometry.setAttribute("position", new THREE.BufferAttribute(new Float32Array(part.joints * 6), 3));
+    const lines = new THREE.LineSegments(geometry, new THREE.LineBasicMaterial({ color: JOINT_COLOR }));
+    lines.frustumCulled = false;
+    group.add(lines);
+    return lines;
+  }
+
+  /** Lane `lane`'s joint ends at the moment `where` into its lines; a broken joint (NaN)
+   *  collapses to nothing. */
+  function placeJoints(part, lane, where, lines) {
+    const ends = part.jointEnds;
+    const out = lines.geometry.attributes.position.array;
+    const n = part.joints * 6;
+    const j0 = (where.i0 * part.lanes.length + lane) * n;
+    const j1 = (where.i1 * part.lanes.length + lane) * n;
+    for (let k = 0; k < n; k++) {
+      const v = ends[j0 + k] + (ends[j1 + k] - ends[j0 + k]) * where.a;
+      out[k] = Number.isFinite(v) ? v : 0;
+    }
+    for (let k = 0; k < n; k += 6) {
+      if (!Number.isFinite(ends[j0 + k]) || !Number.isFinite(ends[j1 + k])) out.fill(0, k, k + 6);
+    }
+    lines.geometry.attributes.position.needsUpdate = true;
   }
 
   /** The box holding shapes placed by matrix m (a body's or a moving frame's pose). */
@@ -650,6 +689,7 @@
         const scale = framePose(part, f, where, g.position, g.quaternion);
         g.scale.setScalar(scale > 0 ? scale : 1);
       });
+      if (lane.joints) placeJoints(part, lane.run, where, lane.joints);
     }
     pv.world.matrix.copy(viewMatrix(part, where));
     pv.world.matrixWorldNeedsUpdate = true;

@@ -8,9 +8,11 @@ use serde::{Serialize, Serializer};
 use super::budget::Sampling;
 use super::plots::{self, Plot};
 use crate::body::inertia::{Part as BodyPart, Shape};
+use crate::contact::Contacts;
 use crate::lab::Lab;
 use crate::lab::layout::LaneLayout;
 use crate::palette;
+use crate::world::World;
 
 /// A lane as the page draws it.
 #[derive(Clone, Debug, Serialize)]
@@ -69,6 +71,12 @@ pub struct Recording {
     /// [frame][moving frame][px, py, pz, qx, qy, qz, qw, scale], the same way.
     #[serde(serialize_with = "base64_f32")]
     pub frame_poses: Vec<f32>,
+    /// Joints per lane (every lane has the scene's).
+    pub joints: usize,
+    /// [frame][lane][joint][ax, ay, az, bx, by, bz]: each joint's anchor on its first and
+    /// on its second body, NaN once it broke; the same way.
+    #[serde(serialize_with = "base64_f32")]
+    pub joint_ends: Vec<f32>,
     pub plots: Vec<Plot>,
     /// What the page says about the recording: frames or seconds cut, lanes stopped.
     pub note: Option<String>,
@@ -124,6 +132,8 @@ impl Recording {
             times: Vec::new(),
             poses: Vec::new(),
             frame_poses: Vec::new(),
+            joints: world.contacts().map_or(0, |c| c.joints().len()),
+            joint_ends: Vec::new(),
             plots: Vec::new(),
             note: plan.note,
             end: lab.time(),
@@ -193,6 +203,9 @@ impl Recording {
                 }
             }
         }
+        for run in lab.lanes() {
+            push_joint_ends(&mut self.joint_ends, run.world());
+        }
         for f in lab.lanes()[0].world().frames() {
             let t = &f.global.transform;
             push_pose(&mut self.frame_poses, t.translation, t.rotation);
@@ -200,6 +213,25 @@ impl Recording {
         }
         self.times.push(lab.time());
         self.end = lab.time();
+    }
+}
+
+/// Each joint's anchors in `world`, NaN for a broken one (the page draws none).
+fn push_joint_ends(out: &mut Vec<f32>, world: &World) {
+    let Some(c) = world.contacts() else { return };
+    let poses = Contacts::poses(world.bodies());
+    for (k, joint) in c.joints().iter().enumerate() {
+        let (pa, pb) = c.joint_poses(&poses, k);
+        let (a, b) = match joint.broken {
+            Some(_) => (DVec3::NAN, DVec3::NAN),
+            None => joint.anchors(&pa, &pb),
+        };
+        out.extend(
+            a.to_array()
+                .into_iter()
+                .chain(b.to_array())
+                .map(|v| v as f32),
+        );
     }
 }
 
