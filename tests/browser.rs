@@ -173,78 +173,26 @@ fn view_rect(browser: &mut Browser) -> Rect {
 fn take(chromium: &str, name: &str, dir: &Path, play_to_end: bool) {
     let lesson = lesson::load(name).unwrap();
     let walk = lesson::run::walk_through(&lesson).unwrap();
-    let url = format!("file://{}", page_of(name, dir).display());
-    let mut browser = Browser::open(chromium, &url, SIZE.0, SIZE.1);
-    browser.wait_for(
-        "!!window.gyrolab && gyrolab.state().ready",
-        Duration::from_secs(60),
-    );
-    let view = view_rect(&mut browser);
-    let mut s = Student {
-        browser,
-        name: name.to_string(),
-        shots: std::env::var_os("GYROLAB_SHOTS").map(PathBuf::from),
-        view,
-    };
-    if let Some(dir) = &s.shots {
-        std::fs::create_dir_all(dir).unwrap();
-    }
-    let resources = s
-        .browser
-        .eval("performance.getEntriesByType('resource').map(e => e.name)");
-    assert_eq!(resources, json!([]), "{name}: the page loaded something");
+    let mut s = Student::open(chromium, name, &page_of(name, dir));
+    let first_readout = (lesson.steps.iter()).position(|s| matches!(s, Step::Readout { .. }));
     for (k, step) in lesson.steps.iter().enumerate() {
         assert_eq!(s.state()["step"], json!(k), "{name}");
         match step {
             Step::Question {
                 choices, answer, ..
-            } => {
-                assert!(
-                    !s.enabled("#next"),
-                    "{name} step {}: on before an answer",
-                    k + 1
-                );
-                s.settle();
-                let question = s.shot(k, "question");
-                assert!(
-                    question.drawn(s.view) > 0.002,
-                    "{name} step {}: a blank view",
-                    k + 1
-                );
-                s.click(&format!("button.choice[data-choice=\"{answer}\"]"));
-                assert!(s.text().contains(&choices[*answer]), "{name}");
-            }
+            } => question(&mut s, k, &choices[*answer], *answer),
             Step::Run { .. } => run(&mut s, k, play_to_end),
             Step::Readout { .. } => {
-                let m = walk.measured[k].as_ref().unwrap();
-                let shown = s.browser.eval("Array.from(document.querySelectorAll('.readout')).map(e => e.innerText).join('\\n')");
-                let shown = shown.as_str().unwrap().to_string();
-                let measured = m.shown(m.measured);
-                assert!(
-                    shown.contains(&measured),
-                    "{name} step {}: {measured} not in {shown}",
-                    k + 1
-                );
-                let verdict = if m.agrees() { "agrees" } else { "disagrees" };
-                assert!(shown.contains(verdict), "{name} step {}: {shown}", k + 1);
-                if k == lesson
-                    .steps
-                    .iter()
-                    .position(|s| matches!(s, Step::Readout { .. }))
-                    .unwrap()
-                {
+                readout(&mut s, k, walk.measured[k].as_ref().unwrap());
+                if Some(k) == first_readout {
                     s.shot(k, "readout");
                 }
             }
             Step::Explain { text } => {
-                let first = text
-                    .split_whitespace()
-                    .take(8)
-                    .collect::<Vec<_>>()
-                    .join(" ");
+                let first = text.split_whitespace().take(8).collect::<Vec<_>>();
                 let page = s.text().split_whitespace().collect::<Vec<_>>().join(" ");
                 assert!(
-                    page.contains(&first),
+                    page.contains(&first.join(" ")),
                     "{name} step {}: {first:?} not shown",
                     k + 1
                 );
@@ -262,14 +210,82 @@ fn take(chromium: &str, name: &str, dir: &Path, play_to_end: bool) {
             s.click("#next");
         }
     }
+    answers_copied(&mut s, &lesson);
+}
+
+impl Student {
+    /// The page at `path` opened and drawn; it has loaded nothing from elsewhere.
+    fn open(chromium: &str, name: &str, path: &Path) -> Self {
+        let url = format!("file://{}", path.display());
+        let mut browser = Browser::open(chromium, &url, SIZE.0, SIZE.1);
+        browser.wait_for(
+            "!!window.gyrolab && gyrolab.state().ready",
+            Duration::from_secs(60),
+        );
+        let view = view_rect(&mut browser);
+        let s = Student {
+            browser,
+            name: name.to_string(),
+            shots: std::env::var_os("GYROLAB_SHOTS").map(PathBuf::from),
+            view,
+        };
+        if let Some(dir) = &s.shots {
+            std::fs::create_dir_all(dir).unwrap();
+        }
+        let mut s = s;
+        let resources =
+            (s.browser).eval("performance.getEntriesByType('resource').map(e => e.name)");
+        assert_eq!(resources, json!([]), "{name}: the page loaded something");
+        s
+    }
+}
+
+/// A question: no going on before an answer; the bodies drawn, still; the answer given.
+fn question(s: &mut Student, k: usize, choice: &str, answer: usize) {
+    let name = s.name.clone();
+    assert!(
+        !s.enabled("#next"),
+        "{name} step {}: on before an answer",
+        k + 1
+    );
+    s.settle();
+    let question = s.shot(k, "question");
+    assert!(
+        question.drawn(s.view) > 0.002,
+        "{name} step {}: a blank view",
+        k + 1
+    );
+    s.click(&format!("button.choice[data-choice=\"{answer}\"]"));
+    assert!(s.text().contains(choice), "{name}");
+}
+
+/// A readout: the value the walk measured, as shown, and the verdict.
+fn readout(s: &mut Student, k: usize, m: &gyrolab::lesson::measure::Measured) {
+    let shown = (s.browser).eval(
+        "Array.from(document.querySelectorAll('.readout')).map(e => e.innerText).join('\\n')",
+    );
+    let shown = shown.as_str().unwrap().to_string();
+    let measured = m.shown(m.measured);
+    let name = &s.name;
+    assert!(
+        shown.contains(&measured),
+        "{name} step {}: {measured} not in {shown}",
+        k + 1
+    );
+    let verdict = if m.agrees() { "agrees" } else { "disagrees" };
+    assert!(shown.contains(verdict), "{name} step {}: {shown}", k + 1);
+}
+
+/// The teacher's text: the set-up code and every answer given.
+fn answers_copied(s: &mut Student, lesson: &gyrolab::lesson::Lesson) {
     s.click("#copy-answers");
     let answers = s
         .browser
         .eval("document.querySelector('#answers-text').value");
     let answers = answers.as_str().unwrap();
-    let code = s
-        .browser
-        .eval("JSON.parse(document.getElementById('gyrolab-data').textContent).setup");
+    let code =
+        (s.browser).eval("JSON.parse(document.getElementById('gyrolab-data').textContent).setup");
+    let name = &s.name;
     assert!(
         answers.contains(code.as_str().unwrap()),
         "{name}: {answers}"

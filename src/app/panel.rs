@@ -469,6 +469,16 @@ mod tests {
         crate::app::drawn_text(&output)
     }
 
+    /// The Share section offers the web page beside the set-up code.
+    #[test]
+    fn share_offers_the_web_page_beside_the_set_up_code() {
+        let shown = text("bounce", |ui, sim, view| {
+            super::super::share_panel::show(ui, sim, view, &mut Message::default())
+        });
+        assert!(shown.contains("Copy set-up"), "{shown}");
+        assert!(shown.contains("export web page"), "{shown}");
+    }
+
     /// The ghost checkboxes appear where the exact solution exists (one free body), not
     /// on `dancing-pole`, whose lanes are side by side too but stand on the floor.
     #[test]

@@ -42,7 +42,7 @@ impl WebExport {
     /// [`WebExport::start`], writing to `path`.
     fn start_to(sim: &Sim, lesson: Option<&Walk>, path: PathBuf) -> Result<Self, String> {
         let source = match lesson {
-            Some(walk) => PageSource::Lesson(walk.lesson.clone()),
+            Some(walk) => PageSource::Lesson(Box::new(walk.lesson.clone())),
             None => {
                 let setup = Setup::of(sim, None)?;
                 let mut lab = Lab::new(sim.scene().clone());

@@ -33,7 +33,7 @@ pub const SCENE_SECONDS: f64 = 30.0;
 /// What a page shows.
 pub enum PageSource {
     /// Every step of a lesson, from its start.
-    Lesson(Lesson),
+    Lesson(Box<Lesson>),
     /// A lab as set up (a scene, or what a set-up code opens), run from its start for
     /// `seconds`.
     Scene { lab: Box<Lab>, seconds: f64 },
@@ -52,7 +52,7 @@ impl PageSource {
                     "--duration: lesson '{name}' sets its runs' lengths itself (--scene takes a scene of that name)"
                 ));
             }
-            return Ok(Self::Lesson(lesson));
+            return Ok(Self::Lesson(Box::new(lesson)));
         }
         if !(scene::scene_names().contains(&name) || name.ends_with(".ron")) {
             return Err(format!(
