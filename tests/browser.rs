@@ -248,15 +248,22 @@ fn question(s: &mut Student, k: usize, choice: &str, answer: usize) {
         "{name} step {}: on before an answer",
         k + 1
     );
-    s.settle();
-    let question = s.shot(k, "question");
-    assert!(
-        question.drawn(s.view) > 0.002,
-        "{name} step {}: a blank view",
-        k + 1
-    );
+    drawn_shot(s, k, "question");
     s.click(&format!("button.choice[data-choice=\"{answer}\"]"));
     assert!(s.text().contains(choice), "{name}");
+}
+
+/// A screenshot once the page has drawn, with bodies in the view (not a blank canvas).
+fn drawn_shot(s: &mut Student, k: usize, what: &str) -> Picture {
+    s.settle();
+    let shot = s.shot(k, what);
+    assert!(
+        shot.drawn(s.view) > 0.002,
+        "{} step {}: a blank view",
+        s.name,
+        k + 1
+    );
+    shot
 }
 
 /// A readout: the value the walk measured, as shown, and the verdict.
@@ -310,13 +317,7 @@ fn run(s: &mut Student, k: usize, play_to_end: bool) {
         k + 1
     );
     let start = s.state()["time"].as_f64().unwrap();
-    s.settle();
-    let before = s.shot(k, "run-start");
-    assert!(
-        before.drawn(s.view) > 0.002,
-        "{name} step {}: a blank view",
-        k + 1
-    );
+    let before = drawn_shot(s, k, "run-start");
     let end = s.state()["visibleEnd"].as_f64().unwrap();
     if play_to_end {
         s.browser.eval("(() => { const v = document.getElementById('speed'); v.value = '4'; v.dispatchEvent(new Event('change')); })()");

@@ -3,6 +3,9 @@
 //! something the simulation does not do fails here; and a lesson file with a mistake gets
 //! one line naming file:line:field.
 
+#[path = "common/exploding.rs"]
+mod exploding;
+
 use gyrolab::lesson::{self, Lesson, Step};
 
 #[test]
@@ -219,16 +222,7 @@ fn a_run_that_stops_is_refused_not_waited_for() {
     use gyrolab::lesson::walk::Walk;
     use gyrolab::scene::Scene;
     let dir = tempfile::tempdir().unwrap();
-    let scene = include_str!("../assets/scenes/free-body.ron")
-        .replace("name: \"free-body\"", "name: \"boom\"")
-        .replace("dt: 0.01", "dt: 0.05")
-        .replace(
-            "integrator: \"midpoint\"",
-            "integrator: \"explicit-euler-world\"",
-        )
-        .replace("omega: (0.4, 0.3, 6.0)", "omega: (300.0, 200.0, 600.0)");
-    let scene_path = dir.path().join("boom.ron");
-    std::fs::write(&scene_path, scene).unwrap();
+    let scene_path = exploding::exploding_scene(dir.path());
     let lesson_text = format!(
         r#"(title: "boom", scene: "{}", steps: [Run(until: 100.0), Readout(quantity: Speed(body: "box"), stated: 0.0, tolerance: 1.0, theory: "x")])"#,
         scene_path.display()

@@ -8,6 +8,9 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+#[path = "common/exploding.rs"]
+mod exploding;
+
 const BIN: &str = env!("CARGO_BIN_EXE_gyrolab");
 
 fn gyrolab(args: &[&str]) -> Output {
@@ -265,16 +268,7 @@ fn a_refused_page_is_one_line_and_no_file() {
     refused(&["dzhanibekov", "--duration", "301"], &out, "--duration");
     refused(&["restitution", "--duration", "5"], &out, "--duration");
     std::fs::write(&out, "an older page").unwrap();
-    let scene = include_str!("../assets/scenes/free-body.ron")
-        .replace("name: \"free-body\"", "name: \"boom\"")
-        .replace("dt: 0.01", "dt: 0.05")
-        .replace(
-            "integrator: \"midpoint\"",
-            "integrator: \"explicit-euler-world\"",
-        )
-        .replace("omega: (0.4, 0.3, 6.0)", "omega: (300.0, 200.0, 600.0)");
-    let scene_path = dir.path().join("boom.ron");
-    std::fs::write(&scene_path, scene).unwrap();
+    let scene_path = exploding::exploding_scene(dir.path());
     let lesson = format!(
         r#"(title: "boom", scene: "{}", steps: [Run(until: 100.0)])"#,
         scene_path.display()
