@@ -271,9 +271,11 @@ fn swing_plane(lab: &Lab, p: &crate::lab::dock_series::Pendulum) -> Plot {
     let measured: Vec<Turn> = (turns.iter())
         .map(|&(t, a)| Turn(t, (a - a0).to_degrees()))
         .collect();
-    let textbook: Vec<Turn> = [t0, lab.time()]
-        .map(|t| Turn(t, (expected * (t - t0)).to_degrees()))
-        .into();
+    // At the same moments as the measurement, so the page draws it as far as the
+    // student has seen.
+    let textbook: Vec<Turn> = (turns.iter())
+        .map(|&(t, _)| Turn(t, (expected * (t - t0)).to_degrees()))
+        .collect();
     Plot {
         title: "swing plane angle (°)".into(),
         log: false,
@@ -301,4 +303,91 @@ fn mechanism(lab: &Lab) -> Option<Plot> {
             PlotLine::of(formula, palette::FORMULA, samples, |s| scale * s.expected).dashed(),
         ],
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::Scene;
+
+    fn plots_after(scene: &str, steps: usize) -> (Lab, Vec<Plot>) {
+        let mut lab = Lab::new(Scene::load(scene).unwrap());
+        for _ in 0..steps {
+            assert!(lab.step());
+        }
+        let plots = of(&lab);
+        (lab, plots)
+    }
+
+    /// Each kind of scene gets its dock's plots, every series with samples, in time order.
+    #[test]
+    fn each_dock_gets_its_plots() {
+        for (scene, titles) in [
+            (
+                "dzhanibekov",
+                &["ΔE/E", "|ΔL|/|L|", "body ω (rad/s), midpoint"][..],
+            ),
+            (
+                "stack",
+                &[
+                    "energy (J): kinetic, potential dashed",
+                    "contact points",
+                    "deepest penetration (mm)",
+                ],
+            ),
+            (
+                "foucault",
+                &[
+                    "inertial force per kg on bob (m/s²)",
+                    "swing plane angle (°)",
+                ],
+            ),
+            (
+                "slider-crank",
+                &["piston x (m)", "energy (J): kinetic, potential dashed"],
+            ),
+        ] {
+            let (_, plots) = plots_after(scene, 600);
+            let shown: Vec<&str> = plots.iter().map(|p| p.title.as_str()).collect();
+            assert_eq!(shown, titles, "{scene}");
+            for line in plots.iter().flat_map(|p| &p.series) {
+                assert!(
+                    !line.t.is_empty() && line.t.len() == line.y.len(),
+                    "{scene} {}",
+                    line.name
+                );
+                assert!(
+                    line.t.windows(2).all(|w| w[0] < w[1]),
+                    "{scene} {}",
+                    line.name
+                );
+                assert!(
+                    line.y.iter().all(|y| y.is_finite()),
+                    "{scene} {}",
+                    line.name
+                );
+            }
+        }
+    }
+
+    /// A series is the lab's own recording, thinned to at most MOST_SAMPLES with its
+    /// first and last kept.
+    #[test]
+    fn a_series_is_the_recording_thinned() {
+        let (lab, plots) = plots_after("dzhanibekov", 1500);
+        let history = &lab.recorders().history()[0].samples;
+        assert!(history.len() > MOST_SAMPLES);
+        let line = &plots[0].series[0];
+        assert!(line.t.len() <= MOST_SAMPLES + 1, "{}", line.t.len());
+        assert_eq!((line.t[0], line.y[0]), (history[0].t, history[0].energy));
+        let last = history.last().unwrap();
+        assert_eq!(
+            (*line.t.last().unwrap(), *line.y.last().unwrap()),
+            (last.t, last.energy)
+        );
+        for (t, y) in line.t.iter().zip(&line.y) {
+            let s = history.iter().find(|s| s.t == *t).unwrap();
+            assert_eq!(s.energy, *y);
+        }
+    }
 }
