@@ -234,6 +234,82 @@ fn pages_stay_under_five_megabytes_and_say_what_they_cut() {
     assert!(html.len() <= 5_000_000, "{}", html.len());
 }
 
+/// Pages that are all joints, or all parts, still fit: a wrecking ball's 104 joints and
+/// 61 bodies for 30 s, and a lesson of forty "now try"s of 30 s each, fewer frames a
+/// second where needed, said in the page.
+#[test]
+fn joints_and_many_parts_are_in_the_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let html = page(
+        &["wrecking-ball", "--duration", "30"],
+        &dir.path().join("w.html"),
+    );
+    assert!(html.len() <= 5_000_000, "{}", html.len());
+    let part = &data(&html)["parts"][0];
+    assert!(part["joints"].as_u64().unwrap() > 0);
+    let tries = (0..40)
+        .map(|k| format!("Try(text: \"friction {k}\", set: Friction(0.{k:02})), Run(until: 30.0),"))
+        .collect::<String>();
+    let lesson =
+        format!(r#"(title: "Forty", scene: "bounce", steps: [Run(until: 30.0), {tries}])"#);
+    let path = dir.path().join("forty.ron");
+    std::fs::write(&path, lesson).unwrap();
+    let html = page(&[path.to_str().unwrap()], &dir.path().join("forty.html"));
+    assert!(html.len() <= 5_000_000, "{}", html.len());
+    assert_eq!(data(&html)["parts"].as_array().unwrap().len(), 41);
+}
+
+/// A scene whose first lane stops (explicit Euler overflowing at t = 0.4 s) is recorded
+/// up to there, the page saying which lane stopped and why; the lanes that go on do not
+/// run on without end.
+#[test]
+fn a_scene_whose_first_lane_stops_ends_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let scene = exploding::exploding_scene(dir.path());
+    let html = page(
+        &[scene.to_str().unwrap(), "--duration", "5"],
+        &dir.path().join("b.html"),
+    );
+    let part = &data(&html)["parts"][0];
+    let note = part["note"].as_str().unwrap();
+    assert!(
+        note.contains("explicit-euler-world lane stopped at t = 0.4000 s"),
+        "{note}"
+    );
+    assert!(note.contains("The recording ends there"), "{note}");
+    assert!(
+        (part["end"].as_f64().unwrap() - 0.4).abs() < 1e-9,
+        "{}",
+        part["end"]
+    );
+}
+
+/// A lesson whose readout disagrees with what it states gets its page, which shows it
+/// so, and exits 1 with the line `gyrolab lesson` prints, as `gyrolab lesson` does.
+#[test]
+fn a_lesson_that_disagrees_gets_its_page_and_exit_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let lesson =
+        include_str!("../assets/lessons/restitution.ron").replace("stated: 0.64", "stated: 0.9");
+    assert_ne!(lesson, include_str!("../assets/lessons/restitution.ron"));
+    let path = dir.path().join("wrong.ron");
+    std::fs::write(&path, lesson).unwrap();
+    let out = dir.path().join("wrong.html");
+    let o = gyrolab(&[
+        "web",
+        path.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("DISAGREES"), "{}", stderr(&o));
+    let page = data(&std::fs::read_to_string(&out).unwrap());
+    let agrees: Vec<bool> = (page["steps"].as_array().unwrap().iter())
+        .filter_map(|s| s["agrees"].as_bool())
+        .collect();
+    assert!(agrees.contains(&false), "{agrees:?}");
+}
+
 /// Exit code 2, one line on stderr holding `needle`, and `out` as it was.
 fn refused(args: &[&str], out: &Path, needle: &str) {
     let before = std::fs::read(out).ok();
@@ -263,6 +339,7 @@ fn a_refused_page_is_one_line_and_no_file() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("p.html");
     refused(&["no-such"], &out, "no lesson or scene 'no-such'");
+    refused(&["van", "--scene"], &out, "no scene 'van'");
     refused(&["restitution"], Path::new("/no/such/dir/p.html"), "--out");
     refused(&["dzhanibekov", "--duration", "0"], &out, "--duration");
     refused(&["dzhanibekov", "--duration", "301"], &out, "--duration");
@@ -285,6 +362,7 @@ fn a_refused_page_is_one_line_and_no_file() {
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("the run stopped at t = 0.4000 s"), "{err}");
+    assert_eq!(err.matches("boom-lesson.ron").count(), 1, "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert_eq!(std::fs::read_to_string(&out_in).unwrap(), "an older page");
 }

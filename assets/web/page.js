@@ -9,6 +9,7 @@
 
   const BACKGROUND = 0x1e1e24;
   const FRAME_GREY = 0x6b756b;
+  const NO_WEBGL = "This browser cannot draw 3D (WebGL is off); the plots and the lesson still work.";
   const JOINT_COLOR = 0x8cd9ff; // the app's joints: sRGB (0.55, 0.85, 1.0)
   const GRID_COLOR = 0x8c99a6;
   const GHOST_OPACITY = 0.22;
@@ -308,7 +309,7 @@
       renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
     } catch (e) {
       console.error("gyrolab: WebGL is not available", e);
-      showViewMessage("This browser cannot draw 3D (WebGL is off); the plots and the lesson still work.");
+      showViewMessage(NO_WEBGL);
       return null;
     }
     renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
@@ -1180,10 +1181,12 @@
     return s.event ? "Run until " + s.event + " (at most " + until + " s)" : "Run to t = " + until + " s";
   }
 
+  const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
   function runDoneText(s) {
     const until = num(s.until, num(s.end, 0));
     const end = num(s.end, until);
-    if (s.event && end < until - EPS) return s.event + ": at t = " + end.toFixed(3) + " s. Go on.";
+    if (s.event && end < until - EPS) return capital(s.event) + ": at t = " + end.toFixed(3) + " s. Go on.";
     if (s.event) return "Ran to t = " + plain(until) + " s: not " + s.event + ". Go on.";
     return "Ran to t = " + plain(until) + " s. Go on to the measurement.";
   }
@@ -1337,13 +1340,20 @@
     if (live.bar && s.kind === "run") {
       const end = Math.min(num(s.end, num(s.until, 0)), currentPart().end);
       const seen = Math.min(state.seen[state.part], end);
-      live.bar.style.width = (end > 0 ? (100 * seen) / end : 100) + "%";
+      // A run to an event shows its limit, not its end, until it is over: the end would
+      // tell when the event comes before the student has watched for it.
+      const hidden = s.event && !runDone(state.at);
+      const span = hidden ? num(s.until, end) : end;
+      live.bar.style.width = (span > 0 ? (100 * seen) / span : 100) + "%";
+      const of = hidden ? "at most " + plain(span) : end.toFixed(2);
       live.status.textContent = runDone(state.at)
         ? runDoneText(s)
-        : "t = " + seen.toFixed(2) + " of " + end.toFixed(2) + " s. Press ▶ Play (or Space) and watch.";
+        : "t = " + seen.toFixed(2) + " of " + of + " s. Press ▶ Play (or Space) and watch.";
     }
     $("play").classList.toggle("primary", s.kind === "run" && !runDone(state.at));
-    if (s.kind === "question" && state.answers[state.at] === null && visibleEnd() <= 0) {
+    if (!three) {
+      showViewMessage(NO_WEBGL); // the lesson's prompts are no use without a view
+    } else if (s.kind === "question" && state.answers[state.at] === null && visibleEnd() <= 0) {
       showViewMessage("Answer the question to start the run.");
     } else if (s.kind === "run" && state.seen[state.part] <= 0 && !state.playing) {
       showViewMessage("Press ▶ Play to run.");
@@ -1391,11 +1401,11 @@
       if (s.kind === "question") {
         const choices = s.choices || [];
         const given = state.answers[k];
-        lines.push("Step " + (k + 1) + ", question: " + (s.text || ""));
+        lines.push("step " + (k + 1) + ", question: " + (s.text || ""));
         if (given === null) lines.push("  no answer given");
         else {
           const verdict = revealed(k)
-            ? (given === s.answer ? "right" : "wrong (it is " + LETTERS[s.answer] + ") " + choices[s.answer] + ")")
+            ? (given === s.answer ? "right" : "wrong; the lesson's answer: " + LETTERS[s.answer] + ") " + choices[s.answer])
             : "run not seen yet";
           lines.push("  answer: " + LETTERS[given] + ") " + choices[given] + ": " + verdict);
         }
@@ -1427,7 +1437,8 @@
     status.textContent = "Selected: copy it with Ctrl+C if the browser refused.";
     const clip = navigator.clipboard;
     if (clip && clip.writeText) {
-      clip.writeText(text).then(() => { status.textContent = "Copied."; }, () => {});
+      // Copied, the keys (Space, Page Up/Down) go back to the lesson.
+      clip.writeText(text).then(() => { status.textContent = "Copied."; area.blur(); }, () => {});
     }
   }
 
@@ -1459,8 +1470,6 @@
       data.description ? el("p", { text: data.description }) : null,
       part ? el("h2", { text: "Lanes" }) : null,
       part ? legendList(part) : null,
-      data.explanation ? el("h2", { text: "What am I seeing?" }) : null,
-      data.explanation ? el("p", { class: "explanation", text: data.explanation }) : null,
     );
     renderNote();
   }

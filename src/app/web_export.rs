@@ -31,7 +31,14 @@ impl WebExport {
     /// Starts recording what the app shows: the lesson from its start, else the scene
     /// with the settings a set-up code would carry.
     pub fn start(sim: &Sim, lesson: Option<&Walk>) -> Result<Self, String> {
-        let name = super::files::safe(&sim.scene().name);
+        // Named after the lesson where one is open (its file's name), else the scene.
+        let lesson_name = lesson.map(|w| {
+            let origin = std::path::Path::new(&w.lesson.origin);
+            origin.file_stem().map_or(w.lesson.origin.clone(), |s| {
+                s.to_string_lossy().into_owned()
+            })
+        });
+        let name = super::files::safe(&lesson_name.unwrap_or_else(|| sim.scene().name.clone()));
         Self::start_to(
             sim,
             lesson,
@@ -61,9 +68,13 @@ impl WebExport {
         };
         let (done, outcome) = (job.done.clone(), job.outcome.clone());
         std::thread::spawn(move || {
-            let result = write(source, &path, &mut |f| {
-                done.store((f.clamp(0.0, 1.0) * 1000.0) as u32, Ordering::Relaxed)
-            });
+            // A panic while recording is told, not left as a bar that never ends.
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                write(source, &path, &mut |f| {
+                    done.store((f.clamp(0.0, 1.0) * 1000.0) as u32, Ordering::Relaxed)
+                })
+            }))
+            .unwrap_or_else(|_| Err(format!("recording {} failed", path.display())));
             *outcome.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
         });
         Ok(job)
@@ -100,13 +111,18 @@ impl WebExport {
 fn write(source: PageSource, path: &Path, progress: &mut dyn FnMut(f64)) -> Result<String, String> {
     let refuse = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", path.display());
     let mut file = AtomicFile::create(path).map_err(|e| refuse(&e))?;
-    let html = web::page(source, progress)?;
-    file.write_all(html.as_bytes()).map_err(|e| refuse(&e))?;
+    let made = web::page(source, progress)?;
+    file.write_all(made.html.as_bytes())
+        .map_err(|e| refuse(&e))?;
     file.commit().map_err(|e| refuse(&e))?;
+    let disagree = match made.disagree.len() {
+        0 => String::new(),
+        n => format!("; {n} of its readouts disagree with what the lesson states"),
+    };
     Ok(format!(
-        "wrote {} ({:.1} MB): open it in any browser",
+        "wrote {} ({:.1} MB): open it in any browser{disagree}",
         path.display(),
-        html.len() as f64 / 1e6
+        made.html.len() as f64 / 1e6
     ))
 }
 

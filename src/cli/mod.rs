@@ -454,7 +454,7 @@ pub fn run(command: Command) -> Result<Verdict, CliError> {
             out,
             scene,
             duration,
-        } => web::run(&name, &out, scene, duration)?,
+        } => return web::run(&name, &out, scene, duration),
     }
     Ok(Verdict::Done)
 }

@@ -6,30 +6,38 @@ use std::io::Write;
 use std::path::Path;
 
 use super::output::Output;
-use super::{CliError, emit};
+use super::{CliError, Verdict, emit};
 use crate::progress::Progress;
 use crate::web::{self, PageSource};
 
 /// Progress bar units: per mille of the runs recorded.
 const UNITS: u64 = 1000;
 
-pub fn run(name: &str, out: &Path, scene: bool, seconds: Option<f64>) -> Result<(), CliError> {
+pub fn run(name: &str, out: &Path, scene: bool, seconds: Option<f64>) -> Result<Verdict, CliError> {
     // The temporary file first: an unwritable place is refused before any run.
     let mut file = Output::open(Some(out))?;
     let source = PageSource::named(name, scene, seconds).map_err(CliError)?;
     let mut bar = Progress::new(UNITS, "recording");
-    let html = web::page(source, &mut |done| {
+    let made = web::page(source, &mut |done| {
         bar.set((done.clamp(0.0, 1.0) * UNITS as f64) as u64)
     })
-    .map_err(|e| CliError(format!("{name}: {e}")))?;
+    .map_err(CliError)?;
     drop(bar);
-    if let Err(e) = file.write_all(html.as_bytes()) {
-        return file.failed(e);
+    if let Err(e) = file.write_all(made.html.as_bytes()) {
+        return file.failed(e).map(|()| Verdict::Done);
     }
     file.commit()?;
     emit(&format!(
         "{}: {:.2} MB; open it in any browser\n",
         out.display(),
-        html.len() as f64 / 1e6
-    ))
+        made.html.len() as f64 / 1e6
+    ))?;
+    // As `gyrolab lesson` says it: the page shows these readouts disagreeing.
+    for line in &made.disagree {
+        eprintln!("{line}");
+    }
+    Ok(match made.disagree.is_empty() {
+        true => Verdict::Done,
+        false => Verdict::Disagrees,
+    })
 }

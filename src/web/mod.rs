@@ -14,7 +14,7 @@ mod steps;
 pub use budget::MOST_BYTES;
 pub use page::Page;
 
-use budget::{Need, Sampling};
+use budget::Need;
 use page::Camera;
 use record::Recording;
 
@@ -55,11 +55,14 @@ impl PageSource {
             return Ok(Self::Lesson(Box::new(lesson)));
         }
         if !(scene::scene_names().contains(&name) || name.ends_with(".ron")) {
-            return Err(format!(
-                "no lesson or scene '{name}' (lessons: {}; scenes: {}; or a path to a .ron file)",
-                lesson::lesson_names().join(", "),
-                scene::scene_names().join(", ")
-            ));
+            let scenes = scene::scene_names().join(", ");
+            return Err(match scene_only {
+                true => format!("no scene '{name}' (scenes: {scenes}; or a path to a .ron file)"),
+                false => format!(
+                    "no lesson or scene '{name}' (lessons: {}; scenes: {scenes}; or a path to a .ron file)",
+                    lesson::lesson_names().join(", "),
+                ),
+            });
         }
         match Scene::load(name) {
             Ok(scene) => Ok(Self::Scene {
@@ -75,60 +78,87 @@ impl PageSource {
     }
 }
 
-/// Whether the file `name` has a lesson's `steps` field: a scene file has none.
+/// Whether the file `name` reads as a lesson: it has a lesson's `steps` and no scene's
+/// `bodies` (a scene's comment may well say "steps").
 fn reads_as_lesson(name: &str) -> bool {
-    std::fs::read_to_string(name).is_ok_and(|text| text.contains("steps:"))
+    std::fs::read_to_string(name)
+        .is_ok_and(|text| text.contains("steps:") && !text.contains("bodies:"))
 }
 
-/// The page of `source` as HTML, at most [`MOST_BYTES`]; `progress` is told the fraction
-/// recorded as the runs go. A run whose first lane fails refuses the page.
-pub fn page(source: PageSource, progress: &mut dyn FnMut(f64)) -> Result<String, String> {
-    let bytes = MOST_BYTES - page::fixed_bytes() - budget::RESERVE;
-    let page = match source {
-        PageSource::Lesson(lesson) => lesson_page(&lesson, bytes, progress)?,
-        PageSource::Scene { lab, seconds } => scene_page(*lab, seconds, bytes, progress)?,
+/// A page made: its HTML, and the lines of a lesson's readouts that disagree with what
+/// it states (the page shows them so; `gyrolab lesson` exits 1 on them).
+pub struct Made {
+    pub html: String,
+    pub disagree: Vec<String>,
+}
+
+/// The page of `source`, at most [`MOST_BYTES`]; `progress` is told the fraction
+/// recorded as the runs go. A lesson's run whose first lane fails refuses the page.
+pub fn page(source: PageSource, progress: &mut dyn FnMut(f64)) -> Result<Made, String> {
+    let (page, disagree) = match source {
+        PageSource::Lesson(lesson) => lesson_page(&lesson, progress)?,
+        PageSource::Scene { lab, seconds } => (scene_page(*lab, seconds, progress)?, Vec::new()),
     };
-    page.html(MOST_BYTES)
+    Ok(Made {
+        html: page.html(MOST_BYTES)?,
+        disagree,
+    })
 }
 
 /// What a part of `lab` needs to record for `seconds`.
 fn need(lab: &Lab, seconds: f64, may_cut: bool) -> Need {
     let runs = lab.lanes().len() + usize::from(lab.ghost().is_some());
     let world = lab.lanes()[0].world();
+    let joints = lab.lanes().len() * record::drawn_joints(world).len();
     Need {
         h: lab.h(),
         duration: seconds.max(lab.h()),
-        values: runs * world.bodies().len() * 7 + world.frames().len() * 8,
+        values: runs * world.bodies().len() * 7 + world.frames().len() * 8 + joints * 6,
         bodies: runs * world.bodies().len(),
         may_cut,
     }
 }
 
-fn scene_page(
-    mut lab: Lab,
+/// A part's recording started on `lab` for `seconds`, as dense as `parts` parts whose
+/// frames share `frame_bytes` by their length allow.
+fn start_part(
+    lab: &Lab,
+    label: String,
     seconds: f64,
-    bytes: usize,
-    progress: &mut dyn FnMut(f64),
-) -> Result<Page, String> {
+    may_cut: bool,
+    share: (usize, usize),
+) -> Recording {
+    let (frame_bytes, parts) = share;
+    let plan = budget::plan(need(lab, seconds, may_cut), frame_bytes);
+    Recording::start(lab, label, plan, budget::plot_bytes(parts))
+}
+
+fn scene_page(mut lab: Lab, seconds: f64, progress: &mut dyn FnMut(f64)) -> Result<Page, String> {
+    let name = lab.scene().name.clone();
     if !(seconds > 0.0 && seconds <= LONGEST) {
         return Err(format!(
             "--duration: {seconds} s; a page records from more than 0 to {LONGEST} s"
         ));
     }
     let setup = Setup::of(&lab, None)?.to_code();
-    let plan: Sampling = budget::plan(need(&lab, seconds, true), bytes);
-    let mut recording = Recording::start(&lab, "run".into(), plan);
+    let bare = start_part(&lab, "run".into(), seconds, true, (0, 1)).bytes();
+    let left = budget::frame_bytes_left(page::fixed_bytes(), 1, bare, 0);
+    let mut recording = start_part(&lab, "run".into(), seconds, true, (left, 1));
     let until = recording.until();
     // A lane that stops on an error stops in the page too, as in the app, and the page
-    // says so; with every lane stopped nothing is left to record.
+    // says so. The lab's time is the first lane's: once it stops, so does the recording.
     while lab.time() + 0.5 * lab.h() < until && lab.step() {
         recording.stepped(&lab);
         if recording.all_stopped() {
             return Err(format!(
-                "every lane stopped by t = {:.4} s: {}",
+                "{name}: every lane stopped by t = {:.4} s: {}",
                 lab.time(),
                 recording.note.as_deref().unwrap_or_default()
             ));
+        }
+        if lab.lanes()[0].error().is_some() {
+            recording.say("The recording ends there: its time is the first lane's.");
+            break;
         }
         progress(lab.time() / until);
     }
@@ -140,7 +170,6 @@ fn scene_page(
         title: scene.name.clone(),
         scene: scene.name.clone(),
         description: scene.description.clone(),
-        explanation: scene.explanation.clone(),
         setup,
         camera: Camera::of(scene, lab.lanes()[0].world()),
         parts: vec![recording],
@@ -151,9 +180,8 @@ fn scene_page(
 /// Walks the lesson as `gyrolab lesson` does, recording each part's runs.
 fn lesson_page(
     lesson: &Lesson,
-    bytes: usize,
     progress: &mut dyn FnMut(f64),
-) -> Result<Page, String> {
+) -> Result<(Page, Vec<String>), String> {
     let ranges: Vec<_> = lesson.parts().collect();
     let mut part_of = vec![0; lesson.steps.len()];
     for (p, r) in ranges.iter().enumerate() {
@@ -166,21 +194,32 @@ fn lesson_page(
     let mut parts: Vec<Recording> = Vec::new();
     let mut ends = vec![None; lesson.steps.len()];
     let mut first: Option<(Result<String, String>, Option<Camera>)> = None;
+    // The frames' bytes, worked out when the first part starts: every part is taken to
+    // need as much JSON besides its frames as the first.
+    let mut frame_bytes = 0;
     let walk = walk_watched(lesson, |seen, walk, lab| {
         let p = part_of[walk.at];
         match seen {
             Seen::Arrived if p == parts.len() => {
                 first.get_or_insert_with(|| {
+                    let bare = start_part(lab, String::new(), 0.0, false, (0, 1)).bytes();
+                    let (fixed, n) = (page::fixed_bytes(), ranges.len());
+                    frame_bytes = budget::frame_bytes_left(fixed, n, bare, 2 * lesson.text.len());
                     let code = Setup::of(lab, Some(walk)).map(|s| s.to_code());
                     (code, Camera::of(lab.scene(), lab.lanes()[0].world()))
                 });
-                let share = (bytes as f64 * seconds[p] / total) as usize;
-                let plan = budget::plan(need(lab, seconds[p], false), share);
+                let share = (frame_bytes as f64 * seconds[p] / total) as usize;
                 let label = match walk.step() {
                     Some(Step::Try { text, .. }) => text.clone(),
                     _ => "start".into(),
                 };
-                parts.push(Recording::start(lab, label, plan));
+                parts.push(start_part(
+                    lab,
+                    label,
+                    seconds[p],
+                    false,
+                    (share, ranges.len()),
+                ));
             }
             Seen::Stepped => {
                 parts[p].stepped(lab);
@@ -197,18 +236,22 @@ fn lesson_page(
     })?;
     let (setup, camera) = first.expect("a walk arrives at its first step");
     let scene = lesson.scene().map_err(|e| e.to_string())?;
-    Ok(Page {
+    let disagree = (walk.measured.iter().flatten())
+        .filter(|m| !m.agrees())
+        .map(|m| m.to_string())
+        .collect();
+    let page = Page {
         generator: generator(),
         kind: "lesson",
         title: lesson.title.clone(),
         scene: scene.name.clone(),
         description: scene.description.clone(),
-        explanation: scene.explanation.clone(),
         setup: setup?,
         camera,
         parts,
         steps: steps::of(&walk, &ends, &part_of)?,
-    })
+    };
+    Ok((page, disagree))
 }
 
 fn generator() -> String {

@@ -28,9 +28,9 @@ pub struct Page {
     pub kind: &'static str,
     pub title: String,
     pub scene: String,
+    /// The scene's one line. Its "What am I seeing?" is left out: it speaks of the app's
+    /// arrows and panels, which the page does not have.
     pub description: String,
-    /// The scene's "What am I seeing?".
-    pub explanation: String,
     /// The set-up code that opens the same thing in the app (`gyrolab --setup CODE`).
     pub setup: String,
     pub camera: Option<Camera>,

@@ -68,6 +68,23 @@ impl PlotLine {
         }
     }
 
+    /// Thinned evenly to at most `most` samples, the first and the last kept.
+    fn thin(&mut self, most: usize) {
+        let n = self.t.len();
+        if n <= most {
+            return;
+        }
+        let stride = (n - 1).div_ceil(most.saturating_sub(1).max(1));
+        let keep = |k: usize| k % stride == 0 || k + 1 == n;
+        for v in [&mut self.t, &mut self.y] {
+            let mut k = 0;
+            v.retain(|_| {
+                k += 1;
+                keep(k - 1)
+            });
+        }
+    }
+
     fn dashed(self) -> Self {
         Self {
             dashed: true,
@@ -76,8 +93,22 @@ impl PlotLine {
     }
 }
 
-/// The dock's plots of `lab` as recorded so far.
-pub fn of(lab: &Lab) -> Vec<Plot> {
+/// Bytes one sample takes in the page: a time and a value, f32, in base64.
+const SAMPLE_BYTES: usize = 11;
+
+/// The dock's plots of `lab` as recorded so far, their series thinned to fit `bytes`.
+pub fn of(lab: &Lab, bytes: usize) -> Vec<Plot> {
+    let mut plots = unthinned(lab);
+    let lines = plots.iter().map(|p| p.series.len()).sum::<usize>().max(1);
+    let most = (bytes / (lines * SAMPLE_BYTES)).clamp(2, MOST_SAMPLES);
+    for line in plots.iter_mut().flat_map(|p| &mut p.series) {
+        line.thin(most);
+    }
+    plots
+}
+
+/// The dock's plots, each series at most [`MOST_SAMPLES`].
+fn unthinned(lab: &Lab) -> Vec<Plot> {
     match lab.dock().kind() {
         DockKind::FreeBody => free_body(lab),
         DockKind::Contacts => {
@@ -315,7 +346,7 @@ mod tests {
         for _ in 0..steps {
             assert!(lab.step());
         }
-        let plots = of(&lab);
+        let plots = of(&lab, crate::web::budget::PART_PLOT_BYTES);
         (lab, plots)
     }
 
@@ -388,6 +419,30 @@ mod tests {
         for (t, y) in line.t.iter().zip(&line.y) {
             let s = history.iter().find(|s| s.t == *t).unwrap();
             assert_eq!(s.energy, *y);
+        }
+    }
+
+    /// Plots given few bytes are thinned to fit them, each series keeping its ends.
+    #[test]
+    fn plots_fit_the_bytes_given() {
+        let mut lab = Lab::new(Scene::load("dzhanibekov").unwrap());
+        for _ in 0..1500 {
+            lab.step();
+        }
+        for bytes in [100_000, 20_000, 3_000] {
+            let plots = of(&lab, bytes);
+            let samples: usize = plots
+                .iter()
+                .flat_map(|p| &p.series)
+                .map(|l| l.t.len())
+                .sum();
+            assert!(
+                samples * SAMPLE_BYTES <= bytes.max(2 * SAMPLE_BYTES * 15),
+                "{bytes}: {samples}"
+            );
+            let full = &unthinned(&lab)[0].series[0];
+            let line = &plots[0].series[0];
+            assert_eq!((line.t[0], line.t.last()), (full.t[0], full.t.last()));
         }
     }
 }

@@ -8,7 +8,7 @@ use serde::{Serialize, Serializer};
 use super::budget::Sampling;
 use super::plots::{self, Plot};
 use crate::body::inertia::{Part as BodyPart, Shape};
-use crate::contact::Contacts;
+use crate::contact::{Contacts, JointKind, Pose};
 use crate::lab::Lab;
 use crate::lab::layout::LaneLayout;
 use crate::palette;
@@ -71,10 +71,11 @@ pub struct Recording {
     /// [frame][moving frame][px, py, pz, qx, qy, qz, qw, scale], the same way.
     #[serde(serialize_with = "base64_f32")]
     pub frame_poses: Vec<f32>,
-    /// Joints per lane (every lane has the scene's).
+    /// Joints drawn per lane: those that hold their ends apart (rods, ropes, springs,
+    /// sliders; a ball, hinge or fixed joint's two anchors meet).
     pub joints: usize,
-    /// [frame][lane][joint][ax, ay, az, bx, by, bz]: each joint's anchor on its first and
-    /// on its second body, NaN once it broke; the same way.
+    /// [frame][lane][joint][ax, ay, az, bx, by, bz]: each drawn joint's anchor on its
+    /// first and on its second end, NaN once it broke; the same way.
     #[serde(serialize_with = "base64_f32")]
     pub joint_ends: Vec<f32>,
     pub plots: Vec<Plot>,
@@ -93,6 +94,12 @@ pub struct Recording {
     /// Which lanes have stopped on an error.
     #[serde(skip)]
     stopped: Vec<bool>,
+    /// The joints drawn, by index.
+    #[serde(skip)]
+    drawn: Vec<usize>,
+    /// The bytes its plots may take.
+    #[serde(skip)]
+    plot_bytes: usize,
 }
 
 /// Numbers as the page reads them: f32, little-endian, in base64.
@@ -103,7 +110,7 @@ fn base64_f32<S: Serializer>(values: &[f32], s: S) -> Result<S::Ok, S::Error> {
 
 impl Recording {
     /// A recording of `lab`'s lanes as they stand (at their start), as `plan` says.
-    pub fn start(lab: &Lab, label: String, plan: Sampling) -> Self {
+    pub fn start(lab: &Lab, label: String, plan: Sampling, plot_bytes: usize) -> Self {
         let layout = LaneLayout::of(lab);
         let world = lab.lanes()[0].world();
         let mut recording = Self {
@@ -132,7 +139,7 @@ impl Recording {
             times: Vec::new(),
             poses: Vec::new(),
             frame_poses: Vec::new(),
-            joints: world.contacts().map_or(0, |c| c.joints().len()),
+            joints: drawn_joints(world).len(),
             joint_ends: Vec::new(),
             plots: Vec::new(),
             note: plan.note,
@@ -141,9 +148,24 @@ impl Recording {
             steps: 0,
             until: plan.until,
             stopped: vec![false; lab.lanes().len()],
+            drawn: drawn_joints(world),
+            plot_bytes,
         };
         recording.frame(lab);
         recording
+    }
+
+    /// Adds `line` to what the page says about the recording.
+    pub fn say(&mut self, line: &str) {
+        self.note = Some(match self.note.take() {
+            Some(note) => format!("{note} {line}"),
+            None => line.to_string(),
+        });
+    }
+
+    /// Its JSON's bytes as it stands.
+    pub fn bytes(&self) -> usize {
+        serde_json::to_string(self).map_or(0, |s| s.len())
     }
 
     /// Whether every lane has stopped on an error: nothing moves on.
@@ -158,19 +180,19 @@ impl Recording {
 
     /// After one physics step of `lab`: a frame every `every` steps.
     pub fn stepped(&mut self, lab: &Lab) {
-        for (run, stopped) in lab.lanes().iter().zip(&mut self.stopped) {
-            if let (Some(e), false) = (run.error(), *stopped) {
-                *stopped = true;
-                let line = format!(
-                    "The {} lane stopped at t = {:.4} s: {e}.",
-                    run.integrator().name(),
-                    lab.time()
-                );
-                self.note = Some(match self.note.take() {
-                    Some(note) => format!("{note} {line}"),
-                    None => line,
-                });
+        let mut stopped = Vec::new();
+        for (run, seen) in lab.lanes().iter().zip(&mut self.stopped) {
+            if let (Some(e), false) = (run.error(), *seen) {
+                *seen = true;
+                let name = run.integrator().name();
+                stopped.push(format!(
+                    "The {name} lane stopped at t = {:.4} s: {e}.",
+                    run.world().time()
+                ));
             }
+        }
+        for line in stopped {
+            self.say(&line);
         }
         self.steps += 1;
         if self.steps.is_multiple_of(self.every) {
@@ -184,7 +206,7 @@ impl Recording {
         if self.times.last() != Some(&lab.time()) {
             self.frame(lab);
         }
-        self.plots = plots::of(lab);
+        self.plots = plots::of(lab, self.plot_bytes);
     }
 
     /// The lab's moment as a frame. A lane stopped on an error keeps its last finite
@@ -204,7 +226,7 @@ impl Recording {
             }
         }
         for run in lab.lanes() {
-            push_joint_ends(&mut self.joint_ends, run.world());
+            push_joint_ends(&mut self.joint_ends, run.world(), &self.drawn);
         }
         for f in lab.lanes()[0].world().frames() {
             let t = &f.global.transform;
@@ -216,12 +238,37 @@ impl Recording {
     }
 }
 
-/// Each joint's anchors in `world`, NaN for a broken one (the page draws none).
-fn push_joint_ends(out: &mut Vec<f32>, world: &World) {
+/// The joints of `world` a page draws: those whose anchors part (a ball, hinge or fixed
+/// joint's meet, and a brick wall's hundred would be drawn as nothing).
+pub fn drawn_joints(world: &World) -> Vec<usize> {
+    let joints = world.contacts().map_or(&[][..], |c| c.joints());
+    (joints.iter().enumerate())
+        .filter(|(_, j)| {
+            matches!(
+                j.kind,
+                JointKind::Distance { .. } | JointKind::Slider { .. }
+            )
+        })
+        .map(|(k, _)| k)
+        .collect()
+}
+
+/// The `drawn` joints' anchors in `world`, NaN for a broken one (the page draws none).
+fn push_joint_ends(out: &mut Vec<f32>, world: &World, drawn: &[usize]) {
     let Some(c) = world.contacts() else { return };
     let poses = Contacts::poses(world.bodies());
-    for (k, joint) in c.joints().iter().enumerate() {
-        let (pa, pb) = c.joint_poses(&poses, k);
+    for &k in drawn {
+        let joint = &c.joints()[k];
+        let (pa, mut pb) = c.joint_poses(&poses, k);
+        // A frame's end where the frame is now: the contacts keep the pose it had at the
+        // start of the last step (none before the first).
+        if let (None, Some(f)) = (joint.b, joint.frame) {
+            let t = &world.frames()[f].global.transform;
+            pb = Pose {
+                position: t.translation,
+                orientation: t.rotation,
+            };
+        }
         let (a, b) = match joint.broken {
             Some(_) => (DVec3::NAN, DVec3::NAN),
             None => joint.anchors(&pa, &pb),
