@@ -144,7 +144,8 @@ pub enum Command {
     },
     /// Write a lesson or a scene as one web page that opens in any browser with no
     /// network: its runs recorded here and played in 3D with the dock's plots, a lesson's
-    /// steps walked as the app walks them (at most 5 MB).
+    /// steps walked as the app walks them (at most 5 MB; exit 1 when a lesson's readout
+    /// disagrees with what it states, as `lesson`).
     Web {
         /// A built-in lesson's or scene's name, or a .ron file: a lesson where one is
         /// named so.

@@ -156,8 +156,9 @@ pub fn walk_through(lesson: &Lesson) -> Result<Walk, String> {
     walk_watched(lesson, |_, _, _| {})
 }
 
-/// What a watcher of a walk is shown: the lab after one of its physics steps, or as the
-/// step shown is left (the lab as that step ends, before a "now try" starts it again).
+/// What a watcher of a walk is shown: the lab as a step is reached, after one of its
+/// physics steps, or as the step shown is left (the lab as that step ends, before a "now
+/// try" starts it again).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Seen {
     /// The step shown was reached (a run started again is at t = 0 here).
