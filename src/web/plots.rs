@@ -56,7 +56,7 @@ impl PlotLine {
     ) -> Self {
         let stride = samples.len().div_ceil(MOST_SAMPLES).max(1);
         let kept = (samples.iter().enumerate())
-            .filter(|(k, _)| k % stride == 0 || k + 1 == samples.len())
+            .filter(|(k, _)| k.is_multiple_of(stride) || k + 1 == samples.len())
             .map(|(_, s)| s);
         let (t, y) = kept.map(|s| (s.t(), value(s))).unzip();
         Self {
@@ -75,7 +75,7 @@ impl PlotLine {
             return;
         }
         let stride = (n - 1).div_ceil(most.saturating_sub(1).max(1));
-        let keep = |k: usize| k % stride == 0 || k + 1 == n;
+        let keep = |k: usize| k.is_multiple_of(stride) || k + 1 == n;
         for v in [&mut self.t, &mut self.y] {
             let mut k = 0;
             v.retain(|_| {
