@@ -89,3 +89,31 @@ fn a_restored_world_steps_on_bitwise() {
     assert_eq!(world.time().to_bits(), other.time().to_bits());
     assert!(world.gun().unwrap().fired > 0, "the gun fired");
 }
+
+/// A joint to a moving frame is drawn from the frame where it is: before the first step
+/// (when the contacts have placed no collider yet) and after steps alike, its end on the
+/// frame is the frame's pose now; the contacts' own pose of it lags a step.
+#[test]
+fn a_joint_to_a_frame_ends_where_the_frame_is_now() {
+    let scene = gyrolab::scene::Scene::load("foucault").unwrap();
+    let mut world = scene.build();
+    let c = world.contacts().unwrap();
+    let k = (c.joints().iter())
+        .position(|j| j.b.is_none() && j.frame.is_some())
+        .unwrap();
+    let f = c.joints()[k].frame.unwrap();
+    for steps in [0, 1, 50] {
+        for _ in 0..steps {
+            world.advance(scene.dt).unwrap();
+        }
+        let poses = gyrolab::contact::Contacts::poses(world.bodies());
+        let (_, end) = world.joint_poses(&poses, k).unwrap();
+        let frame = &world.frames()[f].global.transform;
+        assert_eq!(
+            (end.position, end.orientation),
+            (frame.translation, frame.rotation)
+        );
+        let (_, lagging) = world.contacts().unwrap().joint_poses(&poses, k);
+        assert_ne!(lagging.position, frame.translation, "after {steps} steps");
+    }
+}

@@ -39,7 +39,9 @@ fn draw(sim: Res<Sim>, view: Res<View>, mut gizmos: Gizmos) {
         let poses = Contacts::poses(run.world().bodies());
         let h = c.state().step_h();
         for (k, j) in c.joints().iter().enumerate() {
-            let (pa, pb) = c.joint_poses(&poses, k);
+            let Some((pa, pb)) = run.world().joint_poses(&poses, k) else {
+                continue;
+            };
             let (wa, wb) = j.anchors(&pa, &pb);
             let at = |p: DVec3| (p + offset).as_vec3();
             if let Some(b) = j.broken {

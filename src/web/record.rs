@@ -8,7 +8,7 @@ use serde::{Serialize, Serializer};
 use super::budget::Sampling;
 use super::plots::{self, Plot};
 use crate::body::inertia::{Part as BodyPart, Shape};
-use crate::contact::{Contacts, JointKind, Pose};
+use crate::contact::{Contacts, JointKind};
 use crate::lab::Lab;
 use crate::lab::layout::LaneLayout;
 use crate::palette;
@@ -259,20 +259,10 @@ fn push_joint_ends(out: &mut Vec<f32>, world: &World, drawn: &[usize]) {
     let poses = Contacts::poses(world.bodies());
     for &k in drawn {
         let joint = &c.joints()[k];
-        let (pa, mut pb) = c.joint_poses(&poses, k);
-        // A frame's end where the frame is now: the contacts keep the pose it had at the
-        // start of the last step (none before the first).
-        if let (None, Some(f)) = (joint.b, joint.frame) {
-            let t = &world.frames()[f].global.transform;
-            pb = Pose {
-                position: t.translation,
-                orientation: t.rotation,
-            };
-        }
-        let (a, b) = match joint.broken {
-            Some(_) => (DVec3::NAN, DVec3::NAN),
-            None => joint.anchors(&pa, &pb),
-        };
+        let ends = (world.joint_poses(&poses, k))
+            .filter(|_| joint.broken.is_none())
+            .map(|(pa, pb)| joint.anchors(&pa, &pb));
+        let (a, b) = ends.unwrap_or((DVec3::NAN, DVec3::NAN));
         out.extend(
             a.to_array()
                 .into_iter()

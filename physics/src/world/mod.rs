@@ -248,6 +248,29 @@ impl World {
         self.contacts.as_deref()
     }
 
+    /// The poses of joint `k`'s two ends as the world stands now, at `poses`
+    /// ([`Contacts::poses`] of its bodies): a frame's end where the frame is, not where the
+    /// contacts last placed its collider (the start of the last step; nowhere before the
+    /// first). What a view draws a joint from.
+    pub fn joint_poses(&self, poses: &[Pose], k: usize) -> Option<(Pose, Pose)> {
+        let contacts = self.contacts()?;
+        let joint = contacts.joints().get(k)?;
+        let (pa, pb) = contacts.joint_poses(poses, k);
+        Some(
+            match (joint.b, joint.frame.and_then(|f| self.frames.get(f))) {
+                (None, Some(frame)) => {
+                    let t = &frame.global.transform;
+                    let now = Pose {
+                        position: t.translation,
+                        orientation: t.rotation,
+                    };
+                    (pa, now)
+                }
+                _ => (pa, pb),
+            },
+        )
+    }
+
     /// The contacts, to change their settings, joints or rows between steps.
     pub fn contacts_mut(&mut self) -> Option<&mut Contacts> {
         self.contacts.as_deref_mut()
