@@ -1148,6 +1148,15 @@
     updateLive();
   }
 
+  /** How far the slider shades what may be seen: the end, but for a run to an event not
+   *  yet watched its limit, as its text says, so the shading does not tell when the
+   *  event comes. */
+  function shadedEnd(end, full) {
+    const s = isLesson ? steps[state.at] : null;
+    if (!s || s.kind !== "run" || !s.event || runDone(state.at)) return end;
+    return clamp(num(s.until, end), end, full);
+  }
+
   /** What follows the time: the transport, the run's progress, the next button, and
    *  document.body.dataset (time, step) for tests. */
   function updateLive() {
@@ -1158,7 +1167,7 @@
     slider.max = String(full);
     slider.value = String(state.time);
     slider.style.setProperty("--seen-pct", (100 * Math.min(state.seen[state.part] || 0, end)) / full + "%");
-    slider.style.setProperty("--avail-pct", (100 * end) / full + "%");
+    slider.style.setProperty("--avail-pct", (100 * shadedEnd(end, full)) / full + "%");
     slider.disabled = end <= 0;
     $("time-label").textContent = "t = " + state.time.toFixed(3) + " s";
     const play = $("play");
