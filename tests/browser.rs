@@ -380,10 +380,7 @@ fn the_page_script_reads_the_poses_the_page_holds() {
     let dir = tempfile::tempdir().unwrap();
     let path = page_of("dancing-pole", dir.path());
     let html = std::fs::read_to_string(&path).unwrap();
-    let start = r#"<script type="application/json" id="gyrolab-data">"#;
-    let from = html.find(start).unwrap() + start.len();
-    let data: Value =
-        serde_json::from_str(&html[from..from + html[from..].find("</script>").unwrap()]).unwrap();
+    let data: Value = serde_json::from_str(gyrolab::web::data_of(&html).unwrap()).unwrap();
     let part = &data["parts"][0];
     let bytes = data_encoding::BASE64
         .decode(part["poses"].as_str().unwrap().as_bytes())

@@ -152,7 +152,7 @@
       joints: Number.isInteger(raw.joints) && raw.joints > 0 ? raw.joints : 0,
       note: raw.note || null,
       times,
-      end: Math.min(num(raw.end, last), last),
+      end: last, // the last frame's time
       decoded: false,
     };
   }

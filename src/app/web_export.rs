@@ -174,10 +174,7 @@ mod tests {
         let path = dir.path().join("lesson.html");
         finish(&WebExport::start_to(&sim, walking.as_ref(), path.clone()).unwrap()).unwrap();
         let html = std::fs::read_to_string(&path).unwrap();
-        let start = r#"<script type="application/json" id="gyrolab-data">"#;
-        let from = html.find(start).unwrap() + start.len();
-        let to = from + html[from..].find("</script>").unwrap();
-        let page: serde_json::Value = serde_json::from_str(&html[from..to]).unwrap();
+        let page: serde_json::Value = serde_json::from_str(web::data_of(&html).unwrap()).unwrap();
         assert_eq!(page["kind"], "lesson");
         assert_eq!(page["steps"].as_array().unwrap().len(), steps);
         assert_eq!(page["parts"][0]["times"][0], 0.0, "from its start");

@@ -12,7 +12,7 @@ mod record;
 mod steps;
 
 pub use budget::MOST_BYTES;
-pub use page::Page;
+pub use page::{Page, data_of};
 
 use budget::Need;
 use page::Camera;
@@ -191,6 +191,10 @@ fn lesson_page(
         .map(|r| Lesson::run_length(&lesson.steps[r.clone()]).unwrap_or(0.0))
         .collect();
     let total: f64 = seconds.iter().sum::<f64>().max(f64::MIN_POSITIVE);
+    // How far the runs before each part go, for the progress.
+    let before: Vec<f64> = (seconds.iter())
+        .scan(0.0, |sum, s| Some(std::mem::replace(sum, *sum + s)))
+        .collect();
     let mut parts: Vec<Recording> = Vec::new();
     let mut ends = vec![None; lesson.steps.len()];
     let mut first: Option<(Result<String, String>, Option<Camera>)> = None;
@@ -223,7 +227,7 @@ fn lesson_page(
             }
             Seen::Stepped => {
                 parts[p].stepped(lab);
-                progress((seconds[..p].iter().sum::<f64>() + lab.time()) / total);
+                progress((before[p] + lab.time()) / total);
             }
             Seen::Leaving => {
                 if let Some(Step::Run { .. }) = walk.step() {

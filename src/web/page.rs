@@ -16,6 +16,16 @@ const SCRIPT: &str = include_str!("../../assets/web/page.js");
 /// three.js r187 with its OrbitControls, bundled as one script (assets/web/README.md).
 const THREE: &str = include_str!("../../assets/web/three-0.187.0-orbit.min.js");
 
+/// Where a page's data starts: the script element the template holds it in.
+const DATA_OPENS: &str = r#"<script type="application/json" id="gyrolab-data">"#;
+
+/// The JSON a page carries, as written in it (tests and scripts read a page so).
+pub fn data_of(html: &str) -> Option<&str> {
+    let from = html.find(DATA_OPENS)? + DATA_OPENS.len();
+    let to = from + html[from..].find("</script>")?;
+    Some(&html[from..to])
+}
+
 /// Bytes of a page that are not its data.
 pub fn fixed_bytes() -> usize {
     TEMPLATE.len() + STYLE.len() + SCRIPT.len() + THREE.len()
@@ -132,6 +142,7 @@ mod tests {
     fn markers_are_filled_where_the_template_has_them() {
         let out = fill("a{{x}}b/*y*/c", &[("/*y*/", "{{x}}"), ("{{x}}", "1")]);
         assert_eq!(out, "a1b{{x}}c");
+        assert!(TEMPLATE.contains(&format!("{DATA_OPENS}/*gyrolab:data*/</script>")));
         for marker in [
             "{{title}}",
             "/*gyrolab:style*/",

@@ -71,9 +71,11 @@ pub struct Recording {
     /// [frame][moving frame][px, py, pz, qx, qy, qz, qw, scale], the same way.
     #[serde(serialize_with = "base64_f32")]
     pub frame_poses: Vec<f32>,
-    /// Joints drawn per lane: those that hold their ends apart (rods, ropes, springs,
-    /// sliders; a ball, hinge or fixed joint's two anchors meet).
-    pub joints: usize,
+    /// The joints drawn, by index, written as how many a lane has: those that hold
+    /// their ends apart (rods, ropes, springs, sliders; a ball, hinge or fixed joint's two
+    /// anchors meet).
+    #[serde(rename = "joints", serialize_with = "count")]
+    drawn: Vec<usize>,
     /// [frame][lane][joint][ax, ay, az, bx, by, bz]: each drawn joint's anchor on its
     /// first and on its second end, NaN once it broke; the same way.
     #[serde(serialize_with = "base64_f32")]
@@ -81,8 +83,6 @@ pub struct Recording {
     pub plots: Vec<Plot>,
     /// What the page says about the recording: frames or seconds cut, lanes stopped.
     pub note: Option<String>,
-    /// The last time recorded, s.
-    pub end: f64,
     /// Physics steps between frames, and taken since the start.
     #[serde(skip)]
     every: u64,
@@ -94,12 +94,14 @@ pub struct Recording {
     /// Which lanes have stopped on an error.
     #[serde(skip)]
     stopped: Vec<bool>,
-    /// The joints drawn, by index.
-    #[serde(skip)]
-    drawn: Vec<usize>,
     /// The bytes its plots may take.
     #[serde(skip)]
     plot_bytes: usize,
+}
+
+/// A list written as its length.
+fn count<S: Serializer, T>(items: &[T], s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_u64(items.len() as u64)
 }
 
 /// Numbers as the page reads them: f32, little-endian, in base64.
@@ -139,16 +141,14 @@ impl Recording {
             times: Vec::new(),
             poses: Vec::new(),
             frame_poses: Vec::new(),
-            joints: drawn_joints(world).len(),
+            drawn: drawn_joints(world),
             joint_ends: Vec::new(),
             plots: Vec::new(),
             note: plan.note,
-            end: lab.time(),
             every: plan.every,
             steps: 0,
             until: plan.until,
             stopped: vec![false; lab.lanes().len()],
-            drawn: drawn_joints(world),
             plot_bytes,
         };
         recording.frame(lab);
@@ -234,7 +234,6 @@ impl Recording {
             self.frame_poses.push(t.scale as f32);
         }
         self.times.push(lab.time());
-        self.end = lab.time();
     }
 }
 
