@@ -2,6 +2,7 @@
 //! default scene cost (the targets are < 100 ms per switch and < 4 ms of our CPU per
 //! frame; the app measures the whole frame itself, see docs/speed.md).
 
+use gyrolab::lab::Input;
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -17,7 +18,9 @@ fn scene_switch(c: &mut Criterion) {
         });
     }
     let mut lab = Lab::new(Scene::load("dzhanibekov").unwrap());
-    group.bench_function("reset/dzhanibekov", |b| b.iter(|| lab.restart().unwrap()));
+    group.bench_function("reset/dzhanibekov", |b| {
+        b.iter(|| lab.apply(Input::Restart).unwrap())
+    });
     // One fixed step as the app takes it (lanes, ghost, plots, trails, recording): the
     // default scene, and the moving-frame scenes (drives, propagation, riders by RK4).
     // Each lab is rebuilt every 10,000 steps so the recording never fills up.

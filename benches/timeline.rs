@@ -5,6 +5,7 @@
 //! target: under 50 ms). `KEYFRAME_INTERVAL` is chosen from these figures (see
 //! src/lab/timeline.rs).
 
+use gyrolab::lab::Input;
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -14,9 +15,9 @@ use gyrolab::scene::Scene;
 
 fn awake_pile() -> Lab {
     let mut lab = Lab::new(Scene::load("pile").unwrap());
-    let mut settings = *lab.lanes()[0].world().contacts().unwrap().settings();
+    let mut settings = *lab.world().contacts().unwrap().settings();
     settings.sleep = false;
-    lab.set_solver_settings(settings).unwrap();
+    lab.apply(Input::SetSolverSettings(settings)).unwrap();
     lab
 }
 

@@ -7,18 +7,16 @@
 //! terminal for long work) serve the layers above the physics. See docs/architecture.md
 //! for what each holds.
 
+pub use gyrolab_lab::{lab, lesson, scene};
 pub use gyrolab_physics::{body, contact, heap, hierarchy, integrators, math, world};
 
 pub mod atomic_file;
 pub mod gif_clip;
 pub mod palette;
 pub mod progress;
-
-pub mod scene;
-
-pub mod lab;
-
-pub mod lesson;
+pub mod records;
+pub mod state_file;
+pub mod stopwatch;
 
 pub mod web;
 

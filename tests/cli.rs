@@ -1,5 +1,6 @@
 //! The command line as scripts use it: formats, columns and every bad-input path.
 
+use gyrolab::lab::Input;
 use std::process::{Command, Output};
 
 use gyrolab::integrators::Integrator;
@@ -727,7 +728,7 @@ fn set_up_codes_on_the_command_line() {
     use gyrolab::lab::Lab;
     use gyrolab::lesson::setup::Setup;
     let mut lab = Lab::new(gyrolab::scene::Scene::load("dzhanibekov").unwrap());
-    lab.set_dt(0.002).unwrap();
+    lab.apply(Input::SetDt(0.002)).unwrap();
     let code = Setup::of(&lab, None).unwrap().to_code();
     let o = gyrolab(&["setup", &code]);
     assert!(o.status.success(), "{}", stderr(&o));

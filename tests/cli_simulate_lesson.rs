@@ -1,6 +1,7 @@
 //! `simulate --lesson NAME --step K` and `simulate --setup CODE`: the run a student sees
 //! at a step, written as `simulate` writes any run, with the linear velocity.
 
+use gyrolab::lab::Input;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -213,7 +214,7 @@ fn a_setup_code_keeps_its_friction_from_the_start() {
     use gyrolab::scene::Scene;
     let scene = Scene::load("incline").unwrap();
     let mut lab = Lab::new(scene.clone());
-    lab.set_friction(0.2).unwrap();
+    lab.apply(Input::SetFriction(0.2)).unwrap();
     let code = Setup::of(&lab, None).unwrap().to_code();
     let o = gyrolab(&["simulate", "--setup", &code, "--duration", "0.5"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

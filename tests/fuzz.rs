@@ -15,6 +15,7 @@
 
 mod common;
 
+use gyrolab::lab::Input;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
@@ -421,11 +422,11 @@ fn setup_codes() -> &'static [String] {
     static CODES: OnceLock<Vec<String>> = OnceLock::new();
     CODES.get_or_init(|| {
         let mut turned = Lab::new(Scene::load("dzhanibekov").unwrap());
-        turned.set_dt(0.003).unwrap();
+        turned.apply(Input::SetDt(0.003)).unwrap();
         let mut walked = Lab::new(Scene::load("free-body").unwrap());
         let walk = Walk::start(gyrolab::lesson::load("incline").unwrap(), &mut walked).unwrap();
         let mut solved = Lab::new(Scene::load("stack").unwrap());
-        solved.set_friction(0.2).unwrap();
+        solved.apply(Input::SetFriction(0.2)).unwrap();
         // Past a "now try" (its runs replayed at their own step), and a lesson from a
         // file, which the code carries.
         let drift = gyrolab::lesson::load("energy-drift").unwrap();

@@ -55,7 +55,7 @@ fn heap_bytes_is_what_a_snapshot_holds() {
     // A known case: the pile's 1,000 boxes hold at least their bodies and contacts.
     let mut pile = Lab::new(Scene::load("pile").unwrap());
     pile.step();
-    let world = pile.lanes()[0].world();
+    let world = pile.world();
     let floor = std::mem::size_of_val(world.bodies())
         + world.contacts().unwrap().graph().len()
             * std::mem::size_of::<gyrolab::contact::Contact>();

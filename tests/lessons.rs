@@ -6,6 +6,7 @@
 #[path = "common/exploding.rs"]
 mod exploding;
 
+use gyrolab::lab::Input;
 use gyrolab::lesson::{self, Lesson, Step};
 
 #[test]
@@ -202,10 +203,10 @@ fn the_apex_readout_is_of_the_run_after_a_restart() {
         walk.next(&mut lab).unwrap();
         walk.measured[2].as_ref().unwrap().measured.unwrap()
     };
-    let finer = |lab: &mut Lab| lab.set_dt(0.002).unwrap();
+    let finer = |lab: &mut Lab| lab.apply(Input::SetDt(0.002)).unwrap();
     let restarted_finer = |lab: &mut Lab| {
-        lab.set_dt(0.002).unwrap();
-        lab.restart().unwrap();
+        lab.apply(Input::SetDt(0.002)).unwrap();
+        lab.apply(Input::Restart).unwrap();
     };
     let from_the_start = ratio(&finer, &|_| {});
     let coarse = ratio(&|_| {}, &|_| {});

@@ -5,6 +5,7 @@
 mod setup_code;
 
 use gyrolab::integrators::Integrator;
+use gyrolab::lab::Input;
 use gyrolab::lab::Lab;
 use gyrolab::lab::fingerprint::fingerprint;
 use gyrolab::lesson::{self, Setting, Step, setup::Setup, walk::Walk};
@@ -36,18 +37,18 @@ fn pasted(a: &Lab, walk: Option<&Walk>) -> (Lab, Option<Walk>, String) {
 #[test]
 fn a_side_by_side_set_up_round_trips_bitwise_for_600_steps() {
     let mut a = Lab::new(Scene::load("dzhanibekov").unwrap());
-    a.set_compared_list(&[
+    a.apply(Input::SetCompared(vec![
         Integrator::Rk4,
         Integrator::Dmv,
         Integrator::ExplicitEulerWorld,
-    ])
+    ]))
     .unwrap();
     let mut start = a.start().clone();
     start.spin *= 1.3;
     start.perturbation = 0.02;
-    a.set_start(start).unwrap();
-    a.set_dt(0.004).unwrap();
-    a.set_steps_per_dt(3).unwrap();
+    a.apply(Input::SetStart(start)).unwrap();
+    a.apply(Input::SetDt(0.004)).unwrap();
+    a.apply(Input::SetStepsPerDt(3)).unwrap();
     let (mut b, walk, code) = pasted(&a, None);
     assert!(walk.is_none());
     assert!(code.starts_with("GL1-") && code.len() < 400, "{code}");
@@ -60,12 +61,12 @@ fn a_side_by_side_set_up_round_trips_bitwise_for_600_steps() {
 #[test]
 fn a_contact_set_up_round_trips_bitwise_for_600_steps() {
     let mut a = Lab::new(Scene::load("dominoes").unwrap());
-    let mut settings = *a.lanes()[0].world().contacts().unwrap().settings();
+    let mut settings = *a.world().contacts().unwrap().settings();
     settings.substeps += 2;
     settings.slop *= 2.0;
-    a.set_solver_settings(settings).unwrap();
-    a.set_friction(0.3).unwrap();
-    a.switch_integrator(Integrator::Rk4).unwrap();
+    a.apply(Input::SetSolverSettings(settings)).unwrap();
+    a.apply(Input::SetFriction(0.3)).unwrap();
+    a.apply(Input::SwitchIntegrator(Integrator::Rk4)).unwrap();
     let (mut b, _, _) = pasted(&a, None);
     assert_eq!(b.friction(), Some(0.3));
     assert_eq!(b.lanes()[0].integrator(), Integrator::Rk4);
@@ -218,7 +219,7 @@ fn a_motor_set_from_the_panel_travels() {
     let mut a = Lab::new(Scene::load("slider-crank").unwrap());
     let (joint, mut motor) = a.motors()[0];
     motor.speed *= 0.5;
-    a.set_motor(joint, motor).unwrap();
+    a.apply(Input::SetMotor { joint, motor }).unwrap();
     let (mut b, _, code) = pasted(&a, None);
     assert_eq!(b.motors(), a.motors());
     assert!(
@@ -238,7 +239,7 @@ fn refused_start_conditions_are_not_copied() {
     let mut start = lab.start().clone();
     start.preset = InertiaPreset::Custom;
     start.custom = glam::DVec3::new(1.0, 1.0, 5.0);
-    assert!(lab.set_start(start).is_err());
+    assert!(lab.apply(Input::SetStart(start)).is_err());
     let err = Setup::of(&lab, None).unwrap_err();
     assert!(err.contains("being edited are refused"), "{err}");
 }
@@ -372,7 +373,7 @@ fn a_code_copied_after_a_try_replays_its_earlier_runs_bitwise() {
 fn a_change_made_during_a_lesson_applies_where_the_code_was_copied() {
     let (mut a, walk) = walked("restitution", 2);
     let dt = a.dt() / 2.0;
-    a.set_dt(dt).unwrap();
+    a.apply(Input::SetDt(dt)).unwrap();
     let (mut b, opened, code) = pasted(&a, Some(&walk));
     assert!(Setup::from_code(&code).unwrap().describe().contains("dt"));
     assert_eq!(b.dt(), dt);
@@ -439,7 +440,7 @@ fn a_code_pasted_twice_is_refused() {
     ] {
         let mut lab = Lab::new(Scene::load(name).unwrap());
         codes.push(Setup::of(&lab, None).unwrap().to_code());
-        lab.set_dt(lab.dt() / 2.0).unwrap();
+        lab.apply(Input::SetDt(lab.dt() / 2.0)).unwrap();
         codes.push(Setup::of(&lab, None).unwrap().to_code());
     }
     let (lab, walk) = walked("restitution", 2);
@@ -470,7 +471,7 @@ fn a_lesson_s_runs_replay_the_lanes_it_was_opened_with() {
         .replace("integrators: Some([\"midpoint\"]),", "");
     std::fs::write(&path, text).unwrap();
     let mut a = Lab::new(Scene::load("bounce").unwrap());
-    a.set_compared_list(&[Integrator::Rk4]).unwrap();
+    a.apply(Input::SetCompared(vec![Integrator::Rk4])).unwrap();
     let mut walk = Walk::start(lesson::load(&path).unwrap(), &mut a).unwrap();
     walk.go_to(&mut a, 2, &[]).unwrap();
     assert_eq!(a.compared(), [Integrator::Midpoint], "bounce's own");

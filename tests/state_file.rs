@@ -362,7 +362,7 @@ fn a_moment_of_several_lanes_is_refused() {
     let d = dir("lanes");
     let p = d.path().join("lanes.json");
     let lab = gyrolab::lab::Lab::new(gyrolab::scene::Scene::load("dzhanibekov").unwrap());
-    lab.save_moment(&p).unwrap();
+    gyrolab::state_file::save_lab(&lab, &p).unwrap();
     refused(&["simulate", "--state", s(&p)], &p, "4 lanes side by side");
 }
 

@@ -10,7 +10,15 @@ use gyrolab::scene::Scene;
 fn sweep_scene(name: &str, integrators: &[Integrator], t_end: f64) -> sweep::Sweep {
     let scene = Scene::load(name).unwrap();
     let steps = sweep::step_sizes(t_end, COARSEST * scene.dt, LEVELS);
-    sweep::sweep(&scene.build(), integrators, t_end, &steps, |_, _| {}).unwrap()
+    sweep::sweep(
+        &scene.build(),
+        integrators,
+        t_end,
+        &steps,
+        gyrolab::stopwatch::now,
+        |_, _| {},
+    )
+    .unwrap()
 }
 
 /// Over two seconds of the stable free-body spin every consistent method is in its

@@ -6,6 +6,7 @@
 use glam::DVec3;
 use gyrolab::body::inertia::Shape;
 use gyrolab::integrators::Integrator;
+use gyrolab::lab::Input;
 use gyrolab::lab::Lab;
 use gyrolab::scene::Scene;
 use gyrolab::world::grab::Grab;
@@ -41,27 +42,31 @@ fn eventful_run(lab: &mut Lab, steps: u64) -> Vec<Vec<u64>> {
     for i in 1..=steps {
         match i {
             20 => {
-                let p = lab.lanes()[0].world().bodies()[1].state.position;
-                lab.hold(
-                    0,
-                    Grab {
+                let p = lab.world().bodies()[1].state.position;
+                lab.apply(Input::Hold {
+                    lane: 0,
+                    grab: Grab {
                         body: 1,
                         local: DVec3::ZERO,
                         target: p,
                     },
-                );
+                })
+                .unwrap();
             }
-            21..=40 => lab.drag_to(DVec3::new(0.0, 3.0, 0.05 * i as f64)),
-            41 => lab.release(),
-            50 => lab.switch_integrator(Integrator::Rk4).unwrap(),
-            60 => lab.set_friction(0.2).unwrap(),
+            21..=40 => lab
+                .apply(Input::DragTo(DVec3::new(0.0, 3.0, 0.05 * i as f64)))
+                .unwrap(),
+            41 => lab.apply(Input::Release).unwrap(),
+            50 => lab.apply(Input::SwitchIntegrator(Integrator::Rk4)).unwrap(),
+            60 => lab.apply(Input::SetFriction(0.2)).unwrap(),
             70 => lab
-                .spawn(
-                    Shape::Box {
+                .apply(Input::Spawn {
+                    shape: Shape::Box {
                         half_extents: DVec3::splat(0.2),
                     },
-                    DVec3::new(-2.0, 0.0, 0.0),
-                )
+                    velocity: DVec3::new(-2.0, 0.0, 0.0),
+                    position: None,
+                })
                 .unwrap(),
             _ => {}
         }
@@ -98,11 +103,7 @@ fn seeking_stepping_back_and_replaying_reproduce_the_recording_bitwise() {
     }
     assert_eq!(step, 120);
     assert_eq!(lab.diverged(), None, "nothing changed, nothing diverged");
-    assert_eq!(
-        lab.lanes()[0].world().bodies().len(),
-        11,
-        "the dropped box is back"
-    );
+    assert_eq!(lab.world().bodies().len(), 11, "the dropped box is back");
 }
 
 /// Box2D's samples flag a replay that diverges: a setting changed under the replay
@@ -116,9 +117,9 @@ fn a_setting_changed_under_a_replay_trips_the_divergence_flag() {
         assert_eq!(lab.replay_step(), Some(true));
     }
     assert_eq!(lab.diverged(), None);
-    let mut settings = *lab.lanes()[0].world().contacts().unwrap().settings();
+    let mut settings = *lab.world().contacts().unwrap().settings();
     settings.substeps += 1;
-    lab.set_solver_settings(settings).unwrap();
+    lab.apply(Input::SetSolverSettings(settings)).unwrap();
     assert_eq!(lab.replay_step(), Some(false));
     assert_eq!(lab.diverged(), Some(81));
     while lab.replay_step().is_some() {}
@@ -165,11 +166,11 @@ fn eventful_run_free(lab: &mut Lab, steps: u64) -> Vec<Vec<u64>> {
     let mut seen = vec![bits(lab)];
     for i in 1..=steps {
         if i == 30 {
-            lab.switch_integrator(Integrator::ExplicitEulerWorld)
+            lab.apply(Input::SwitchIntegrator(Integrator::ExplicitEulerWorld))
                 .unwrap();
         }
         if i == 40 {
-            lab.set_steps_per_dt(3).unwrap();
+            lab.apply(Input::SetStepsPerDt(3)).unwrap();
         }
         lab.step();
         seen.push(bits(lab));
@@ -185,7 +186,7 @@ fn a_branch_keeps_the_edits_made_under_a_replay() {
     let mut lab = lab("stack");
     eventful_run(&mut lab, 80);
     lab.seek(60);
-    lab.set_friction(0.05).unwrap();
+    lab.apply(Input::SetFriction(0.05)).unwrap();
     let mut shown = vec![bits(&lab)];
     for _ in 0..10 {
         lab.replay_step();
@@ -211,8 +212,12 @@ fn the_history_stays_within_its_memory_budget() {
     for i in 1..=3000u64 {
         if i == 1000 {
             // Wakes the pile: keyframes of moving boxes are the largest.
-            lab.spawn(Shape::Sphere { radius: 0.5 }, DVec3::new(-15.0, 0.0, 0.0))
-                .unwrap();
+            lab.apply(Input::Spawn {
+                shape: Shape::Sphere { radius: 0.5 },
+                velocity: DVec3::new(-15.0, 0.0, 0.0),
+                position: None,
+            })
+            .unwrap();
         }
         lab.step();
         assert!(
@@ -305,7 +310,7 @@ fn seek_and_replay_are_bitwise_with_a_plugin_that_adds_loads_between_stages() {
     use gyrolab::integrators::Loads;
     use gyrolab::world::Stage;
     let mut lab = lab("stack");
-    lab.set_steps_per_dt(2).unwrap();
+    lab.apply(Input::SetStepsPerDt(2)).unwrap();
     let mut seen = vec![bits(&lab)];
     let mut unpushed = lab.clone();
     for i in 1..=80u64 {
@@ -318,7 +323,12 @@ fn seek_and_replay_are_bitwise_with_a_plugin_that_adds_loads_between_stages() {
                         force: DVec3::new(30.0, 0.0, 0.1 * i as f64),
                         torque: DVec3::new(0.0, 2.0, 0.0),
                     };
-                    lab.add_load(0, 1 + (i % 5) as usize, load).unwrap();
+                    lab.apply(Input::AddLoad {
+                        lane: 0,
+                        body: 1 + (i % 5) as usize,
+                        load,
+                    })
+                    .unwrap();
                 }
             }
             lab.end_integrator_step();
@@ -344,7 +354,14 @@ fn seek_and_replay_are_bitwise_with_a_plugin_that_adds_loads_between_stages() {
     }
     assert_eq!(step, 80);
     assert_eq!(lab.diverged(), None);
-    assert!(lab.add_load(0, 99, Loads::default()).is_err());
+    assert!(
+        lab.apply(Input::AddLoad {
+            lane: 0,
+            body: 99,
+            load: Loads::default()
+        })
+        .is_err()
+    );
 }
 
 /// Seeking and replaying are bitwise in the jointed scenes too, across the wrecking
@@ -361,7 +378,7 @@ fn seek_and_replay_are_bitwise_across_joint_breaks() {
     for (name, steps) in scenes {
         let mut lab = lab(name);
         let broken = |lab: &Lab| {
-            let c = lab.lanes()[0].world().contacts().unwrap();
+            let c = lab.world().contacts().unwrap();
             c.breaks().count()
         };
         let mut seen = vec![(bits(&lab), broken(&lab))];
@@ -410,7 +427,7 @@ fn a_dt_changed_after_a_restore_replays_bitwise() {
     }
     assert!(lab.seek(10));
     let dt = lab.dt() / 2.0;
-    lab.set_dt(dt).unwrap();
+    lab.apply(Input::SetDt(dt)).unwrap();
     let mut seen = vec![bits(&lab)];
     for _ in 0..10 {
         let t = lab.time();
@@ -418,8 +435,8 @@ fn a_dt_changed_after_a_restore_replays_bitwise() {
         assert_eq!(lab.time(), t + dt, "the changed dt steps");
         seen.push(bits(&lab));
     }
-    lab.set_dt(2.0 * dt).unwrap();
-    lab.switch_integrator(Integrator::Rk4).unwrap();
+    lab.apply(Input::SetDt(2.0 * dt)).unwrap();
+    lab.apply(Input::SwitchIntegrator(Integrator::Rk4)).unwrap();
     let switched = lab.time();
     assert!(lab.seek(4));
     assert!(lab.seek(20));

@@ -5,8 +5,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// The crates' source roots: the physics crate and gyrolab on it.
-const ROOTS: [&str; 2] = ["physics/src", "src"];
+/// The crates' source roots: the physics crate, the lab on it, gyrolab (the app and the
+/// command line) and the lab's wasm interface on the lab.
+const ROOTS: [&str; 4] = ["physics/src", "lab/src", "src", "wasm/src"];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in fs::read_dir(dir).unwrap() {
@@ -301,23 +302,175 @@ fn glossary_name_found(files: &[(Vec<String>, String)], path: &[&str]) -> bool {
     }
 }
 
+/// The names of a manifest's `[name]` section's entries.
+fn manifest_section(path: &str, name: &str) -> Vec<String> {
+    let manifest = fs::read_to_string(path).unwrap();
+    let Some(start) = manifest.find(&format!("[{name}]")) else {
+        return Vec::new();
+    };
+    let body = &manifest[start..].lines().skip(1).collect::<Vec<_>>();
+    body.iter()
+        .take_while(|l| !l.starts_with('['))
+        .filter(|l| !l.trim_start().starts_with('#') && l.contains('='))
+        .map(|l| l.split('=').next().unwrap().trim().to_string())
+        .collect()
+}
+
 /// The physics crate is one other engines can take: its dependencies are the numbers,
 /// saving a state and the solver's threads, nothing of the app or the command line.
 #[test]
-fn the_physics_crate_depends_on_glam_serde_and_rayon_only() {
-    let manifest = fs::read_to_string("physics/Cargo.toml").unwrap();
-    let section = |name: &str| -> Vec<String> {
-        let Some(start) = manifest.find(&format!("[{name}]")) else {
-            return Vec::new();
-        };
-        let body = &manifest[start..].lines().skip(1).collect::<Vec<_>>();
-        body.iter()
-            .take_while(|l| !l.starts_with('['))
-            .filter(|l| !l.trim_start().starts_with('#') && l.contains('='))
-            .map(|l| l.split('=').next().unwrap().trim().to_string())
-            .collect()
-    };
-    assert_eq!(section("dependencies"), ["glam", "serde", "rayon"]);
+fn the_physics_crate_depends_on_glam_libm_serde_and_rayon_only() {
+    let section = |name| manifest_section("physics/Cargo.toml", name);
+    assert_eq!(section("dependencies"), ["glam", "libm", "serde", "rayon"]);
     // Its benches measure with criterion; nothing else comes with the tests.
     assert_eq!(section("dev-dependencies"), ["criterion"]);
+}
+
+/// The lab builds for the browser: pure Rust made for it, none of the app's or the
+/// command line's crates.
+#[test]
+fn the_lab_crate_depends_on_pure_rust_made_for_it() {
+    let deps = manifest_section("lab/Cargo.toml", "dependencies");
+    let made_for_it = [
+        "gyrolab-physics",
+        "glam",
+        "libm",
+        "serde",
+        "ron",
+        "serde_json",
+        "twox-hash",
+        "flate2",
+        "data-encoding",
+        "rayon",
+    ];
+    assert_eq!(deps, made_for_it);
+    assert!(manifest_section("lab/Cargo.toml", "dev-dependencies").is_empty());
+}
+
+/// The whole tree of the lab's dependencies, as cargo resolves it, holds none of the
+/// app's or the command line's crates (a crate of theirs that came in through another
+/// would not show in the manifest).
+#[test]
+fn the_lab_s_dependency_tree_holds_nothing_of_the_app_or_the_command_line() {
+    let out = std::process::Command::new(env!("CARGO"))
+        .args([
+            "tree",
+            "-p",
+            "gyrolab-lab",
+            "-e",
+            "normal",
+            "--prefix",
+            "none",
+            "--offline",
+        ])
+        .output()
+        .expect("cargo runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tree = String::from_utf8(out.stdout).unwrap();
+    let crates: BTreeSet<&str> = tree.lines().filter_map(|l| l.split(' ').next()).collect();
+    assert!(
+        crates.contains("gyrolab-physics") && crates.contains("ron"),
+        "{tree}"
+    );
+    for theirs in [
+        "bevy",
+        "bevy_egui",
+        "egui",
+        "egui_plot",
+        "clap",
+        "csv",
+        "indicatif",
+        "tempfile",
+        "gif",
+        "png",
+        "wgpu",
+        "x11rb",
+        "gyrolab",
+    ] {
+        assert!(
+            !crates.contains(theirs),
+            "gyrolab-lab pulls in {theirs}:\n{tree}"
+        );
+    }
+}
+
+/// The same bits on every platform: the physics and the lab call no transcendental of
+/// the platform's (natively the C library's, on wasm32 a port of musl's, which may round
+/// a last bit differently) and fuse no multiply-add; libm's are the same code
+/// everywhere. `powi` is out too: its expansion is the compiler's.
+#[test]
+fn the_physics_and_the_lab_take_their_transcendentals_from_libm() {
+    let banned = [
+        "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sin_cos", "sinh", "cosh", "tanh",
+        "exp", "exp2", "exp_m1", "ln", "ln_1p", "log10", "log2", "powf", "powi", "cbrt", "hypot",
+        "mul_add",
+    ];
+    // Calls of the `Scalar` trait's own sin and cos (math/scalar.rs), which are libm's
+    // for f64 and the chain rule over them for dual numbers.
+    let scalar_calls = [
+        (
+            "dual.rs",
+            "Self::new(self.re.sin(), self.eps * self.re.cos())",
+        ),
+        (
+            "dual.rs",
+            "Self::new(self.re.cos(), -(self.eps * self.re.sin()))",
+        ),
+        ("so3.rs", "let (s, co) = (t.sin(), t.cos());"),
+        // glam's `DVec3::powf`, libm's inside with glam's `libm` feature.
+        (
+            "geometry.rs",
+            "let disc = (DVec3::ONE - axis * axis).max(DVec3::ZERO).powf(0.5) * radius;",
+        ),
+        (
+            "presets.rs",
+            "let half = squares.max(DVec3::ZERO).powf(0.5);",
+        ),
+    ];
+    let mut found = Vec::new();
+    for root in ["physics/src", "lab/src", "wasm/src"] {
+        let mut files = Vec::new();
+        rust_files(Path::new(root), &mut files);
+        for file in files {
+            // The code before its top-level test module (which may carry attributes of
+            // its own between `#[cfg(test)]` and `mod`).
+            let code = code(&file);
+            let code = code.split("\n#[cfg(test)]\n").next().unwrap();
+            for (n, line) in code.lines().enumerate() {
+                let name_of = file.file_name().unwrap().to_string_lossy().to_string();
+                if scalar_calls.contains(&(name_of.as_str(), line.trim())) {
+                    continue;
+                }
+                for name in banned {
+                    if line.contains(&format!(".{name}("))
+                        || line.contains(&format!("f64::{name}("))
+                    {
+                        found.push(format!(
+                            "{}:{}: {name}: {}",
+                            file.display(),
+                            n + 1,
+                            line.trim()
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "call libm's instead:\n{}",
+        found.join("\n")
+    );
+    // The check finds what it looks for.
+    assert!(code_has_banned("let s = x.sin();", &banned));
+}
+
+fn code_has_banned(line: &str, banned: &[&str]) -> bool {
+    banned
+        .iter()
+        .any(|name| line.contains(&format!(".{name}(")))
 }

@@ -150,13 +150,10 @@ fn frame_scene(
                 yaw: 0.0,
                 pitch,
                 distance: (c.distance as f32).max(row_needs),
-                follow: c.follow.as_ref().and_then(|name| {
-                    sim.lanes()[0]
-                        .world()
-                        .frames()
-                        .iter()
-                        .position(|f| &f.name == name)
-                }),
+                follow: c
+                    .follow
+                    .as_ref()
+                    .and_then(|name| sim.world().frames().iter().position(|f| &f.name == name)),
             }
         }
         None => {
@@ -208,7 +205,7 @@ fn place(sim: Res<Sim>, mut camera: Single<(&Orbit, &mut Transform)>) {
     // Riding in a followed frame: the orbit is in the frame's coordinates.
     let (origin, turn) = orbit
         .follow
-        .and_then(|f| sim.lanes()[0].world().frames().get(f))
+        .and_then(|f| sim.world().frames().get(f))
         .map_or((Vec3::ZERO, Quat::IDENTITY), |f| {
             let t = &f.global.transform;
             (t.translation.as_vec3(), t.rotation.as_quat())

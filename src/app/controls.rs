@@ -4,6 +4,7 @@
 //! Pausing stops virtual time, so the fixed-step physics stops with it. Keys typed into
 //! a text field are left to the field.
 
+use crate::lab::Input;
 use bevy::prelude::*;
 use bevy_egui::input::egui_wants_any_keyboard_input;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -100,7 +101,7 @@ fn keyboard(
         message.set(Err(e));
     }
     if keys.just_pressed(KeyCode::KeyR)
-        && let Err(e) = sim.restart()
+        && let Err(e) = sim.apply(Input::Restart)
     {
         message.set(Err(e));
     }

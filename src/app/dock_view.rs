@@ -88,10 +88,7 @@ fn contact_points(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
 
 /// Each lane's deepest overlap in millimetres, with the first lane's slop dashed.
 fn penetration(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
-    let slop = sim.lanes()[0]
-        .world()
-        .contacts()
-        .map_or(0.0, |c| c.settings().slop);
+    let slop = sim.world().contacts().map_or(0.0, |c| c.settings().slop);
     plot(
         ui,
         "penetration",
@@ -181,7 +178,7 @@ fn frames(ui: &mut egui::Ui, sim: &Sim, view: &mut View) {
 /// default), as it was before the row was clicked.
 fn frame_switches(ui: &mut egui::Ui, sim: &Sim, view: &mut View) -> usize {
     let riders = sim.recorders().dock().riders();
-    let world = sim.lanes()[0].world();
+    let world = sim.world();
     let chosen = view
         .rider
         .and_then(|body| riders.iter().position(|r| r.body == body))
@@ -211,7 +208,7 @@ fn frame_switches(ui: &mut egui::Ui, sim: &Sim, view: &mut View) -> usize {
 /// The magnitudes of the inertial forces per kilogram on one rider, a line per force in
 /// its arrow's colour.
 fn inertial_forces(ui: &mut egui::Ui, sim: &Sim, rider: &RiderForces, layout: Layout, from: f64) {
-    let name = &sim.lanes()[0].world().bodies()[rider.body].name;
+    let name = &sim.world().bodies()[rider.body].name;
     plot(
         ui,
         "inertial forces",
@@ -244,7 +241,7 @@ fn inertial_forces(ui: &mut egui::Ui, sim: &Sim, rider: &RiderForces, layout: La
 /// A Foucault pendulum's swing plane at each turning point, against the textbook's
 /// −Ω sin φ·t from the first one.
 fn swing_plane(ui: &mut egui::Ui, sim: &Sim, pendulum: &Pendulum, layout: Layout, from: f64) {
-    let expected = pendulum.expected_rate(sim.lanes()[0].world());
+    let expected = pendulum.expected_rate(sim.world());
     plot(
         ui,
         "swing plane",

@@ -42,7 +42,7 @@ pub(super) fn foucault(mut contexts: EguiContexts, sim: Res<Sim>, view: Res<View
 
 /// The site, the textbook's period, and the measured turning.
 fn foucault_lines(ui: &mut egui::Ui, sim: &Sim) {
-    let world = sim.lanes()[0].world();
+    let world = sim.world();
     let Some(pendulum) = sim.recorders().dock().pendulum() else {
         return;
     };
@@ -93,7 +93,7 @@ fn circling_lines(ui: &mut egui::Ui, sim: &Sim) {
     let Some(c) = sim.dock().circling().copied() else {
         return;
     };
-    let expected = c.expected(sim.lanes()[0].world());
+    let expected = c.expected(sim.world());
     ui.label(format!(
         "2Ω/7 = {expected:.4} rad/s (a solid sphere rolling without slipping)"
     ));

@@ -72,7 +72,7 @@ fn respawn(
             })
         })
         .clone();
-    for (i, frame) in sim.lanes()[0].world().frames().iter().enumerate() {
+    for (i, frame) in sim.world().frames().iter().enumerate() {
         let id = commands
             .spawn((ShowsFrame(i), Transform::default(), Visibility::default()))
             .id();
@@ -90,7 +90,7 @@ fn respawn(
 
 fn place(sim: Res<Sim>, mut frames: Query<(&ShowsFrame, &mut Transform)>) {
     let _timed = Timed::start();
-    let world = sim.lanes()[0].world();
+    let world = sim.world();
     for (shows, mut transform) in &mut frames {
         let Some(frame) = world.frames().get(shows.0) else {
             continue;
@@ -107,7 +107,7 @@ fn place(sim: Res<Sim>, mut frames: Query<(&ShowsFrame, &mut Transform)>) {
 /// (y = 0 in its coordinates), turning with it.
 fn draw_decks(sim: Res<Sim>, mut gizmos: Gizmos) {
     let _timed = Timed::start();
-    let world = sim.lanes()[0].world();
+    let world = sim.world();
     if world.contacts().is_some_and(|c| !c.planes().is_empty()) {
         return;
     }
@@ -145,7 +145,7 @@ const FORCE_SCALE: f64 = 1.0;
 
 /// Each rider's inertial accelerations, as (body position, [(name, world vector)]).
 fn inertial_arrows(sim: &Sim) -> Vec<(Vec3, [(&'static str, Vec3); 4])> {
-    let world = sim.lanes()[0].world();
+    let world = sim.world();
     world
         .bodies()
         .iter()
@@ -247,7 +247,7 @@ fn until(path: &VecDeque<(u64, glam::DVec3)>, step: u64) -> impl Iterator<Item =
 
 fn record(sim: Res<Sim>, mut paths: ResMut<Paths>) {
     let _timed = Timed::start();
-    let world = sim.lanes()[0].world();
+    let world = sim.world();
     if paths.generation != sim.generation() || paths.world.len() != world.bodies().len() {
         *paths = Paths {
             generation: sim.generation(),
@@ -274,7 +274,7 @@ fn draw_paths(sim: Res<Sim>, view: Res<View>, paths: Res<Paths>, mut gizmos: Giz
     if !view.paths || paths.generation != sim.generation() {
         return;
     }
-    let world = sim.lanes()[0].world();
+    let world = sim.world();
     for (i, (b, mount)) in world.bodies().iter().zip(world.mounts()).enumerate() {
         let Mount::Riding(r) = mount else { continue };
         let step = sim.step_index();

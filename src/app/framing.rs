@@ -28,11 +28,7 @@ pub fn scene_box(lab: &Sim) -> (Vec3, Vec3) {
     if !lo.is_finite() {
         return (Vec3::splat(-0.5), Vec3::splat(0.5));
     }
-    let planes = lab.lanes()[0]
-        .world()
-        .contacts()
-        .into_iter()
-        .flat_map(|c| c.planes());
+    let planes = lab.world().contacts().into_iter().flat_map(|c| c.planes());
     for p in planes.filter(|p| p.normal.y > 0.9) {
         let ground = (p.offset / p.normal.y) as f32;
         if ground <= lo.y {

@@ -4,6 +4,7 @@
 //! arrow keys step the physics). The walk itself
 //! is [`crate::lesson::walk::Walk`]; the locked controls are greyed in the control panel.
 
+use crate::lab::Input;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
@@ -84,7 +85,7 @@ fn keys_and_hold(
         view.lesson = None;
     }
     let Some(walk) = &mut view.lesson else {
-        sim.set_limit(Limit::Free);
+        let _ = sim.apply(Input::SetLimit(Limit::Free));
         return Ok(());
     };
     if !ctx.egui_wants_keyboard_input() {
@@ -197,7 +198,7 @@ fn export(walk: &Walk) -> Result<String, String> {
     let path = super::files::unused(&format!("gyrolab-lesson-{name}"), ".csv");
     let fail = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", path.display());
     let mut file = crate::atomic_file::AtomicFile::create(&path).map_err(|e| fail(&e))?;
-    (lesson::run::write_csv(walk, &mut file))
+    (crate::records::lesson_csv(walk, &mut file))
         .and_then(|()| file.flush())
         .and_then(|()| file.commit())
         .map_err(|e| fail(&e))?;

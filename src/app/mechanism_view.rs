@@ -20,7 +20,7 @@ pub fn show(ui: &mut egui::Ui, sim: &Sim, view: &mut View) {
         );
     });
     let mechanism = sim.dock().mechanism().copied();
-    let breakable = sim.lanes()[0].world().contacts().is_some_and(|c| {
+    let breakable = sim.world().contacts().is_some_and(|c| {
         (c.joints().iter()).any(|j| j.break_force.is_some() || j.break_torque.is_some())
     });
     let parts = 1 + usize::from(mechanism.is_some()) + usize::from(breakable);
@@ -89,7 +89,7 @@ fn breaks(ui: &mut egui::Ui, sim: &Sim, layout: Layout) {
                 "A joint with break_force or break_torque breaks in the step in which \
                  it carries more, and is gone from then on",
             );
-        let Some(c) = &sim.lanes()[0].world().contacts() else {
+        let Some(c) = &sim.world().contacts() else {
             return;
         };
         let mut breaks: Vec<_> = c.breaks().collect();

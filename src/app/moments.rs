@@ -35,7 +35,7 @@ pub(super) fn moment_file(
     {
         let path = view.moment_file.clone();
         message.set(
-            sim.save_moment(Path::new(&path))
+            crate::state_file::save_lab(sim, Path::new(&path))
                 .map(|()| format!("saved the moment at t = {:.3} s to {path}", sim.time())),
         );
     }
@@ -82,7 +82,7 @@ mod tests {
         for _ in 0..30 {
             sim.step();
         }
-        sim.save_moment(&file).unwrap();
+        crate::state_file::save_lab(&sim, &file).unwrap();
         let saved = (sim.step_index(), sim.time());
         let mut other = Sim::new(Lab::new(Scene::load("free-body").unwrap()));
         let (mut view, mut playback) = (View::default(), Playback::Replay);

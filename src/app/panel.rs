@@ -2,6 +2,7 @@
 //! drawn, the readouts per lane, and CSV export. Plain functions over the lab and the
 //! view; the UI system calls them.
 
+use crate::lab::Input;
 use bevy::prelude::*;
 use bevy_egui::egui::{self, RichText};
 
@@ -59,7 +60,7 @@ pub fn controls(
     egui::CollapsingHeader::new("Time")
         .default_open(true)
         .show(ui, |ui| time_controls(ui, sim, view, time, message));
-    if sim.lanes()[0].world().contacts().is_some() && !view.hides("solver") {
+    if sim.world().contacts().is_some() && !view.hides("solver") {
         egui::CollapsingHeader::new("Solver")
             .default_open(true)
             .show(ui, |ui| {
@@ -139,7 +140,7 @@ fn dt_controls(ui: &mut egui::Ui, sim: &mut Sim, view: &View, message: &mut Mess
         )
         .on_hover_text("one physics step; the physics rate is 1/dt")
         .changed()
-        && let Err(e) = sim.set_dt(dt)
+        && let Err(e) = sim.apply(Input::SetDt(dt))
     {
         message.set(Err(e));
     }
@@ -153,7 +154,7 @@ fn dt_controls(ui: &mut egui::Ui, sim: &mut Sim, view: &View, message: &mut Mess
         )
         .on_hover_text("each physics step of dt taken as this many integrator steps of dt/n")
         .changed()
-        && let Err(e) = sim.set_steps_per_dt(steps)
+        && let Err(e) = sim.apply(Input::SetStepsPerDt(steps))
     {
         message.set(Err(e));
     }
@@ -230,7 +231,7 @@ fn integrators(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: &mut 
                 .checkbox(&mut on, integrator_text(i))
                 .on_hover_ui(|ui| integrator_tooltip(ui, i));
             if response.changed()
-                && let Err(e) = sim.set_compared(i, on)
+                && let Err(e) = sim.apply(Input::Compare { integrator: i, on })
             {
                 message.set(Err(e));
             }
@@ -248,7 +249,7 @@ fn integrators(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: &mut 
                 .radio(current == i, integrator_text(i))
                 .on_hover_ui(|ui| integrator_tooltip(ui, i));
             if response.clicked()
-                && let Err(e) = sim.switch_integrator(i)
+                && let Err(e) = sim.apply(Input::SwitchIntegrator(i))
             {
                 message.set(Err(e));
             }
@@ -285,7 +286,7 @@ fn time_controls(
             super::timeline_strip::step_forward(sim, time);
         }
         if ui.button("⟲ reset").clicked()
-            && let Err(e) = sim.restart()
+            && let Err(e) = sim.apply(Input::Restart)
         {
             message.set(Err(e));
         }
@@ -345,7 +346,7 @@ fn start(ui: &mut egui::Ui, sim: &mut Sim, message: &mut Message) {
     ui.add(egui::Slider::new(&mut g, 0.0..=20.0).text("gravity (m/s², down)"));
     start.gravity.y = -g;
     if start != *sim.start() {
-        match sim.set_start(start) {
+        match sim.apply(Input::SetStart(start)) {
             Ok(()) => message.set(Ok(String::new())),
             Err(e) => message.set(Err(format!("not applied: {e}"))),
         }
@@ -445,9 +446,15 @@ fn export(ui: &mut egui::Ui, sim: &Sim, message: &mut Message) {
         let name = super::files::safe(&sim.scene().name);
         let path = format!("gyrolab-{name}-{:.0}s.csv", sim.time());
         message.set(
-            std::fs::write(&path, sim.csv())
-                .map(|()| format!("wrote {path}"))
-                .map_err(|e| format!("cannot write {path}: {e}")),
+            std::fs::write(
+                &path,
+                crate::records::export_csv(
+                    sim.recorders().export(),
+                    sim.lanes().iter().map(|r| r.world()),
+                ),
+            )
+            .map(|()| format!("wrote {path}"))
+            .map_err(|e| format!("cannot write {path}: {e}")),
         );
     }
 }

@@ -24,7 +24,9 @@ use super::timing::Timed;
 pub struct Sim(#[deref] pub Lab, Mutex<Option<Scale>>);
 
 impl Sim {
-    pub fn new(lab: Lab) -> Self {
+    /// The app's lab, its stages timed with the machine's clock.
+    pub fn new(mut lab: Lab) -> Self {
+        lab.time_stages_with(crate::stopwatch::now);
         Self(lab, Mutex::default())
     }
 
@@ -171,6 +173,7 @@ fn follow_dt(sim: Res<Sim>, playback: Res<Playback>, mut fixed: ResMut<Time<Fixe
 
 #[cfg(test)]
 mod tests {
+    use crate::lab::Input;
     use std::time::Duration;
 
     use bevy::time::TimeUpdateStrategy;
@@ -219,7 +222,10 @@ mod tests {
         assert!((run(&mut app, 20) - 0.25).abs() <= 2.0 * dt);
         // A larger dt: fewer, longer steps for the same time.
         app.world_mut().resource_mut::<View>().time_scale = 1.0;
-        app.world_mut().resource_mut::<Sim>().set_dt(0.025).unwrap();
+        app.world_mut()
+            .resource_mut::<Sim>()
+            .apply(Input::SetDt(0.025))
+            .unwrap();
         app.update();
         let steps_before = app.world().resource::<Sim>().recorders().history()[0]
             .samples
@@ -254,11 +260,16 @@ mod tests {
                     force: DVec3::new(2.0, 0.0, 0.0),
                     torque: DVec3::ZERO,
                 };
-                sim.add_load(lane, 0, load).unwrap();
+                sim.apply(Input::AddLoad {
+                    lane,
+                    body: 0,
+                    load,
+                })
+                .unwrap();
             }
         }
         let velocity = |app: &App| {
-            app.world().resource::<Sim>().lanes()[0].world().bodies()[0]
+            app.world().resource::<Sim>().world().bodies()[0]
                 .state
                 .velocity
         };
@@ -272,7 +283,7 @@ mod tests {
         run(&mut plain, 20);
         run(&mut pushed, 20);
         let sim = pushed.world().resource::<Sim>();
-        let (t, mass) = (sim.time(), sim.lanes()[0].world().bodies()[0].props.mass);
+        let (t, mass) = (sim.time(), sim.world().bodies()[0].props.mass);
         let dv = velocity(&pushed) - velocity(&plain);
         assert!(t > 0.5, "time ran: {t}");
         assert!(

@@ -3,6 +3,7 @@
 //! through the held point that faces the camera, and letting go keeps its velocity.
 //! The pull itself is [`crate::world::grab::Grab`], applied in every physics step.
 
+use crate::lab::Input;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::input::EguiWantsInput;
@@ -45,7 +46,7 @@ fn grab_with_mouse(
     if !buttons.pressed(MouseButton::Left) {
         // The lab's grab is the one record of what is held; letting go releases it.
         if plane.take().is_some() {
-            sim.release();
+            let _ = sim.apply(Input::Release);
         }
         return;
     }
@@ -68,7 +69,7 @@ fn grab_with_mouse(
             })
             .min_by(|a, b| a.2.total_cmp(&b.2));
         if let Some((lane, grab, t)) = hit {
-            sim.hold(lane, grab);
+            let _ = sim.apply(Input::Hold { lane, grab });
             *plane = Some(DragPlane {
                 point: ray.get_point(t as f32),
                 normal: transform.forward().as_vec3(),
@@ -85,7 +86,7 @@ fn grab_with_mouse(
         return;
     }
     let target = (ray.get_point(t) - lane_offset(&sim, lane)).as_dvec3();
-    sim.drag_to(target);
+    let _ = sim.apply(Input::DragTo(target));
 }
 
 /// A line from the held point to where it is pulled.

@@ -2,6 +2,7 @@
 //! live, what the detection found, friction and the hinges' motors, and buttons that drop
 //! and throw bodies. The contacts' gizmos are in `contact_gizmos.rs`.
 
+use crate::lab::Input;
 use bevy_egui::egui;
 use glam::DVec3;
 
@@ -14,7 +15,7 @@ use super::view::{Message, View};
 /// The solver panel: shown for scenes with contacts. The settings are edited on a copy,
 /// applied to every lane at once when one changed.
 pub fn show(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: &mut Message) {
-    let Some(current) = sim.lanes()[0].world().contacts().map(|c| *c.settings()) else {
+    let Some(current) = sim.world().contacts().map(|c| *c.settings()) else {
         ui.label("This scene has no contacts.");
         return;
     };
@@ -27,7 +28,7 @@ pub fn show(ui: &mut egui::Ui, sim: &mut Sim, view: &mut View, message: &mut Mes
     shared_settings(ui, &mut s);
     if s != current {
         // A slider in range always validates; a refusal keeps the current settings.
-        let _ = sim.set_solver_settings(s);
+        let _ = sim.apply(Input::SetSolverSettings(s));
     }
     counts(ui, sim);
     ui.checkbox(&mut view.contacts, "show contact points and normals");
@@ -100,7 +101,7 @@ fn shared_settings(ui: &mut egui::Ui, s: &mut SolverSettings) {
 
 /// How the joints' points are solved, for scenes that have joints.
 fn joints(ui: &mut egui::Ui, sim: &mut Sim) {
-    let Some(c) = &sim.lanes()[0].world().contacts() else {
+    let Some(c) = &sim.world().contacts() else {
         return;
     };
     if c.joints().is_empty() {
@@ -136,13 +137,13 @@ fn joints(ui: &mut egui::Ui, sim: &mut Sim) {
         ));
     }
     if s != *c.settings() {
-        let _ = sim.set_solver_settings(s);
+        let _ = sim.apply(Input::SetSolverSettings(s));
     }
 }
 
 /// What the first lane's detection and islands hold now.
 fn counts(ui: &mut egui::Ui, sim: &Sim) {
-    let stats = sim.lanes()[0]
+    let stats = sim
         .world()
         .contacts()
         .map(|c| *c.stats())
@@ -164,7 +165,7 @@ fn friction(ui: &mut egui::Ui, sim: &mut Sim, message: &mut Message) {
             "the friction of every body, frame and plane; a pair uses the geometric mean",
         );
     if mu != friction
-        && let Err(e) = sim.set_friction(mu)
+        && let Err(e) = sim.apply(Input::SetFriction(mu))
     {
         message.set(Err(e));
     }
@@ -184,7 +185,7 @@ fn motors(ui: &mut egui::Ui, sim: &mut Sim, message: &mut Message) {
                 .text(format!("motor {k} max torque (N·m)")),
         );
         if m != motor
-            && let Err(e) = sim.set_motor(k, m)
+            && let Err(e) = sim.apply(Input::SetMotor { joint: k, motor: m })
         {
             message.set(Err(e));
         }
@@ -196,12 +197,19 @@ fn spawn_buttons(ui: &mut egui::Ui, sim: &mut Sim, message: &mut Message) {
     ui.horizontal(|ui| {
         let dropped = ui.button("drop a box").clicked().then(|| {
             let half_extents = DVec3::splat(0.3);
-            sim.spawn(Shape::Box { half_extents }, DVec3::ZERO)
+            sim.apply(Input::Spawn {
+                shape: Shape::Box { half_extents },
+                velocity: DVec3::ZERO,
+                position: None,
+            })
         });
-        let thrown = ui
-            .button("throw a ball")
-            .clicked()
-            .then(|| sim.spawn(Shape::Sphere { radius: 0.25 }, DVec3::new(-8.0, 2.0, 0.0)));
+        let thrown = ui.button("throw a ball").clicked().then(|| {
+            sim.apply(Input::Spawn {
+                shape: Shape::Sphere { radius: 0.25 },
+                velocity: DVec3::new(-8.0, 2.0, 0.0),
+                position: None,
+            })
+        });
         if let Some(Err(e)) = dropped.or(thrown) {
             message.set(Err(e));
         }

@@ -313,6 +313,7 @@ fn recording_status(ui: &mut egui::Ui, sim: &Sim, replaying: bool) {
 mod tests {
     use super::*;
     use crate::body::BodyState;
+    use crate::lab::Input;
     use crate::lab::Lab;
 
     /// A headless app on `scene`, advanced 50 ms per frame.
@@ -443,7 +444,7 @@ mod tests {
         run(&mut app, 4);
         assert_eq!(app.world().resource::<Sim>().diverged(), None);
         let mut sim = app.world_mut().resource_mut::<Sim>();
-        sim.set_steps_per_dt(2).unwrap();
+        sim.apply(Input::SetStepsPerDt(2)).unwrap();
         run(&mut app, 4);
         let sim = app.world().resource::<Sim>();
         let step = sim.diverged().expect("the replay departed");

@@ -129,6 +129,7 @@ fn write(source: PageSource, path: &Path, progress: &mut dyn FnMut(f64)) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lab::Input;
     use crate::scene::Scene;
 
     fn finish(job: &WebExport) -> Result<String, String> {
@@ -151,7 +152,7 @@ mod tests {
     fn the_scene_as_set_up_and_the_lesson_whole() {
         let dir = tempfile::tempdir().unwrap();
         let mut sim = Sim::new(Lab::new(Scene::load("bounce").unwrap()));
-        sim.0.set_dt(0.004).unwrap();
+        sim.0.apply(Input::SetDt(0.004)).unwrap();
         let mut walking: Option<Walk> = None;
         let path = dir.path().join("bounce.html");
         let said =

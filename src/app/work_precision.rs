@@ -89,7 +89,14 @@ fn refresh(sim: Res<Sim>, view: Res<View>, mut wp: ResMut<WorkPrecision>) {
         let handle = std::thread::spawn(move || {
             let start = Instant::now();
             let steps = sweep::step_sizes(job.t_end, COARSEST * job.dt, LEVELS);
-            let result = sweep::sweep(&world, &job.integrators, job.t_end, &steps, |_, _| {});
+            let result = sweep::sweep(
+                &world,
+                &job.integrators,
+                job.t_end,
+                &steps,
+                crate::stopwatch::now,
+                |_, _| {},
+            );
             (result, start.elapsed())
         });
         wp.running = Some((key, handle));

@@ -45,7 +45,7 @@ pub fn ask(name_or_path: &str, out: Option<&Path>) -> Result<bool, CliError> {
         }
     }
     if let Some(mut file) = file {
-        if let Err(e) = lesson::run::write_csv(&walk, &mut file) {
+        if let Err(e) = crate::records::lesson_csv(&walk, &mut file) {
             return file.failed(e).map(|()| false);
         }
         file.commit()?;

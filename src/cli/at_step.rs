@@ -2,6 +2,7 @@
 //! student has it at that step (or as the code opens it), started again from t = 0 with
 //! the settings in force there, each lane a world of its own.
 
+use crate::lab::Input;
 use crate::lab::Lab;
 use crate::lesson::{Lesson, setup::Setup};
 use crate::scene::{DEFAULT_SCENE, Scene};
@@ -69,27 +70,27 @@ fn surfaces(world: &World) -> Vec<f64> {
 /// or motors set since (by the lesson's "now try" or the code) are set once more. The
 /// start conditions, step, integrators and compared lanes are the lab's own and stay.
 fn restart_keeping_settings(lab: &mut Lab) -> Result<(), String> {
-    let before = lab.lanes()[0].world().clone();
+    let before = lab.world().clone();
     let motors = lab.motors();
-    lab.restart()?;
-    let (now, then) = (surfaces(lab.lanes()[0].world()), surfaces(&before));
+    lab.apply(Input::Restart)?;
+    let (now, then) = (surfaces(lab.world()), surfaces(&before));
     if now != then {
         // Friction is set for every surface at once: a world whose surfaces differ
         // from the scene's has them all the same.
         if then.iter().any(|&f| f != then[0]) {
             return Err("the surfaces' frictions are not the scene's, nor all one".into());
         }
-        lab.set_friction(then[0])?;
+        lab.apply(Input::SetFriction(then[0]))?;
     }
     let settings = |w: &World| w.contacts().map(|c| *c.settings());
     if let Some(s) = settings(&before)
-        && settings(lab.lanes()[0].world()) != Some(s)
+        && settings(lab.world()) != Some(s)
     {
-        lab.set_solver_settings(s)?;
+        lab.apply(Input::SetSolverSettings(s))?;
     }
     for (joint, motor) in motors {
         if !lab.motors().contains(&(joint, motor)) {
-            lab.set_motor(joint, motor)?;
+            lab.apply(Input::SetMotor { joint, motor })?;
         }
     }
     Ok(())

@@ -32,7 +32,7 @@ pub fn take(name_or_path: &str, out: Option<&Path>) -> Result<bool, CliError> {
     let walk = lesson::run::walk_through(&lesson).map_err(CliError)?;
     let measured: Vec<&Measured> = walk.measured.iter().flatten().collect();
     if let Some(mut file) = file {
-        if let Err(e) = lesson::run::write_csv(&walk, &mut file) {
+        if let Err(e) = crate::records::lesson_csv(&walk, &mut file) {
             return file.failed(e).map(|()| false);
         }
         file.commit()?;

@@ -2,7 +2,7 @@
 //! memory does not grow with the output.
 
 use crate::lab::diagnosis::diagnose;
-use crate::lab::records::{RecordError, RecordWriter};
+use crate::records::{RecordError, RecordWriter};
 use crate::scene::Scene;
 use crate::world::World;
 

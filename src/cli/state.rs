@@ -45,7 +45,6 @@ pub fn load(path: &Path, args: &SceneArgs) -> Result<Loaded, CliError> {
 
 /// Writes the world's state, `step` steps of `dt` in, atomically.
 pub fn save(path: &Path, scene: &Scene, world: &World, dt: f64, step: u64) -> Result<(), CliError> {
-    Moment::of_world(scene, world, dt, step)
-        .save(scene, path)
-        .map_err(CliError)
+    let moment = Moment::of_world(scene, world, dt, step);
+    crate::state_file::save(&moment, scene, path).map_err(CliError)
 }

@@ -31,9 +31,14 @@ pub fn run(args: &CompareArgs) -> Result<(), CliError> {
         )));
     }
     let mut progress = Progress::new((integrators.len() * steps.len()) as u64, "sweep");
-    let result = sweep::sweep(&world, &integrators, t_end, &steps, |done, _| {
-        progress.set(done as u64)
-    })
+    let result = sweep::sweep(
+        &world,
+        &integrators,
+        t_end,
+        &steps,
+        crate::stopwatch::now,
+        |done, _| progress.set(done as u64),
+    )
     .map_err(CliError)?;
     drop(progress);
     let mut out = csv::Writer::from_writer(Vec::new());

@@ -108,7 +108,7 @@ pub fn page(source: PageSource, progress: &mut dyn FnMut(f64)) -> Result<Made, S
 /// What a part of `lab` needs to record for `seconds`.
 fn need(lab: &Lab, seconds: f64, may_cut: bool) -> Need {
     let runs = lab.lanes().len() + usize::from(lab.ghost().is_some());
-    let world = lab.lanes()[0].world();
+    let world = lab.world();
     let joints = lab.lanes().len() * record::drawn_joints(world).len();
     Need {
         h: lab.h(),
@@ -171,7 +171,7 @@ fn scene_page(mut lab: Lab, seconds: f64, progress: &mut dyn FnMut(f64)) -> Resu
         scene: scene.name.clone(),
         description: scene.description.clone(),
         setup,
-        camera: Camera::of(scene, lab.lanes()[0].world()),
+        camera: Camera::of(scene, lab.world()),
         parts: vec![recording],
         steps: Vec::new(),
     })
@@ -210,7 +210,7 @@ fn lesson_page(
                     let (fixed, n) = (page::fixed_bytes(), ranges.len());
                     frame_bytes = budget::frame_bytes_left(fixed, n, bare, 2 * lesson.text.len());
                     let code = Setup::of(lab, Some(walk)).map(|s| s.to_code());
-                    (code, Camera::of(lab.scene(), lab.lanes()[0].world()))
+                    (code, Camera::of(lab.scene(), lab.world()))
                 });
                 let share = (frame_bytes as f64 * seconds[p] / total) as usize;
                 let label = match walk.step() {

@@ -242,7 +242,7 @@ fn frames(lab: &Lab) -> Vec<Plot> {
     let dock = lab.recorders().dock();
     let mut plots = Vec::new();
     if let Some(rider) = dock.riders().get(lab.dock().default_rider()) {
-        let name = &lab.lanes()[0].world().bodies()[rider.body].name;
+        let name = &lab.world().bodies()[rider.body].name;
         let names = InertialForces::default().named().map(|(n, _)| n);
         plots.push(Plot {
             title: format!("inertial force per kg on {name} (m/s²)"),
@@ -296,7 +296,7 @@ impl Stamped for Turn {
 /// A Foucault pendulum's swing plane at each turning point from the first, against the
 /// textbook's −Ω sin φ·t.
 fn swing_plane(lab: &Lab, p: &crate::lab::dock_series::Pendulum) -> Plot {
-    let expected = p.expected_rate(lab.lanes()[0].world());
+    let expected = p.expected_rate(lab.world());
     let turns = &p.meter.turns;
     let (t0, a0) = turns.first().copied().unwrap_or_default();
     let measured: Vec<Turn> = (turns.iter())

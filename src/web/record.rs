@@ -114,7 +114,7 @@ impl Recording {
     /// A recording of `lab`'s lanes as they stand (at their start), as `plan` says.
     pub fn start(lab: &Lab, label: String, plan: Sampling, plot_bytes: usize) -> Self {
         let layout = LaneLayout::of(lab);
-        let world = lab.lanes()[0].world();
+        let world = lab.world();
         let mut recording = Self {
             label,
             lanes: (lab.lanes().iter().enumerate())
@@ -228,7 +228,7 @@ impl Recording {
         for run in lab.lanes() {
             push_joint_ends(&mut self.joint_ends, run.world(), &self.drawn);
         }
-        for f in lab.lanes()[0].world().frames() {
+        for f in lab.world().frames() {
             let t = &f.global.transform;
             push_pose(&mut self.frame_poses, t.translation, t.rotation);
             self.frame_poses.push(t.scale as f32);

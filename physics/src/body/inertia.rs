@@ -163,7 +163,7 @@ impl Shape {
         match *self {
             Shape::Sphere { radius } => radius,
             Shape::Box { half_extents } => half_extents.length(),
-            Shape::Cylinder { radius, length } => radius.hypot(0.5 * length),
+            Shape::Cylinder { radius, length } => libm::hypot(radius, 0.5 * length),
             Shape::Capsule { radius, length } => 0.5 * length + radius,
         }
     }

@@ -194,7 +194,7 @@ impl SolverSettings {
 
     /// The Baumgarte factor per step of `h` from the ERP [Havok solver].
     pub fn beta(&self, h: f64) -> f64 {
-        1.0 - (1.0 - self.erp).powf(h)
+        1.0 - libm::pow(1.0 - self.erp, h)
     }
 
     /// The length of one of the soft step's solver sub-steps within a step of `h` (the

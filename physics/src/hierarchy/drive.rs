@@ -112,7 +112,7 @@ fn arc(v: DVec3, w: f64, h: f64) -> DVec3 {
     let (s, c) = if x.abs() < 1e-4 {
         (h * (1.0 - x * x / 6.0), h * x * (0.5 - x * x / 24.0))
     } else {
-        (x.sin() / w, (1.0 - x.cos()) / w)
+        (libm::sin(x) / w, (1.0 - libm::cos(x)) / w)
     };
     let along = DVec3::Y * v.y;
     let flat = v - along;

@@ -27,7 +27,7 @@ impl FoucaultSite {
         let omega = site.angular_velocity;
         Self {
             spin: omega.length(),
-            latitude: up.dot(omega.normalize_or_zero()).clamp(-1.0, 1.0).asin(),
+            latitude: libm::asin(up.dot(omega.normalize_or_zero()).clamp(-1.0, 1.0)),
             rate: omega.dot(up),
         }
     }
@@ -58,7 +58,7 @@ impl PrecessionMeter {
         if let Some((tp, prev)) = self.previous {
             let prev_r = prev.length();
             if self.rising && r < prev_r {
-                let mut a = prev.y.atan2(prev.x);
+                let mut a = libm::atan2(prev.y, prev.x);
                 if let Some(&(_, last)) = self.turns.last() {
                     a += PI * ((last - a) / PI).round();
                 }

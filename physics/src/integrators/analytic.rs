@@ -80,7 +80,7 @@ impl TorqueFreeTop {
             };
             let s = w1.signum();
             let lambda = ((i1 - i2) * p / (i1 * i2 * i3)).sqrt();
-            (lambda, a, param, s, (-s * w2 / a[1]).atan2(w3 / a[2]))
+            (lambda, a, param, s, libm::atan2(-s * w2 / a[1], w3 / a[2]))
         } else {
             let a = [
                 (p / (i1 * (i1 - i3))).sqrt(),
@@ -93,7 +93,7 @@ impl TorqueFreeTop {
             };
             let s = w3.signum();
             let lambda = ((i2 - i3) * m / (i1 * i2 * i3)).sqrt();
-            (lambda, a, param, s, (-s * w2 / a[1]).atan2(w1 / a[0]))
+            (lambda, a, param, s, libm::atan2(-s * w2 / a[1], w1 / a[0]))
         };
         // A spherical body, or a spin exactly about a principal axis, does not move in ω.
         // Degenerate inputs (a symmetric body in the wrong branch) give NaN; those are steady too.

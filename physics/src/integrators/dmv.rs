@@ -61,8 +61,11 @@ pub fn preprocessed_inertia(inertia: DVec3, m: DVec3, h: f64) -> DVec3 {
     let hh = 0.5 * (m * m / inertia).element_sum();
     let cc = 0.5 * m.length_squared();
     let delta = i1 * i2 * i3;
-    let sigma = |a: i32| i1.powi(a) + i2.powi(a) + i3.powi(a);
-    let (s1, s2, sm1, sm2) = (sigma(1), sigma(2), sigma(-1), sigma(-2));
+    // Powers written out (no `powi`, whose expansion is the compiler's), the same bits
+    // on every target.
+    let sigma = |f: fn(f64) -> f64| f(i1) + f(i2) + f(i3);
+    let (s1, s2) = (sigma(|x| x), sigma(|x| x * x));
+    let (sm1, sm2) = (sigma(|x| 1.0 / x), sigma(|x| 1.0 / (x * x)));
     let tau11 = (i2 + i3) / i1 + (i3 + i1) / i2 + (i1 + i2) / i3;
     let s3 = s1 * cc / (6.0 * delta) - sm1 * hh / 3.0;
     let d3 = s1 * hh / (6.0 * delta) - cc / (3.0 * delta);

@@ -70,7 +70,7 @@ pub fn free_flow(inertia: DVec3, m0: DVec3, h: f64) -> Result<DQuat, StepError> 
     let mut axis = DVec3::ZERO;
     axis[a] = s;
     let m1 = inertia * top.omega(h);
-    let (sin, cos) = (0.5 * psi).sin_cos();
+    let (sin, cos) = libm::sincos(0.5 * psi);
     let z = DQuat::from_xyzw(sin * axis.x, sin * axis.y, sin * axis.z, cos);
     Ok(shortest_arc(m0 / g, axis).inverse() * z * shortest_arc(m1 / g, axis))
 }

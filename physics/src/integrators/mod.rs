@@ -29,7 +29,7 @@ pub use implicit::{
 pub use magnus::magnus_rotation;
 
 /// Force and torque on a body, world frame, constant over the step.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Loads {
     /// Force through the centre of mass, N.
     pub force: DVec3,

@@ -21,12 +21,12 @@ use super::{Loads, StepInfo, linear_exact};
 #[inline]
 fn axis_flow(inertia: DVec3, q: &mut DQuat, m: &mut DVec3, i: usize, t: f64) {
     let phi = t * m[i] / inertia[i];
-    let (s, c) = (0.5 * phi).sin_cos();
+    let (s, c) = libm::sincos(0.5 * phi);
     let mut xyz = DVec3::ZERO;
     xyz[i] = s;
     *q *= DQuat::from_xyzw(xyz.x, xyz.y, xyz.z, c);
     let (j, k) = ((i + 1) % 3, (i + 2) % 3);
-    let (sp, cp) = phi.sin_cos();
+    let (sp, cp) = libm::sincos(phi);
     let (mj, mk) = (m[j], m[k]);
     m[j] = cp * mj + sp * mk;
     m[k] = -sp * mj + cp * mk;

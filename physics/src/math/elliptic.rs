@@ -56,17 +56,17 @@ pub fn jacobi_with_quarter_period(u: f64, p: Parameter, k: f64) -> Jacobi {
 fn jacobi_reduced(u: f64, p: Parameter) -> Jacobi {
     if p.mc <= 0.0 {
         // The separatrix: sn = tanh, cn = dn = sech.
-        let sech = 1.0 / u.cosh();
+        let sech = 1.0 / libm::cosh(u);
         return Jacobi {
-            sn: u.tanh(),
+            sn: libm::tanh(u),
             cn: sech,
             dn: sech,
         };
     }
     if p.m < 1e-300 {
         return Jacobi {
-            sn: u.sin(),
-            cn: u.cos(),
+            sn: libm::sin(u),
+            cn: libm::cos(u),
             dn: 1.0,
         };
     }
@@ -89,10 +89,10 @@ fn jacobi_reduced(u: f64, p: Parameter) -> Jacobi {
     }
     let mut phi = twon * a[i] * u;
     while i > 0 {
-        phi = 0.5 * ((c[i] * phi.sin() / a[i]).asin() + phi);
+        phi = 0.5 * (libm::asin(c[i] * libm::sin(phi) / a[i]) + phi);
         i -= 1;
     }
-    let (sn, cn) = phi.sin_cos();
+    let (sn, cn) = libm::sincos(phi);
     // dn² = cn² + mc·sn²: a sum of non-negative terms, accurate even where dn is tiny
     // (Cephes' cn/cos(φ₁ − φ₀) divides two vanishing numbers near u = K).
     Jacobi {
@@ -140,7 +140,7 @@ pub fn complete_k(p: Parameter) -> f64 {
 pub fn incomplete_f(phi: f64, p: Parameter) -> f64 {
     let n = (phi / std::f64::consts::PI).round();
     let r = phi - n * std::f64::consts::PI;
-    let (s, c) = r.sin_cos();
+    let (s, c) = libm::sincos(r);
     let reduced = s * carlson_rf(c * c, c * c + p.mc * s * s, 1.0);
     if n == 0.0 {
         reduced

@@ -24,7 +24,7 @@ pub fn log(q: DQuat) -> DVec3 {
     let scale = if s < 1e-8 {
         2.0 / q.w
     } else {
-        2.0 * s.atan2(q.w) / s
+        2.0 * libm::atan2(s, q.w) / s
     };
     xyz * scale
 }

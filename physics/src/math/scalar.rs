@@ -39,11 +39,11 @@ impl Scalar for f64 {
     }
     #[inline]
     fn sin(self) -> Self {
-        f64::sin(self)
+        libm::sin(self)
     }
     #[inline]
     fn cos(self) -> Self {
-        f64::cos(self)
+        libm::cos(self)
     }
 }
 

@@ -259,7 +259,7 @@ impl Contacts {
     /// of parts once, and a contact is one pair's.
     fn plan_pairs(&mut self, bodies: &[Body]) {
         let (proxies, pairs, graph) = (&self.proxies, &self.pairs, &self.graph);
-        let limits = (self.settings.recycle_limit(), (0.5 * RECYCLE_TURN).cos());
+        let limits = (self.settings.recycle_limit(), libm::cos(0.5 * RECYCLE_TURN));
         let pose = |p: &Proxy| Pose::of(&bodies[p.body as usize].state);
         parallel::collect(pairs.len(), &mut self.pair_plans, |k| {
             let (i, j) = pairs[k];

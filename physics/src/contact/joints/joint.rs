@@ -205,7 +205,7 @@ impl Joint {
     pub fn angle(&self, pa: &Pose, pb: &Pose) -> f64 {
         let axis = pa.orientation * self.axis_a;
         let (ra, rb) = (pa.orientation * self.ref_a, pb.orientation * self.ref_b);
-        rb.cross(ra).dot(axis).atan2(ra.dot(rb))
+        libm::atan2(rb.cross(ra).dot(axis), ra.dot(rb))
     }
 
     /// A slider's travel: how far the first body's anchor has moved along the axis

@@ -1,0 +1,17 @@
+//! gyrolab's lab, the part of gyrolab that the app, the command line and the browser
+//! share: `scene` (scene files read, checked, described and built) ← `lab` (lanes of
+//! integrators from one start beside the exact ghost, the recording, the timeline and the
+//! dock's series, changed only through [`lab::Lab::apply`]) ← `lesson` (lessons read,
+//! walked and measured, set-up codes). It writes no file and reads no clock: callers
+//! write the bytes it hands them and pass the time when they want stages timed.
+//!
+//! The physics crate's modules are re-exported under their own names, so that the lab's
+//! paths read as gyrolab's.
+
+pub use gyrolab_physics::{body, contact, heap, hierarchy, integrators, math, world};
+
+pub mod scene;
+
+pub mod lab;
+
+pub mod lesson;

@@ -1,0 +1,193 @@
+//! The labs a page holds, by handle, each with the lesson walked on it if any: what the
+//! exported functions make, change and read. Every change goes through the lab's
+//! `apply`, as in the app and on the command line.
+
+use std::cell::RefCell;
+
+use gyrolab_lab::lab::{Input, Lab};
+use gyrolab_lab::lesson::setup::Setup;
+use gyrolab_lab::lesson::walk::Walk;
+use gyrolab_lab::lesson::{self, Lesson};
+use gyrolab_lab::scene::Scene;
+use serde::{Deserialize, Serialize};
+
+/// What a lab is made from, as JSON: `{"scene": "dzhanibekov"}`, `{"scene_file":
+/// {"path": "my.ron", "text": "…"}}`, `{"lesson": "energy-drift"}`, `{"lesson_file":
+/// {…}}` or `{"setup": "GL1-…"}`.
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum LabRequest {
+    Scene(String),
+    SceneFile(File),
+    Lesson(String),
+    LessonFile(File),
+    Setup(String),
+}
+
+/// A file the page was given: its name (for errors) and text.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct File {
+    pub path: String,
+    pub text: String,
+}
+
+/// A lab and the lesson walked on it.
+pub struct Held {
+    pub lab: Lab,
+    pub walk: Option<Walk>,
+}
+
+thread_local! {
+    static LABS: RefCell<Vec<Option<Held>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A lab made as `request` (JSON) asks.
+pub fn make(request: &str) -> Result<Held, String> {
+    let request: LabRequest = serde_json::from_str(request).map_err(|e| format!("request: {e}"))?;
+    let lesson_on = |lesson: Lesson| -> Result<Held, String> {
+        let mut lab = Lab::new(lesson.scene().map_err(|e| e.to_string())?);
+        let walk = Walk::start(lesson, &mut lab)?;
+        Ok(Held {
+            lab,
+            walk: Some(walk),
+        })
+    };
+    match request {
+        LabRequest::Scene(name) => scene_lab(Scene::load(&name)),
+        LabRequest::SceneFile(f) => scene_lab(Scene::parse(&f.path, &f.text)),
+        LabRequest::Lesson(name) => lesson_on(lesson::load(&name).map_err(|e| e.to_string())?),
+        LabRequest::LessonFile(f) => {
+            lesson_on(Lesson::parse(&f.path, &f.text).map_err(|e| e.to_string())?)
+        }
+        LabRequest::Setup(code) => {
+            let mut lab = Lab::new(
+                Scene::load(gyrolab_lab::scene::DEFAULT_SCENE).map_err(|e| e.to_string())?,
+            );
+            let walk = Setup::from_code(&code)?.open(&mut lab)?;
+            Ok(Held { lab, walk })
+        }
+    }
+}
+
+fn scene_lab(scene: Result<Scene, gyrolab_lab::scene::SceneError>) -> Result<Held, String> {
+    let lab = Lab::new(scene.map_err(|e| e.to_string())?);
+    Ok(Held { lab, walk: None })
+}
+
+/// Keeps a lab made as `request` asks; its handle.
+pub fn open(request: &str) -> Result<u32, String> {
+    let held = make(request)?;
+    LABS.with(|labs| {
+        let mut labs = labs.borrow_mut();
+        labs.push(Some(held));
+        u32::try_from(labs.len() - 1).map_err(|_| "too many labs".into())
+    })
+}
+
+pub fn close(handle: u32) {
+    LABS.with(|labs| {
+        if let Some(slot) = labs.borrow_mut().get_mut(handle as usize) {
+            *slot = None;
+        }
+    });
+}
+
+/// Runs `f` on the lab of `handle`.
+fn with<R>(handle: u32, f: impl FnOnce(&mut Held) -> R) -> Option<R> {
+    LABS.with(|labs| {
+        let mut labs = labs.borrow_mut();
+        labs.get_mut(handle as usize)?.as_mut().map(f)
+    })
+}
+
+const NO_LAB: &str = "no such lab";
+
+pub fn apply(handle: u32, input: &str) -> Result<(), String> {
+    let input: Input = serde_json::from_str(input).map_err(|e| format!("input: {e}"))?;
+    with(handle, |h| h.lab.apply(input)).ok_or(NO_LAB)?
+}
+
+/// Up to `steps` physics steps; how many the lab took.
+pub fn step(handle: u32, steps: u32) -> Option<u32> {
+    with(handle, |h| {
+        (0..steps).take_while(|_| h.lab.step()).count() as u32
+    })
+}
+
+/// Every lane's bodies' poses, then the ghost's: position and orientation, 7 numbers a
+/// body.
+pub fn poses(handle: u32) -> Option<Vec<f64>> {
+    with(handle, |h| {
+        let runs = h.lab.lanes().iter().chain(h.lab.ghost());
+        let bodies = runs.flat_map(|r| r.world().bodies());
+        bodies
+            .flat_map(|b| {
+                let (p, q) = (b.state.position, b.state.orientation);
+                [p.x, p.y, p.z, q.x, q.y, q.z, q.w]
+            })
+            .collect()
+    })
+}
+
+/// What a page shows of a lab beside its view, as JSON.
+#[derive(Serialize)]
+pub struct State {
+    pub scene: String,
+    pub time: f64,
+    pub dt: f64,
+    pub steps_per_dt: u32,
+    /// Each lane's integrator, body count and failure, if it stopped.
+    pub lanes: Vec<(String, usize, Option<String>)>,
+    pub ghost: bool,
+    /// The lesson's step shown, from 0, and its count.
+    pub lesson_at: Option<(usize, usize)>,
+}
+
+pub fn state(handle: u32) -> Result<String, String> {
+    with(handle, |h| {
+        let lab = &h.lab;
+        let state = State {
+            scene: lab.scene().name.clone(),
+            time: lab.time(),
+            dt: lab.dt(),
+            steps_per_dt: lab.steps_per_dt(),
+            lanes: (lab.lanes().iter())
+                .map(|r| {
+                    let n = r.world().bodies().len();
+                    (r.integrator().to_string(), n, r.failure().map(String::from))
+                })
+                .collect(),
+            ghost: lab.ghost().is_some(),
+            lesson_at: (h.walk.as_ref()).map(|w| (w.at, w.lesson.steps.len())),
+        };
+        serde_json::to_string(&state).map_err(|e| e.to_string())
+    })
+    .ok_or(NO_LAB)?
+}
+
+pub fn setup_code(handle: u32) -> Result<String, String> {
+    with(handle, |h| {
+        Setup::of(&h.lab, h.walk.as_ref()).map(|s| s.to_code())
+    })
+    .ok_or(NO_LAB)?
+}
+
+pub fn answer(handle: u32, choice: usize) -> Result<(), String> {
+    with(handle, |h| match &mut h.walk {
+        Some(walk) => {
+            walk.answer(choice);
+            Ok(())
+        }
+        None => Err("this lab walks no lesson".to_string()),
+    })
+    .ok_or(NO_LAB)?
+}
+
+pub fn next(handle: u32) -> Result<(), String> {
+    with(handle, |h| match &mut h.walk {
+        Some(walk) => walk.next(&mut h.lab),
+        None => Err("this lab walks no lesson".to_string()),
+    })
+    .ok_or(NO_LAB)?
+}

@@ -1,0 +1,188 @@
+//! gyrolab's lab for JavaScript, as plain `extern "C"` functions over numbers and one
+//! shared buffer, with no generated glue: a page from `file://` holds the module's bytes
+//! and instantiates them with no imports, and nothing pins a wasm-bindgen-cli version
+//! (docs/wasm.md says why).
+//!
+//! Text goes in through [`gl_alloc`]: JavaScript writes UTF-8 (a request or an input as
+//! JSON) there and passes the pointer and length. Text comes out through one buffer:
+//! after a call, [`gl_out_ptr`] and [`gl_out_len`] give what it wrote (JSON, a set-up
+//! code, or the reason a call was refused). Numbers (poses) come out as `f64`s through
+//! [`gl_poses`]. Labs are kept by handle ([`labs`]).
+
+pub mod check;
+pub mod labs;
+
+use std::cell::RefCell;
+
+thread_local! {
+    /// The last text a call gave back.
+    static OUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// The last poses asked for.
+    static POSES: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Keeps `text` as the call's output.
+fn put(text: &str) {
+    OUT.with(|o| {
+        let mut o = o.borrow_mut();
+        o.clear();
+        o.extend_from_slice(text.as_bytes());
+    });
+}
+
+/// The output of a call that may be refused: 0 and the text, or -1 and the reason.
+fn answer(result: Result<String, String>) -> i32 {
+    match result {
+        Ok(text) => {
+            put(&text);
+            0
+        }
+        Err(reason) => {
+            put(&reason);
+            -1
+        }
+    }
+}
+
+/// The UTF-8 text JavaScript wrote at `ptr`.
+///
+/// # Safety
+/// `ptr` and `len` are a buffer [`gl_alloc`] gave, written by the caller.
+unsafe fn text_at(ptr: *const u8, len: usize) -> Result<String, String> {
+    // SAFETY: the caller passes a live buffer of `len` bytes from gl_alloc.
+    let bytes = unsafe { std::slice::from_raw_parts(ptr, len) };
+    String::from_utf8(bytes.to_vec()).map_err(|e| format!("not UTF-8: {e}"))
+}
+
+/// A buffer of `len` bytes for the caller to write text into; give it back with
+/// [`gl_free`].
+#[unsafe(no_mangle)]
+pub extern "C" fn gl_alloc(len: usize) -> *mut u8 {
+    let mut buffer = vec![0u8; len].into_boxed_slice();
+    let ptr = buffer.as_mut_ptr();
+    std::mem::forget(buffer);
+    ptr
+}
+
+/// Gives back a buffer from [`gl_alloc`].
+///
+/// # Safety
+/// `ptr` and `len` are exactly what one call of [`gl_alloc`] gave, not freed before.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gl_free(ptr: *mut u8, len: usize) {
+    // SAFETY: the pointer and length are those of a boxed slice leaked by gl_alloc.
+    drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, len)) });
+}
+
+/// Where the last call's text output starts.
+#[unsafe(no_mangle)]
+pub extern "C" fn gl_out_ptr() -> *const u8 {
+    OUT.with(|o| o.borrow().as_ptr())
+}
+
+/// The last call's text output's length in bytes.
+#[unsafe(no_mangle)]
+pub extern "C" fn gl_out_len() -> usize {
+    OUT.with(|o| o.borrow().len())
+}
+
+/// Makes a lab from a JSON request (see [`labs::LabRequest`]); its handle, or -1 with the
+/// reason in the output.
+///
+/// # Safety
+/// `ptr`, `len`: a buffer from [`gl_alloc`] holding the request.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gl_lab_new(ptr: *const u8, len: usize) -> i32 {
+    // SAFETY: passed on from the caller's contract.
+    let made = unsafe { text_at(ptr, len) }.and_then(|t| labs::open(&t));
+    match made {
+        Ok(handle) => i32::try_from(handle).unwrap_or(-1),
+        Err(reason) => {
+            put(&reason);
+            -1
+        }
+    }
+}
+
+/// Drops a lab.
+#[unsafe(no_mangle)]
+pub extern "C" fn gl_lab_free(handle: u32) {
+    labs::close(handle);
+}
+
+/// Applies an input (the lab's `Input` as JSON) to a lab: 0, or -1 with the reason.
+///
+/// # Safety
+/// `ptr`, `len`: a buffer from [`gl_alloc`] holding the input.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gl_apply(handle: u32, ptr: *const u8, len: usize) -> i32 {
+    // SAFETY: passed on from the caller's contract.
+    let text = unsafe { text_at(ptr, len) };
+    answer(
+        text.and_then(|t| labs::apply(handle, &t))
+            .map(|()| String::new()),
+    )
+}
+
+/// Takes up to `steps` physics steps of a lab (fewer where a lesson holds it): how many
+/// were taken, or -1 for no such lab.
+#[unsafe(no_mangle)]
+pub extern "C" fn gl_step(handle: u32, steps: u32) -> i32 {
+    labs::step(handle, steps).map_or(-1, |n| i32::try_from(n).unwrap_or(i32::MAX))
+}
+
+/// Writes a lab's poses where [`gl_poses_ptr`] points: for each lane, then the ghost,
+/// each body's position and orientation (x, y, z, w, i, j, k); their count of `f64`s,
+/// or -1 for no such lab.
+#[unsafe(no_mangle)]
+pub extern "C" fn gl_poses(handle: u32) -> i32 {
+    match labs::poses(handle) {
+        Some(poses) => POSES.with(|p| {
+            let n = poses.len();
+            *p.borrow_mut() = poses;
+            i32::try_from(n).unwrap_or(-1)
+        }),
+        None => -1,
+    }
+}
+
+/// Where the poses of the last [`gl_poses`] start.
+#[unsafe(no_mangle)]
+pub extern "C" fn gl_poses_ptr() -> *const f64 {
+    POSES.with(|p| p.borrow().as_ptr())
+}
+
+/// A lab's state as JSON in the output ([`labs::State`]): 0, or -1.
+#[unsafe(no_mangle)]
+pub extern "C" fn gl_state(handle: u32) -> i32 {
+    answer(labs::state(handle))
+}
+
+/// The set-up code of what a lab shows, in the output: 0, or -1 with the reason.
+#[unsafe(no_mangle)]
+pub extern "C" fn gl_setup_code(handle: u32) -> i32 {
+    answer(labs::setup_code(handle))
+}
+
+/// Answers the question a lesson's lab shows (choice from 0): 0, or -1.
+#[unsafe(no_mangle)]
+pub extern "C" fn gl_answer(handle: u32, choice: u32) -> i32 {
+    answer(labs::answer(handle, choice as usize).map(|()| String::new()))
+}
+
+/// Goes on to a lesson's next step: 0, or -1 with the reason.
+#[unsafe(no_mangle)]
+pub extern "C" fn gl_next(handle: u32) -> i32 {
+    answer(labs::next(handle).map(|()| String::new()))
+}
+
+/// Runs one of the comparison's runs ([`check::run`]) and writes its digest to the
+/// output: 0, or -1 with the reason.
+///
+/// # Safety
+/// `ptr`, `len`: a buffer from [`gl_alloc`] holding the run's name.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gl_check(ptr: *const u8, len: usize) -> i32 {
+    // SAFETY: passed on from the caller's contract.
+    answer(unsafe { text_at(ptr, len) }.and_then(|name| check::run(&name)))
+}
