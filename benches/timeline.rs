@@ -3,7 +3,7 @@
 //! recording adds at most 5%; the same for the default scene), taking one keyframe, and the worst seek, to a step just
 //! before the next keyframe (restore, then `KEYFRAME_INTERVAL - 1` steps again; the
 //! target: under 50 ms). `KEYFRAME_INTERVAL` is chosen from these figures (see
-//! src/lab/timeline.rs).
+//! lab/src/lab/timeline.rs).
 
 use gyrolab::lab::Input;
 use std::hint::black_box;

@@ -7,12 +7,11 @@
 //! terminal for long work) serve the layers above the physics. See docs/architecture.md
 //! for what each holds.
 
-pub use gyrolab_lab::{lab, lesson, scene};
+pub use gyrolab_lab::{lab, lesson, palette, scene};
 pub use gyrolab_physics::{body, contact, heap, hierarchy, integrators, math, world};
 
 pub mod atomic_file;
 pub mod gif_clip;
-pub mod palette;
 pub mod progress;
 pub mod records;
 pub mod state_file;

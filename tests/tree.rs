@@ -398,66 +398,70 @@ fn the_lab_s_dependency_tree_holds_nothing_of_the_app_or_the_command_line() {
     }
 }
 
+/// The code of a file before its test module: cut at the `#[cfg(test)]` whose item, past
+/// any attributes and comments, is `mod` (a `#[cfg(test)] use` does not end the code).
+fn before_tests(code: &str) -> &str {
+    let mut from = 0;
+    while let Some(k) = code[from..].find("#[cfg(test)]") {
+        let at = from + k;
+        let next = (code[at..].lines().skip(1))
+            .map(str::trim)
+            .find(|l| !(l.is_empty() || l.starts_with("#[") || l.starts_with("//")));
+        if next.is_some_and(|l| l.starts_with("mod ")) {
+            return &code[..at];
+        }
+        from = at + 1;
+    }
+    code
+}
+
+/// Calls of a platform transcendental in `code`, as `line: name: text`, but for the lines
+/// `allowed` names in full.
+fn platform_calls(code: &str, allowed: &[&str]) -> Vec<String> {
+    let banned = [
+        "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sin_cos", "sinh", "cosh", "tanh",
+        "exp", "exp2", "exp_m1", "ln", "ln_1p", "log10", "log2", "powf", "powi", "cbrt", "hypot",
+        "mul_add",
+    ];
+    let mut found = Vec::new();
+    for (n, line) in before_tests(code).lines().enumerate() {
+        let line = line.split("//").next().unwrap_or("").trim();
+        if allowed.contains(&line) {
+            continue;
+        }
+        for name in banned {
+            if line.contains(&format!(".{name}(")) || line.contains(&format!("f64::{name}(")) {
+                found.push(format!("{}: {name}: {line}", n + 1));
+            }
+        }
+    }
+    found
+}
+
 /// The same bits on every platform: the physics and the lab call no transcendental of
 /// the platform's (natively the C library's, on wasm32 a port of musl's, which may round
 /// a last bit differently) and fuse no multiply-add; libm's are the same code
 /// everywhere. `powi` is out too: its expansion is the compiler's.
 #[test]
 fn the_physics_and_the_lab_take_their_transcendentals_from_libm() {
-    let banned = [
-        "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sin_cos", "sinh", "cosh", "tanh",
-        "exp", "exp2", "exp_m1", "ln", "ln_1p", "log10", "log2", "powf", "powi", "cbrt", "hypot",
-        "mul_add",
-    ];
-    // Calls of the `Scalar` trait's own sin and cos (math/scalar.rs), which are libm's
-    // for f64 and the chain rule over them for dual numbers.
-    let scalar_calls = [
-        (
-            "dual.rs",
-            "Self::new(self.re.sin(), self.eps * self.re.cos())",
-        ),
-        (
-            "dual.rs",
-            "Self::new(self.re.cos(), -(self.eps * self.re.sin()))",
-        ),
-        ("so3.rs", "let (s, co) = (t.sin(), t.cos());"),
+    let allowed = [
+        // The `Scalar` trait's own sin and cos (math/scalar.rs): libm's for f64, the
+        // chain rule over them for dual numbers.
+        "Self::new(self.re.sin(), self.eps * self.re.cos())",
+        "Self::new(self.re.cos(), -(self.eps * self.re.sin()))",
+        "let (s, co) = (t.sin(), t.cos());",
         // glam's `DVec3::powf`, libm's inside with glam's `libm` feature.
-        (
-            "geometry.rs",
-            "let disc = (DVec3::ONE - axis * axis).max(DVec3::ZERO).powf(0.5) * radius;",
-        ),
-        (
-            "presets.rs",
-            "let half = squares.max(DVec3::ZERO).powf(0.5);",
-        ),
+        "let disc = (DVec3::ONE - axis * axis).max(DVec3::ZERO).powf(0.5) * radius;",
+        "let half = squares.max(DVec3::ZERO).powf(0.5);",
     ];
     let mut found = Vec::new();
     for root in ["physics/src", "lab/src", "wasm/src"] {
         let mut files = Vec::new();
         rust_files(Path::new(root), &mut files);
         for file in files {
-            // The code before its top-level test module (which may carry attributes of
-            // its own between `#[cfg(test)]` and `mod`).
-            let code = code(&file);
-            let code = code.split("\n#[cfg(test)]\n").next().unwrap();
-            for (n, line) in code.lines().enumerate() {
-                let name_of = file.file_name().unwrap().to_string_lossy().to_string();
-                if scalar_calls.contains(&(name_of.as_str(), line.trim())) {
-                    continue;
-                }
-                for name in banned {
-                    if line.contains(&format!(".{name}("))
-                        || line.contains(&format!("f64::{name}("))
-                    {
-                        found.push(format!(
-                            "{}:{}: {name}: {}",
-                            file.display(),
-                            n + 1,
-                            line.trim()
-                        ));
-                    }
-                }
-            }
+            let text = fs::read_to_string(&file).unwrap();
+            let calls = platform_calls(&text, &allowed);
+            found.extend(calls.into_iter().map(|c| format!("{}:{c}", file.display())));
         }
     }
     assert!(
@@ -465,12 +469,12 @@ fn the_physics_and_the_lab_take_their_transcendentals_from_libm() {
         "call libm's instead:\n{}",
         found.join("\n")
     );
-    // The check finds what it looks for.
-    assert!(code_has_banned("let s = x.sin();", &banned));
-}
-
-fn code_has_banned(line: &str, banned: &[&str]) -> bool {
-    banned
-        .iter()
-        .any(|name| line.contains(&format!(".{name}(")))
+    // The check finds what it looks for, past a test-only import, and not in tests.
+    let sample = "#[cfg(test)]\nuse a::b;\nfn f(x: f64) -> f64 {\n    x.atan2(1.0) + f64::exp(x)\n}\n#[cfg(test)]\n// why\n#[allow(x)]\nmod tests {\n    fn g(y: f64) -> f64 { y.sin() }\n}\n";
+    let calls = platform_calls(sample, &[]);
+    assert_eq!(calls.len(), 2, "{calls:?}");
+    assert!(
+        calls[0].starts_with("4: atan2") && calls[1].starts_with("4: exp"),
+        "{calls:?}"
+    );
 }

@@ -5,6 +5,8 @@
 //! walked and measured, set-up codes). It writes no file and reads no clock: callers
 //! write the bytes it hands them and pass the time when they want stages timed.
 //!
+//! `palette` holds the colours every view of a lab shares (the app's, the pages').
+//!
 //! The physics crate's modules are re-exported under their own names, so that the lab's
 //! paths read as gyrolab's.
 
@@ -15,3 +17,5 @@ pub mod scene;
 pub mod lab;
 
 pub mod lesson;
+
+pub mod palette;

@@ -42,7 +42,7 @@ impl Sim {
 
 /// The physics step's systems, chained in `FixedUpdate`: `Begin` (the mouse spring), one
 /// set per [`Stage`] in [`Stage::ALL`] order, `End` (measurements, plots, recording). A
-/// plugin can add forces with [`Lab::add_load`] in a system after
+/// plugin can add forces with `Lab::apply(Input::AddLoad { .. })` in a system after
 /// `PhysicsSet::Stage(Stage::Forces)` and before `PhysicsSet::Stage(Stage::Frames)`: they
 /// are logged, so the timeline's seeks and replays apply them again.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -142,14 +142,16 @@ pub enum Command {
         )]
         answers: Vec<usize>,
     },
-    /// Write a lesson or a scene as one web page that opens in any browser with no
-    /// network: its runs recorded here and played in 3D with the dock's plots, a lesson's
-    /// steps walked as the app walks them (at most 5 MB; exit 1 when a lesson's readout
-    /// disagrees with what it states, as `lesson`).
+    /// Write a web page that opens in any browser with no network. With no NAME, or with
+    /// --live: the lab itself, live (every scene, any integrator and step, computed in the
+    /// page by the lab's wasm module), opening at NAME (a scene) if given. Else a lesson or
+    /// a scene recorded: its runs recorded here and played in 3D with the dock's plots, a
+    /// lesson's steps walked as the app walks them (at most 5 MB; exit 1 when a lesson's
+    /// readout disagrees with what it states, as `lesson`).
     Web {
         /// A built-in lesson's or scene's name, or a .ron file: a lesson where one is
-        /// named so.
-        name: String,
+        /// named so (a scene for the live page).
+        name: Option<String>,
         /// The page to write, FILE.html; written only once every run is recorded.
         #[arg(long, value_name = "FILE.html")]
         out: std::path::PathBuf,
@@ -159,6 +161,13 @@ pub enum Command {
         /// A scene's run, s (default: the scene's own duration, up to 30 s; at most 300).
         #[arg(long, value_name = "S", allow_hyphen_values = true, value_parser = args::duration)]
         duration: Option<f64>,
+        /// The live page: the lab computed in the browser.
+        #[arg(long, conflicts_with_all = ["scene", "duration"])]
+        live: bool,
+        /// The lab's wasm module for the live page (default: GYROLAB_WASM, else where
+        /// scripts/build-wasm writes it beside this program's target directory).
+        #[arg(long, value_name = "FILE.wasm")]
+        wasm: Option<std::path::PathBuf>,
     },
 }
 
@@ -455,7 +464,12 @@ pub fn run(command: Command) -> Result<Verdict, CliError> {
             out,
             scene,
             duration,
-        } => return web::run(&name, &out, scene, duration),
+            live,
+            wasm,
+        } => match name {
+            Some(name) if !live => return web::run(&name, &out, scene, duration),
+            name => web::live(name.as_deref(), &out, wasm.as_deref())?,
+        },
     }
     Ok(Verdict::Done)
 }

@@ -1,6 +1,7 @@
 //! `gyrolab web`: a lesson or a scene as one self-contained web page ([`crate::web`]),
-//! with a progress bar while its runs are recorded. The file appears only once the page
-//! is whole: a refused page leaves none.
+//! with a progress bar while its runs are recorded, or the whole lab live
+//! ([`crate::web::live`]). The file appears only once the page is whole: a refused page
+//! leaves none.
 
 use std::io::Write;
 use std::path::Path;
@@ -8,7 +9,7 @@ use std::path::Path;
 use super::output::Output;
 use super::{CliError, Verdict, emit};
 use crate::progress::Progress;
-use crate::web::{self, PageSource};
+use crate::web::{self, PageSource, live};
 
 /// Progress bar units: per mille of the runs recorded.
 const UNITS: u64 = 1000;
@@ -40,4 +41,24 @@ pub fn run(name: &str, out: &Path, scene: bool, seconds: Option<f64>) -> Result<
         true => Verdict::Done,
         false => Verdict::Disagrees,
     })
+}
+
+/// The live page, opening at scene `name` if given, with the lab's module from `wasm`
+/// (or where [`live::module_path`] finds it).
+pub fn live(name: Option<&str>, out: &Path, wasm: Option<&Path>) -> Result<(), CliError> {
+    let first = live::first_request(name).map_err(CliError)?;
+    let module = live::module_path(wasm).map_err(CliError)?;
+    let bytes = std::fs::read(&module)
+        .map_err(|e| CliError(format!("{}: cannot read: {e}", module.display())))?;
+    let html = live::html(&bytes, &first);
+    let mut file = Output::open(Some(out))?;
+    if let Err(e) = file.write_all(html.as_bytes()) {
+        return file.failed(e);
+    }
+    file.commit()?;
+    emit(&format!(
+        "{}: the live lab, {:.2} MB; open it in any browser\n",
+        out.display(),
+        html.len() as f64 / 1e6
+    ))
 }

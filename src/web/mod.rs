@@ -6,6 +6,7 @@
 //! `gyrolab web` and the app's *export web page* write it.
 
 mod budget;
+pub mod live;
 mod page;
 pub mod plots;
 mod record;
@@ -109,7 +110,7 @@ pub fn page(source: PageSource, progress: &mut dyn FnMut(f64)) -> Result<Made, S
 fn need(lab: &Lab, seconds: f64, may_cut: bool) -> Need {
     let runs = lab.lanes().len() + usize::from(lab.ghost().is_some());
     let world = lab.world();
-    let joints = lab.lanes().len() * record::drawn_joints(world).len();
+    let joints = lab.lanes().len() * crate::lab::drawing::drawn_joints(world).len();
     Need {
         h: lab.h(),
         duration: seconds.max(lab.h()),

@@ -14,7 +14,7 @@ const TEMPLATE: &str = include_str!("../../assets/web/page.html");
 const STYLE: &str = include_str!("../../assets/web/page.css");
 const SCRIPT: &str = include_str!("../../assets/web/page.js");
 /// three.js r187 with its OrbitControls, bundled as one script (assets/web/README.md).
-const THREE: &str = include_str!("../../assets/web/three-0.187.0-orbit.min.js");
+pub(super) const THREE: &str = include_str!("../../assets/web/three-0.187.0-orbit.min.js");
 
 /// Where a page's data starts: the script element the template holds it in.
 const DATA_OPENS: &str = r#"<script type="application/json" id="gyrolab-data">"#;

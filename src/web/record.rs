@@ -7,62 +7,19 @@ use serde::{Serialize, Serializer};
 
 use super::budget::Sampling;
 use super::plots::{self, Plot};
-use crate::body::inertia::{Part as BodyPart, Shape};
-use crate::contact::{Contacts, JointKind};
+use crate::contact::Contacts;
 use crate::lab::Lab;
-use crate::lab::layout::LaneLayout;
-use crate::palette;
+use crate::lab::drawing::{Drawing, drawn_joints};
 use crate::world::World;
-
-/// A lane as the page draws it.
-#[derive(Clone, Debug, Serialize)]
-pub struct Lane {
-    /// Its integrator's name.
-    pub name: String,
-    pub color: String,
-    /// Where it stands, m.
-    pub offset: [f64; 3],
-}
-
-/// A body's or a moving frame's name and the shapes it is drawn with.
-#[derive(Clone, Debug, Serialize)]
-pub struct Drawn {
-    pub name: String,
-    pub parts: Vec<ShapeAt>,
-}
-
-/// One shape, at its place in its body.
-#[derive(Clone, Debug, Serialize)]
-pub struct ShapeAt {
-    pub kind: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub radius: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub half_extents: Option<[f64; 3]>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub length: Option<f64>,
-    pub offset: [f64; 3],
-    /// x, y, z, w.
-    pub rotation: [f64; 4],
-}
-
-/// A ground plane: the points p with `normal · p = offset`.
-#[derive(Clone, Debug, Serialize)]
-pub struct Ground {
-    pub normal: [f64; 3],
-    pub offset: f64,
-}
 
 /// One part of a page: a run of every lane from its start.
 #[derive(Clone, Debug, Serialize)]
 pub struct Recording {
     pub label: String,
-    pub lanes: Vec<Lane>,
-    /// The exact solution is the last run of the poses.
-    pub ghost: bool,
-    pub bodies: Vec<Drawn>,
-    pub frames: Vec<Drawn>,
-    pub planes: Vec<Ground>,
+    /// The lanes, shapes and ground; the exact solution, where drawn, is the last run of
+    /// the poses.
+    #[serde(flatten)]
+    pub drawing: Drawing,
     /// Each frame's simulated time, s.
     pub times: Vec<f64>,
     /// [frame][run][body][px, py, pz, qx, qy, qz, qw], as base64 of little-endian f32.
@@ -113,31 +70,10 @@ fn base64_f32<S: Serializer>(values: &[f32], s: S) -> Result<S::Ok, S::Error> {
 impl Recording {
     /// A recording of `lab`'s lanes as they stand (at their start), as `plan` says.
     pub fn start(lab: &Lab, label: String, plan: Sampling, plot_bytes: usize) -> Self {
-        let layout = LaneLayout::of(lab);
         let world = lab.world();
         let mut recording = Self {
             label,
-            lanes: (lab.lanes().iter().enumerate())
-                .map(|(i, run)| Lane {
-                    name: run.integrator().name().to_string(),
-                    color: palette::hex(palette::INTEGRATORS[run.integrator() as usize]),
-                    offset: layout.offset(i).to_array(),
-                })
-                .collect(),
-            ghost: lab.ghost().is_some(),
-            bodies: (world.bodies().iter())
-                .map(|b| drawn(&b.name, &b.parts))
-                .collect(),
-            frames: (world.frames().iter())
-                .map(|f| drawn(&f.name, &f.parts))
-                .collect(),
-            planes: (world.contacts().into_iter())
-                .flat_map(|c| c.planes())
-                .map(|p| Ground {
-                    normal: p.normal.to_array(),
-                    offset: p.offset,
-                })
-                .collect(),
+            drawing: Drawing::of(lab),
             times: Vec::new(),
             poses: Vec::new(),
             frame_poses: Vec::new(),
@@ -237,21 +173,6 @@ impl Recording {
     }
 }
 
-/// The joints of `world` a page draws: those whose anchors part (a ball, hinge or fixed
-/// joint's meet, and a brick wall's hundred would be drawn as nothing).
-pub fn drawn_joints(world: &World) -> Vec<usize> {
-    let joints = world.contacts().map_or(&[][..], |c| c.joints());
-    (joints.iter().enumerate())
-        .filter(|(_, j)| {
-            matches!(
-                j.kind,
-                JointKind::Distance { .. } | JointKind::Slider { .. }
-            )
-        })
-        .map(|(k, _)| k)
-        .collect()
-}
-
 /// The `drawn` joints' anchors in `world`, NaN for a broken one (the page draws none).
 fn push_joint_ends(out: &mut Vec<f32>, world: &World, drawn: &[usize]) {
     let Some(c) = world.contacts() else { return };
@@ -274,28 +195,4 @@ fn push_joint_ends(out: &mut Vec<f32>, world: &World, drawn: &[usize]) {
 fn push_pose(out: &mut Vec<f32>, position: DVec3, rotation: DQuat) {
     out.extend(position.to_array().map(|v| v as f32));
     out.extend(rotation.to_array().map(|v| v as f32));
-}
-
-fn drawn(name: &str, parts: &[BodyPart]) -> Drawn {
-    Drawn {
-        name: name.to_string(),
-        parts: parts.iter().map(shape_at).collect(),
-    }
-}
-
-fn shape_at(part: &BodyPart) -> ShapeAt {
-    let (kind, radius, half_extents, length) = match part.shape {
-        Shape::Sphere { radius } => ("sphere", Some(radius), None, None),
-        Shape::Box { half_extents } => ("box", None, Some(half_extents.to_array()), None),
-        Shape::Cylinder { radius, length } => ("cylinder", Some(radius), None, Some(length)),
-        Shape::Capsule { radius, length } => ("capsule", Some(radius), None, Some(length)),
-    };
-    ShapeAt {
-        kind,
-        radius,
-        half_extents,
-        length,
-        offset: part.offset.to_array(),
-        rotation: part.rotation.to_array(),
-    }
 }

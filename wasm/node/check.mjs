@@ -1,5 +1,5 @@
 // Runs the comparison's runs (wasm/src/check.rs) in the wasm build under Node and prints
-// each digest, as the native build prints them (tests/wasm.rs compares the two).
+// each digest, as the native build prints them (wasm/tests/node.rs compares the two).
 //   node wasm/node/check.mjs MODULE.wasm RUN [RUN ...]
 // Also prints, on stderr, each run's wall time.
 import { readFileSync } from "node:fs";

@@ -1,5 +1,5 @@
 //! The runs by which a build is compared with another (wasm32 in Node against x86-64,
-//! tests/wasm.rs): each run's digest is text that two builds give equal only when every
+//! wasm/tests/node.rs): each run's digest is text that two builds give equal only when every
 //! pose, velocity, momentum and energy of every lane and the ghost, at every physics
 //! step, and every lesson readout, has the same bits. A checkpoint line a simulated
 //! second says where two builds first part.
@@ -16,7 +16,8 @@ use gyrolab_lab::world::World;
 use twox_hash::XxHash3_64;
 
 /// The comparison's runs, by name; `setup:CODE` (a set-up code opened and walked on for
-/// five seconds, or to its lesson's end) is one more.
+/// five seconds, or to its lesson's end) and `steps:SCENE:N` (N steps, timed, of the
+/// step alone) are more.
 pub const RUNS: [&str; 5] = [
     "dzhanibekov",
     "pile",
@@ -43,10 +44,15 @@ pub fn run(name: &str) -> Result<String, String> {
         }
         "energy-drift" => lesson_run(&lesson::load("energy-drift").map_err(|e| e.to_string())?),
         "load-all" => Ok(load_all()),
-        _ => match name.strip_prefix("setup:") {
-            Some(code) => setup_run(code),
-            None => Err(format!("no run named {name}: {}", RUNS.join(", "))),
-        },
+        _ => {
+            if let Some(code) = name.strip_prefix("setup:") {
+                setup_run(code)
+            } else if let Some(rest) = name.strip_prefix("steps:") {
+                steps_run(rest)
+            } else {
+                Err(format!("no run named {name}: {}", RUNS.join(", ")))
+            }
+        }
     }
 }
 
@@ -118,6 +124,23 @@ fn scene_run(mut lab: Lab, seconds: f64) -> Result<String, String> {
     Ok(digest.lines)
 }
 
+/// `SCENE:N`: N physics steps of a scene and nothing else, to time the step itself; its
+/// digest is the last state only.
+fn steps_run(what: &str) -> Result<String, String> {
+    let (scene, n) = what.split_once(':').ok_or("steps:SCENE:N")?;
+    let n: u32 = n.parse().map_err(|e| format!("steps: {e}"))?;
+    let mut lab = lab_of(scene)?;
+    for k in 1..=n {
+        if !lab.step() {
+            return Err(format!("the lab stopped at step {k}"));
+        }
+    }
+    let mut digest = Digest::default();
+    digest.add_lab(&lab);
+    digest.checkpoint(&format!("after {n} steps"));
+    Ok(digest.lines)
+}
+
 /// A lesson walked to its end as `gyrolab lesson` walks it: every step's states, then
 /// every readout as measured (Rust's `{:?}` of a float reads back to its bits).
 fn lesson_run(lesson: &lesson::Lesson) -> Result<String, String> {
@@ -184,7 +207,14 @@ pub fn code_at_first_try(name: &str) -> Result<String, String> {
             Some(Step::Run { until, event }) => walk.run_out(&mut lab, until, event.as_ref())?,
             Some(_) => {}
         }
+        let at = walk.at;
         walk.next(&mut lab)?;
+        if walk.at == at {
+            return Err(format!(
+                "{name} stops at step {} before a \"now try\"",
+                at + 1
+            ));
+        }
     }
 }
 

@@ -4,6 +4,8 @@
 
 use std::cell::RefCell;
 
+use gyrolab_lab::integrators::Integrator;
+use gyrolab_lab::lab::drawing::Drawing;
 use gyrolab_lab::lab::{Input, Lab};
 use gyrolab_lab::lesson::setup::Setup;
 use gyrolab_lab::lesson::walk::Walk;
@@ -108,10 +110,18 @@ pub fn apply(handle: u32, input: &str) -> Result<(), String> {
     with(handle, |h| h.lab.apply(input)).ok_or(NO_LAB)?
 }
 
-/// Up to `steps` physics steps; how many the lab took.
+/// Up to `steps` physics steps; how many the lab took. A lesson's walk holds the lab
+/// after each, as the app's does every frame (a run stops at its event).
 pub fn step(handle: u32, steps: u32) -> Option<u32> {
     with(handle, |h| {
-        (0..steps).take_while(|_| h.lab.step()).count() as u32
+        let mut taken = 0;
+        while taken < steps && h.lab.step() {
+            taken += 1;
+            if let Some(walk) = &h.walk {
+                walk.hold(&mut h.lab);
+            }
+        }
+        taken
     })
 }
 
@@ -137,7 +147,7 @@ pub struct State {
     pub time: f64,
     pub dt: f64,
     pub steps_per_dt: u32,
-    /// Each lane's integrator, body count and failure, if it stopped.
+    /// Each lane's integrator (its name), body count and failure, if it stopped.
     pub lanes: Vec<(String, usize, Option<String>)>,
     pub ghost: bool,
     /// The lesson's step shown, from 0, and its count.
@@ -155,7 +165,11 @@ pub fn state(handle: u32) -> Result<String, String> {
             lanes: (lab.lanes().iter())
                 .map(|r| {
                     let n = r.world().bodies().len();
-                    (r.integrator().to_string(), n, r.failure().map(String::from))
+                    (
+                        r.integrator().name().to_string(),
+                        n,
+                        r.failure().map(String::from),
+                    )
                 })
                 .collect(),
             ghost: lab.ghost().is_some(),
@@ -166,6 +180,62 @@ pub fn state(handle: u32) -> Result<String, String> {
     .ok_or(NO_LAB)?
 }
 
+/// What a view draws of a lab (its lanes, shapes and ground), as JSON.
+pub fn drawing(handle: u32) -> Result<String, String> {
+    with(handle, |h| {
+        serde_json::to_string(&Drawing::of(&h.lab)).map_err(|e| e.to_string())
+    })
+    .ok_or(NO_LAB)?
+}
+
+/// The built-in scenes, lessons and integrators a page offers, as JSON.
+pub fn catalog() -> String {
+    #[derive(Serialize)]
+    struct Named {
+        name: String,
+        about: String,
+    }
+    #[derive(Serialize)]
+    struct Catalog {
+        scenes: Vec<Named>,
+        lessons: Vec<Named>,
+        integrators: Vec<Named>,
+        default_scene: &'static str,
+    }
+    let scenes = (gyrolab_lab::scene::builtin_scenes().into_iter())
+        .map(|s| Named {
+            name: s.name,
+            about: s.description,
+        })
+        .collect();
+    let lessons = (lesson::lesson_names().into_iter())
+        .filter_map(|n| lesson::load(n).ok())
+        .map(|l| Named {
+            name: l
+                .origin
+                .rsplit('/')
+                .next()
+                .unwrap_or("")
+                .trim_end_matches(".ron")
+                .to_string(),
+            about: l.title,
+        })
+        .collect();
+    let integrators = (Integrator::ALL.into_iter())
+        .map(|i| Named {
+            name: i.name().to_string(),
+            about: i.to_string(),
+        })
+        .collect();
+    let catalog = Catalog {
+        scenes,
+        lessons,
+        integrators,
+        default_scene: gyrolab_lab::scene::DEFAULT_SCENE,
+    };
+    serde_json::to_string(&catalog).unwrap_or_default()
+}
+
 pub fn setup_code(handle: u32) -> Result<String, String> {
     with(handle, |h| {
         Setup::of(&h.lab, h.walk.as_ref()).map(|s| s.to_code())
@@ -173,20 +243,25 @@ pub fn setup_code(handle: u32) -> Result<String, String> {
     .ok_or(NO_LAB)?
 }
 
+/// Answers the question shown; refused, with the reason, where the walk would not take
+/// the answer.
 pub fn answer(handle: u32, choice: usize) -> Result<(), String> {
-    with(handle, |h| match &mut h.walk {
-        Some(walk) => {
-            walk.answer(choice);
-            Ok(())
+    with(handle, |h| {
+        let walk = h.walk.as_mut().ok_or("this lab walks no lesson")?;
+        walk.answer(choice);
+        if walk.answers.get(walk.at).copied().flatten() != Some(choice) {
+            return Err(format!("step {} takes no answer {choice}", walk.at + 1));
         }
-        None => Err("this lab walks no lesson".to_string()),
+        // An answer frees the run that follows: the lab's hold is the walk's.
+        walk.hold(&mut h.lab);
+        Ok(())
     })
     .ok_or(NO_LAB)?
 }
 
 pub fn next(handle: u32) -> Result<(), String> {
     with(handle, |h| match &mut h.walk {
-        Some(walk) => walk.next(&mut h.lab),
+        Some(walk) => walk.next(&mut h.lab).map(|()| walk.hold(&mut h.lab)),
         None => Err("this lab walks no lesson".to_string()),
     })
     .ok_or(NO_LAB)?

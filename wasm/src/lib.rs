@@ -7,7 +7,8 @@
 //! JSON) there and passes the pointer and length. Text comes out through one buffer:
 //! after a call, [`gl_out_ptr`] and [`gl_out_len`] give what it wrote (JSON, a set-up
 //! code, or the reason a call was refused). Numbers (poses) come out as `f64`s through
-//! [`gl_poses`]. Labs are kept by handle ([`labs`]).
+//! [`gl_poses`]. Labs are kept by handle ([`labs`]). A call that traps (out of memory)
+//! leaves the module unusable: instantiate it again.
 
 pub mod check;
 pub mod labs;
@@ -49,7 +50,11 @@ fn answer(result: Result<String, String>) -> i32 {
 /// # Safety
 /// `ptr` and `len` are a buffer [`gl_alloc`] gave, written by the caller.
 unsafe fn text_at(ptr: *const u8, len: usize) -> Result<String, String> {
-    // SAFETY: the caller passes a live buffer of `len` bytes from gl_alloc.
+    if len == 0 {
+        return Ok(String::new());
+    }
+    // SAFETY: the caller passes a live buffer of `len` bytes from gl_alloc (non-null:
+    // a buffer of no bytes was answered above).
     let bytes = unsafe { std::slice::from_raw_parts(ptr, len) };
     String::from_utf8(bytes.to_vec()).map_err(|e| format!("not UTF-8: {e}"))
 }
@@ -132,7 +137,7 @@ pub extern "C" fn gl_step(handle: u32, steps: u32) -> i32 {
 }
 
 /// Writes a lab's poses where [`gl_poses_ptr`] points: for each lane, then the ghost,
-/// each body's position and orientation (x, y, z, w, i, j, k); their count of `f64`s,
+/// each body's position and orientation (x, y, z, then the quaternion's i, j, k, w); their count of `f64`s,
 /// or -1 for no such lab.
 #[unsafe(no_mangle)]
 pub extern "C" fn gl_poses(handle: u32) -> i32 {
@@ -156,6 +161,18 @@ pub extern "C" fn gl_poses_ptr() -> *const f64 {
 #[unsafe(no_mangle)]
 pub extern "C" fn gl_state(handle: u32) -> i32 {
     answer(labs::state(handle))
+}
+
+/// What a view draws of a lab (lanes, shapes, ground), as JSON in the output: 0, or -1.
+#[unsafe(no_mangle)]
+pub extern "C" fn gl_drawing(handle: u32) -> i32 {
+    answer(labs::drawing(handle))
+}
+
+/// The built-in scenes, lessons and integrators, as JSON in the output.
+#[unsafe(no_mangle)]
+pub extern "C" fn gl_catalog() -> i32 {
+    answer(Ok(labs::catalog()))
 }
 
 /// The set-up code of what a lab shows, in the output: 0, or -1 with the reason.

@@ -10,6 +10,9 @@ use std::time::Instant;
 
 use gyrolab_wasm::check;
 
+#[path = "../../tests/common/wasm_module.rs"]
+mod wasm_module;
+
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -17,35 +20,9 @@ fn repo() -> PathBuf {
         .to_path_buf()
 }
 
-/// The module, built now (a no-op when it is current), or why it cannot be had.
-fn module() -> Result<PathBuf, String> {
-    if Command::new("node").arg("--version").output().is_err() {
-        return Err("node is not installed".into());
-    }
-    let out = Command::new(repo().join("scripts/build-wasm"))
-        .output()
-        .map_err(|e| format!("scripts/build-wasm: {e}"))?;
-    let err = String::from_utf8_lossy(&out.stderr);
-    match out.status.code() {
-        Some(0) => Ok(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())),
-        Some(3) => Err(err.trim().to_string()),
-        _ => panic!("scripts/build-wasm failed:\n{err}"),
-    }
-}
-
-/// The module or, where it cannot be had and CI does not require it, `None` after saying
-/// why the comparison was skipped.
+/// The module or `None`, the comparison skipped (see the helper).
 fn module_or_skip() -> Option<PathBuf> {
-    match module() {
-        Ok(path) => Some(path),
-        Err(why) if std::env::var_os("GYROLAB_REQUIRE_WASM").is_none() => {
-            eprintln!("skipped: the wasm32 comparison needs its toolchain and Node ({why})");
-            None
-        }
-        Err(why) => {
-            panic!("GYROLAB_REQUIRE_WASM is set, and the wasm32 build cannot be made: {why}")
-        }
-    }
+    wasm_module::module_or_skip(&repo(), "the wasm32 comparison")
 }
 
 /// Each run's digest from the module under Node, with its wall time in ms.
@@ -59,8 +36,11 @@ fn in_node(module: &Path, runs: &[String]) -> Vec<(String, f64)> {
     let text = String::from_utf8(out.stdout).unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "node failed:\n{err}\n{text}");
-    let times: Vec<f64> = (err.lines())
-        .filter_map(|l| l.rsplit(": ").next()?.strip_suffix(" ms")?.parse().ok())
+    let times: std::collections::HashMap<&str, f64> = (err.lines())
+        .filter_map(|l| {
+            let (run, ms) = l.rsplit_once(": ")?;
+            Some((run, ms.strip_suffix(" ms")?.parse().ok()?))
+        })
         .collect();
     let digests: Vec<String> = text
         .split("== ")
@@ -68,7 +48,8 @@ fn in_node(module: &Path, runs: &[String]) -> Vec<(String, f64)> {
         .map(|d| d.split_once('\n').unwrap().1.to_string())
         .collect();
     assert_eq!(digests.len(), runs.len(), "{text}");
-    digests.into_iter().zip(times).collect()
+    let time = |run: &String| *times.get(run.as_str()).unwrap_or(&f64::NAN);
+    digests.into_iter().zip(runs.iter().map(time)).collect()
 }
 
 /// The first line where two digests part, for the failure message.
@@ -88,17 +69,24 @@ fn the_wasm_build_gives_the_native_bits() {
     let code = check::code_at_first_try("energy-drift").unwrap();
     let mut runs: Vec<String> = check::RUNS.iter().map(|r| r.to_string()).collect();
     runs.push(format!("setup:{code}"));
+    // The step alone, timed: dzhanibekov's four lanes and ghost, and the 1,000-box pile.
+    runs.extend(["steps:dzhanibekov:3000".into(), "steps:pile:180".into()]);
     let wasm = in_node(&module, &runs);
     for (run, (wasm, wasm_ms)) in runs.iter().zip(wasm) {
         let start = Instant::now();
         let native = check::run(run).unwrap();
         let native_ms = start.elapsed().as_secs_f64() * 1e3;
-        let name = run.split_once(':').map_or(run.as_str(), |(n, _)| n);
+        // A code is long: its run is named for what it is.
+        let name = if run.starts_with("setup:") {
+            "setup"
+        } else {
+            run
+        };
         eprintln!(
             "{name}: native {native_ms:.0} ms, wasm32 {wasm_ms:.0} ms ({:.2}x)",
             wasm_ms / native_ms
         );
-        assert!(native.lines().count() > 1, "{run}: {native}");
+        assert!(!native.is_empty(), "{run}: an empty digest");
         assert!(
             native == wasm,
             "{name}: wasm32 parts from x86-64 at {}",

@@ -17,6 +17,7 @@ pub mod convergence_map;
 pub mod diagnosis;
 pub mod dock;
 pub mod dock_series;
+pub mod drawing;
 pub mod energy_map;
 pub mod export;
 pub mod fingerprint;
@@ -269,10 +270,11 @@ impl Lab {
     }
 
     /// Changes the lab: the one way anything a user, a lesson or a plugin does reaches a
-    /// run (see [`Input`]). A change refused leaves the lab as it was, with the reason.
-    /// An input that changes the run under way is logged where it was applied: at the
-    /// head after the logged inputs due there, or, away from the head, as an edit a
-    /// branch keeps.
+    /// run (see [`Input`]). A change refused is not made, and the reason is given (a
+    /// refused [`Input::SetStart`] keeps its conditions as the ones being edited; an
+    /// input at the head first applies the logged inputs due there). An input that
+    /// changes the run under way is logged where it was applied: at the head after the
+    /// logged inputs due there, or, away from the head, as an edit a branch keeps.
     pub fn apply(&mut self, input: Input) -> Result<(), String> {
         if !input.is_logged() {
             return self.effect(input);
@@ -294,23 +296,46 @@ impl Lab {
         Ok(())
     }
 
-    /// The input as logged: checked where its effect cannot check it, and a spawn's
-    /// position worked out, so that simulating again puts the body where it went.
+    /// The input as logged: checked where its effect cannot check it (against the scene
+    /// files' ranges, so a page's or a plugin's input is held to what a scene file is),
+    /// and a spawn's position worked out, so that simulating again puts the body where it
+    /// went.
     fn resolved(&self, input: Input) -> Result<Input, String> {
+        use crate::scene::ranges::{POSITION, VELOCITY};
+        let text = |e: crate::scene::Invalid| e.to_string();
         match input {
             Input::AddLoad { lane, body, load } => {
                 self.runs.check_load(lane, body, &load)?;
                 Ok(input)
             }
+            Input::Hold { grab, .. } => {
+                POSITION
+                    .check_each("grab.target", grab.target)
+                    .map_err(text)?;
+                POSITION
+                    .check_each("grab.local", grab.local)
+                    .map_err(text)?;
+                Ok(input)
+            }
+            Input::DragTo(target) => {
+                POSITION.check_each("target", target).map_err(text)?;
+                Ok(input)
+            }
             Input::Spawn {
                 shape,
                 velocity,
-                position: None,
-            } => Ok(Input::Spawn {
-                shape,
-                velocity,
-                position: Some(self.runs.spawn_point(velocity)),
-            }),
+                position,
+            } => {
+                crate::scene::check_shape(&shape).map_err(text)?;
+                VELOCITY.check_each("velocity", velocity).map_err(text)?;
+                let position = position.unwrap_or_else(|| self.runs.spawn_point(velocity));
+                POSITION.check_each("position", position).map_err(text)?;
+                Ok(Input::Spawn {
+                    shape,
+                    velocity,
+                    position: Some(position),
+                })
+            }
             _ => Ok(input),
         }
     }

@@ -8,7 +8,8 @@ use crate::world::Stage;
 /// Microseconds per stage, in [`Stage::ALL`] order.
 pub type PerStage = [f64; Stage::ALL.len()];
 
-/// The caller's clock: seconds since any fixed moment, never going back.
+/// The caller's clock: seconds since any fixed moment, never going back, and moving on
+/// as time passes.
 pub type Now = fn() -> f64;
 
 #[derive(Clone, Debug, Default)]

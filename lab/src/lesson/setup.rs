@@ -10,7 +10,7 @@
 //! and on again in a code made where that code was opened. A lesson's set-up holds what
 //! differs from the lesson's own settings at its step (a "now try" is the lesson's), and
 //! opening it replays the runs before that step with the settings of their own steps.
-//! What a set-up holds is checked by the same setters that check the app's controls.
+//! What a set-up holds is checked by the same `Lab::apply` that checks the app's controls.
 
 use crate::lab::Input;
 use std::io::Read;

@@ -14,7 +14,7 @@ pub fn check_step(dt: f64) -> Result<(), String> {
 }
 
 /// A shape's dimensions, at `shape.radius`, `shape.half_extents.x`, ….
-pub(super) fn shape(s: &Shape) -> Result<(), Invalid> {
+pub fn shape(s: &Shape) -> Result<(), Invalid> {
     match *s {
         Shape::Sphere { radius } => SIZE.check("radius", radius),
         Shape::Box { half_extents } => SIZE.check_each("half_extents", half_extents),

@@ -20,7 +20,7 @@ mod schema;
 mod validate;
 
 pub use builtin::{DEFAULT_SCENE, builtin_scenes, scene_names};
-pub use check::check_step;
+pub use check::{check_step, shape as check_shape};
 pub use contacts::{JointType, validate_solver};
 pub use error::{Invalid, SceneError, unknown};
 pub use schema::{BodyDesc, CameraDesc, PartDesc, Readout, Scene};

@@ -1,0 +1,252 @@
+//! The live page (`gyrolab web --out F.html`) in headless Chromium, as a student uses it:
+//! the lab's own code computes every step in the page, so what the page shows after a
+//! student's changes has the bits the native lab has after the same inputs. Skipped
+//! without Chromium or the wasm32 toolchain, unless CI requires them.
+
+#[path = "common/browser.rs"]
+mod browser;
+#[path = "common/wasm_module.rs"]
+mod wasm_module;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use browser::Browser;
+use glam::DVec3;
+use gyrolab::body::inertia::Shape;
+use gyrolab::integrators::Integrator;
+use gyrolab::lab::{Input, Lab};
+use gyrolab::lesson::setup::Setup;
+use gyrolab::scene::Scene;
+use serde_json::json;
+
+const BIN: &str = env!("CARGO_BIN_EXE_gyrolab");
+
+/// The page, written by `gyrolab web`, or `None` with the test skipped.
+fn live_page(dir: &Path) -> Option<(String, PathBuf)> {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let module = wasm_module::module_or_skip(repo, "the live page's test")?;
+    let chromium = match browser::chromium() {
+        Some(c) => c,
+        None if browser::required() => panic!("Chromium is required here and missing"),
+        None => {
+            eprintln!("skipped: the live page's test needs Chromium");
+            return None;
+        }
+    };
+    let page = dir.join("gyrolab.html");
+    let out = Command::new(BIN)
+        .args(["web", "--out"])
+        .arg(&page)
+        .arg("--wasm")
+        .arg(&module)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some((chromium, page))
+}
+
+fn open(chromium: &str, page: &Path, hash: &str) -> Browser {
+    let url = format!("file://{}{hash}", page.display());
+    let mut b = Browser::open(chromium, &url, 1280, 800);
+    let ready = "document.body !== null && document.body.dataset.ready === 'yes'";
+    b.wait_for(ready, Duration::from_secs(30));
+    b
+}
+
+/// The page's poses, as their bits in hex.
+fn page_bits(b: &mut Browser) -> Vec<String> {
+    let v = b.eval("Array.from(new BigUint64Array(gyrolab.poses().buffer), (x) => x.toString(16))");
+    serde_json::from_value(v).unwrap()
+}
+
+/// The native lab's poses in the page's order: every lane's bodies, then the ghost's.
+fn native_bits(lab: &Lab) -> Vec<String> {
+    let runs = lab.lanes().iter().chain(lab.ghost());
+    (runs.flat_map(|r| r.world().bodies()))
+        .flat_map(|b| {
+            let (p, q) = (b.state.position, b.state.orientation);
+            [p.x, p.y, p.z, q.x, q.y, q.z, q.w]
+        })
+        .map(|x| format!("{:x}", x.to_bits()))
+        .collect()
+}
+
+/// A change made as a student makes it: the control's value set and its event sent.
+fn control(b: &mut Browser, selector: &str, action: &str) {
+    let done = b.eval(&format!(
+        "(() => {{ const e = document.querySelector({selector:?}); if (!e) return false; {action}; return true; }})()"
+    ));
+    assert_eq!(done, json!(true), "no control {selector}");
+}
+
+fn native(scene: &str) -> Lab {
+    Lab::new(Scene::load(scene).unwrap())
+}
+
+#[test]
+fn a_student_s_changes_in_the_live_page_give_the_native_bits() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((chromium, page)) = live_page(dir.path()) else {
+        return;
+    };
+    let mut b = open(&chromium, &page, "");
+    assert_eq!(
+        b.eval("performance.getEntriesByType('resource').length"),
+        json!(0)
+    );
+    // dzhanibekov: two lanes off, dt 0.005, 2 s.
+    for off in ["no-gyro", "momentum-clamp"] {
+        control(
+            &mut b,
+            &format!("input[data-integrator='{off}']"),
+            "e.click()",
+        );
+    }
+    control(
+        &mut b,
+        "#dt",
+        "e.value = '0.005'; e.dispatchEvent(new Event('change'))",
+    );
+    assert_eq!(b.eval("gyrolab.step(400)"), json!(400));
+    let mut lab = native("dzhanibekov");
+    for off in [Integrator::NoGyro, Integrator::MomentumClamp] {
+        lab.apply(Input::Compare {
+            integrator: off,
+            on: false,
+        })
+        .unwrap();
+    }
+    lab.apply(Input::SetDt(0.005)).unwrap();
+    (0..400).for_each(|_| assert!(lab.step()));
+    assert_eq!(lab.lanes().len(), 2);
+    assert_eq!(page_bits(&mut b), native_bits(&lab), "dzhanibekov");
+    save(&mut b, "live-dzhanibekov.png");
+
+    // pile, 1 s, a box thrown into it at 0.5 s.
+    control(
+        &mut b,
+        "#scene",
+        "e.value = 'pile'; e.dispatchEvent(new Event('change'))",
+    );
+    let throw = Input::Spawn {
+        shape: Shape::Box {
+            half_extents: DVec3::splat(0.3),
+        },
+        velocity: DVec3::new(-6.0, 1.0, 0.0),
+        position: None,
+    };
+    let mut lab = native("pile");
+    (0..30).for_each(|_| assert!(lab.step()));
+    lab.apply(throw.clone()).unwrap();
+    (0..30).for_each(|_| assert!(lab.step()));
+    assert_eq!(b.eval("gyrolab.step(30)"), json!(30));
+    let thrown = serde_json::to_string(&throw).unwrap();
+    assert_eq!(b.eval(&format!("gyrolab.apply({thrown})")), json!(true));
+    assert_eq!(b.eval("gyrolab.step(30)"), json!(30));
+    assert_eq!(
+        page_bits(&mut b),
+        native_bits(&lab),
+        "pile with a box thrown"
+    );
+    save(&mut b, "live-pile.png");
+}
+
+#[test]
+fn a_set_up_code_opens_in_the_page_from_its_address_and_a_damaged_one_runs_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((chromium, page)) = live_page(dir.path()) else {
+        return;
+    };
+    let mut lab = native("free-body");
+    lab.apply(Input::SetDt(0.002)).unwrap();
+    lab.apply(Input::SetCompared(vec![
+        Integrator::Rk4,
+        Integrator::Midpoint,
+    ]))
+    .unwrap();
+    let code = Setup::of(&lab, None).unwrap().to_code();
+    let mut b = open(&chromium, &page, &format!("#{code}"));
+    assert_eq!(b.eval("gyrolab.state().scene"), json!("free-body"));
+    assert_eq!(b.eval("gyrolab.state().dt"), json!(0.002));
+    assert_eq!(
+        b.eval("gyrolab.code()"),
+        json!(code),
+        "the page shows the code it opened"
+    );
+    assert_eq!(b.eval("gyrolab.step(250)"), json!(250));
+    (0..250).for_each(|_| assert!(lab.step()));
+    assert_eq!(
+        page_bits(&mut b),
+        native_bits(&lab),
+        "the code's set-up, run"
+    );
+
+    let mut b = open(&chromium, &page, "#GL1-not-a-code");
+    let error = b.eval("gyrolab.error()");
+    assert!(
+        error
+            .as_str()
+            .is_some_and(|e| !e.is_empty() && !e.contains('\n')),
+        "{error}"
+    );
+    assert_eq!(
+        b.eval("document.getElementById('message').hidden"),
+        json!(false)
+    );
+    let time = b.eval("gyrolab.state().time").as_f64();
+    assert_eq!(time, Some(0.0), "nothing runs");
+}
+
+/// Physics only, in the page: steps a second of wall time takes, printed; dzhanibekov's
+/// four lanes and ghost keep up with real time, and pile's 1,000 boxes step 30 times a
+/// second as the heap forms.
+#[test]
+fn the_live_page_s_physics_keeps_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((chromium, page)) = live_page(dir.path()) else {
+        return;
+    };
+    let mut b = open(&chromium, &page, "");
+    let rate = |b: &mut Browser, steps: u32| -> f64 {
+        let ms = b.eval(&format!(
+            "(() => {{ const t = performance.now(); gyrolab.step({steps}); return performance.now() - t; }})()"
+        ));
+        f64::from(steps) / (ms.as_f64().unwrap() / 1e3)
+    };
+    let spin = rate(&mut b, 1000);
+    control(
+        &mut b,
+        "#scene",
+        "e.value = 'pile'; e.dispatchEvent(new Event('change'))",
+    );
+    // Two seconds in, the heap is forming: its contacts are what costs.
+    assert_eq!(b.eval("gyrolab.step(120)"), json!(120));
+    let start = Instant::now();
+    let pile = rate(&mut b, 30);
+    eprintln!(
+        "live page, physics only: dzhanibekov (4 lanes and the ghost) {spin:.0} steps/s (real time needs 100); pile-1000 {pile:.1} steps/s ({:.1} s)",
+        start.elapsed().as_secs_f64()
+    );
+    assert!(
+        spin > 100.0,
+        "dzhanibekov keeps up with real time: {spin} steps/s"
+    );
+    assert!(
+        pile > 30.0,
+        "pile-1000 steps 30 times a second: {pile} steps/s"
+    );
+}
+
+/// Keeps a screenshot where `GYROLAB_SHOTS` names a folder, to look at.
+fn save(b: &mut Browser, name: &str) {
+    if let Some(dir) = std::env::var_os("GYROLAB_SHOTS") {
+        b.eval("gyrolab.draw()");
+        std::fs::write(Path::new(&dir).join(name), b.screenshot()).unwrap();
+    }
+}
