@@ -82,7 +82,7 @@ impl Picture {
 fn page_of(name: &str, dir: &Path) -> PathBuf {
     let out = dir.join(format!("{name}.html"));
     let o = Command::new(BIN)
-        .args(["web", name, "--out", out.to_str().unwrap()])
+        .args(["web", "--recorded", name, "--out", out.to_str().unwrap()])
         .output()
         .unwrap();
     assert!(

@@ -378,7 +378,13 @@ fn web_kept((lesson, mutation): (usize, Mutation)) -> Result<(), String> {
     let path = sandbox.scene(&bytes);
     let out = sandbox.out("html");
     let taken = sandbox.run(&["lesson".into(), path.clone()]);
-    let o = sandbox.run(&["web".into(), path.clone(), "--out".into(), out.clone()]);
+    let o = sandbox.run(&[
+        "web".into(),
+        "--recorded".into(),
+        path.clone(),
+        "--out".into(),
+        out.clone(),
+    ]);
     let err = o.stderr.trim_end();
     let page = std::fs::read(&out).unwrap_or_default();
     let fail = |why: &str| {

@@ -155,6 +155,34 @@ fn a_student_s_changes_in_the_live_page_give_the_native_bits() {
         "pile with a box thrown"
     );
     save(&mut b, "live-pile.png");
+
+    // A scene of several bodies switches its one integrator mid-run.
+    control(
+        &mut b,
+        "#scene",
+        "e.value = 'stack'; e.dispatchEvent(new Event('change'))",
+    );
+    assert_eq!(b.eval("gyrolab.step(100)"), json!(100));
+    control(
+        &mut b,
+        "#integrator",
+        "e.value = 'rk4'; e.dispatchEvent(new Event('change'))",
+    );
+    assert_eq!(b.eval("gyrolab.step(100)"), json!(100));
+    let mut lab = native("stack");
+    (0..100).for_each(|_| assert!(lab.step()));
+    lab.apply(Input::SwitchIntegrator(Integrator::Rk4)).unwrap();
+    (0..100).for_each(|_| assert!(lab.step()));
+    assert_eq!(
+        page_bits(&mut b),
+        native_bits(&lab),
+        "an integrator switched mid-run"
+    );
+    assert!(
+        b.eval("gyrolab.plots()").as_i64().unwrap() > 0,
+        "the dock's plots"
+    );
+    save(&mut b, "live-switched.png");
 }
 
 #[test]
@@ -220,6 +248,8 @@ fn the_live_page_s_physics_keeps_up() {
         f64::from(steps) / (ms.as_f64().unwrap() / 1e3)
     };
     let spin = rate(&mut b, 1000);
+    b.eval("gyrolab.setPlaying(false)");
+    save(&mut b, "live-four-lanes.png");
     control(
         &mut b,
         "#scene",
@@ -249,4 +279,137 @@ fn save(b: &mut Browser, name: &str) {
         b.eval("gyrolab.draw()");
         std::fs::write(Path::new(&dir).join(name), b.screenshot()).unwrap();
     }
+}
+
+/// Walks the lesson open in the page to its end as a student would (each question
+/// answered with `answers[step]`, each run played to its end): each readout's step and
+/// measured bits, as the page shows them.
+fn walk_in_page(b: &mut Browser, answers: &serde_json::Value) -> serde_json::Value {
+    b.eval(&format!(
+        "(() => {{
+          const answers = {answers};
+          const bits = [];
+          for (let guard = 0; guard < 500; guard++) {{
+            const l = gyrolab.lesson();
+            const s = l.step;
+            if (s.kind === 'question' && s.chosen === null) gyrolab.answer(answers[l.at]);
+            if (s.kind === 'run' && !s.ended) {{
+              if (gyrolab.step(1000000) === 0) return 'stuck at step ' + (l.at + 1);
+              continue;
+            }}
+            if (s.kind === 'readout') bits.push([l.at, s.measured_bits]);
+            if (!gyrolab.lesson().can_go_on) return bits;
+            gyrolab.next();
+          }}
+          return 'no end';
+        }})()"
+    ))
+}
+
+#[test]
+fn every_lesson_taken_live_gives_the_readouts_of_gyrolab_lesson() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((chromium, page)) = live_page(dir.path()) else {
+        return;
+    };
+    let mut b = open(&chromium, &page, "");
+    for name in gyrolab::lesson::lesson_names() {
+        let lesson = gyrolab::lesson::load(name).unwrap();
+        let answers: std::collections::BTreeMap<usize, usize> = (lesson.steps.iter())
+            .enumerate()
+            .filter_map(|(k, s)| match s {
+                gyrolab::lesson::Step::Question { answer, .. } => Some((k, *answer)),
+                _ => None,
+            })
+            .collect();
+        let walk = gyrolab::lesson::run::walk_through(&lesson).unwrap();
+        let native: Vec<serde_json::Value> = (walk.measured.iter().enumerate())
+            .filter_map(|(k, m)| {
+                Some(json!([
+                    k,
+                    m.as_ref()?
+                        .measured
+                        .map(|x| format!("{:016x}", x.to_bits()))
+                ]))
+            })
+            .collect();
+        assert_eq!(
+            b.eval(&format!("gyrolab.open({{ lesson: {name:?} }})")),
+            json!(true)
+        );
+        assert_eq!(b.eval("gyrolab.state().time").as_f64(), Some(0.0));
+        if b.eval("gyrolab.lesson().step.kind") == json!("question") {
+            assert_eq!(
+                b.eval("gyrolab.step(10)"),
+                json!(0),
+                "{name}: nothing runs before the question is answered"
+            );
+        }
+        let answers = serde_json::to_value(&answers).unwrap();
+        let page = walk_in_page(&mut b, &answers);
+        assert_eq!(page, json!(native), "{name}: the page's readouts");
+    }
+    save(&mut b, "live-lesson.png");
+}
+
+/// `gyrolab web`'s live page on the command line: a scene and a lesson file named go
+/// into the page's menus, the first opening; a bad file, or no module, is one line and
+/// exit 2, and no page.
+#[test]
+fn the_live_page_takes_files_and_refuses_bad_ones_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&std::ffi::OsStr]| Command::new(BIN).arg("web").args(args).output().unwrap();
+    let out = dir.path().join("class.html");
+    let missing = dir.path().join("none.wasm");
+    let o = run(&[
+        "--out".as_ref(),
+        out.as_ref(),
+        "--wasm".as_ref(),
+        missing.as_ref(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(!out.exists());
+    let bad = dir.path().join("bad.ron");
+    let scene = include_str!("../assets/scenes/bounce.ron").replace("dt: ", "dt: -");
+    std::fs::write(&bad, scene).unwrap();
+    let o = run(&[bad.as_ref(), "--out".as_ref(), out.as_ref()]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("bad.ron:") && err.trim().lines().count() == 1,
+        "{err}"
+    );
+    assert!(!out.exists());
+
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let Some(module) = wasm_module::module_or_skip(repo, "the live page's files") else {
+        return;
+    };
+    let slope = dir.path().join("my-slope.ron");
+    std::fs::write(&slope, include_str!("../assets/scenes/incline.ron")).unwrap();
+    let lesson = dir.path().join("my-lesson.ron");
+    std::fs::write(&lesson, include_str!("../assets/lessons/restitution.ron")).unwrap();
+    let o = run(&[
+        slope.as_ref(),
+        lesson.as_ref(),
+        "--out".as_ref(),
+        out.as_ref(),
+        "--wasm".as_ref(),
+        module.as_ref(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let html = std::fs::read_to_string(&out).unwrap();
+    let opening = html.split("id=\"gyrolab-open\">").nth(1).unwrap();
+    let opening: serde_json::Value =
+        serde_json::from_str(opening.split("</script>").next().unwrap()).unwrap();
+    assert_eq!(opening["files"].as_array().unwrap().len(), 2, "{opening}");
+    assert_eq!(opening["files"][0]["kind"], json!("scene"));
+    assert_eq!(opening["files"][1]["kind"], json!("lesson"));
+    assert!(
+        opening["open"]["scene_file"]["text"].is_string(),
+        "the first opens"
+    );
+    assert!(html.len() < 5_000_000, "{} bytes", html.len());
 }

@@ -23,7 +23,7 @@ fn stderr(o: &Output) -> String {
 
 /// The page of `args` (after `web`), written to `out`; its HTML.
 fn page(args: &[&str], out: &Path) -> String {
-    let mut all = vec!["web"];
+    let mut all = vec!["web", "--recorded"];
     all.extend(args);
     all.extend(["--out", out.to_str().unwrap()]);
     let o = gyrolab(&all);
@@ -301,6 +301,7 @@ fn a_lesson_that_disagrees_gets_its_page_and_exit_one() {
     let out = dir.path().join("wrong.html");
     let o = gyrolab(&[
         "web",
+        "--recorded",
         path.to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
@@ -317,7 +318,7 @@ fn a_lesson_that_disagrees_gets_its_page_and_exit_one() {
 /// Exit code 2, one line on stderr holding `needle`, and `out` as it was.
 fn refused(args: &[&str], out: &Path, needle: &str) {
     let before = std::fs::read(out).ok();
-    let mut all = vec!["web"];
+    let mut all = vec!["web", "--recorded"];
     all.extend(args);
     all.extend(["--out", out.to_str().unwrap()]);
     let o = gyrolab(&all);
@@ -359,6 +360,7 @@ fn a_refused_page_is_one_line_and_no_file() {
     let out_in = dir.path().join("p.html");
     let o = gyrolab(&[
         "web",
+        "--recorded",
         lesson_path.to_str().unwrap(),
         "--out",
         out_in.to_str().unwrap(),

@@ -62,6 +62,7 @@
     lab.handle = handle;
     say("");
     rebuild();
+    $("lesson").value = request.lesson || "";
     return true;
   }
 
@@ -205,8 +206,34 @@
         view.lanes.push({ offset: l.offset, ghostOf: true, meshes: laneMeshes(0xffffff, GHOST_OPACITY) }));
     }
     view.extras = d.planes.map(groundOf);
+    view.joints = jointLines();
+    view.extras.push(view.joints);
     view.extras.forEach((g) => view.scene.add(g));
     frameCamera();
+  }
+
+  /** Rods, ropes, springs and sliders as lines between their anchors, every lane. */
+  function jointLines() {
+    const n = Math.max(gl.gl_joint_ends(lab.handle), 0);
+    const geometry = new THREE.BufferGeometry();
+    geometry.setAttribute("position", new THREE.BufferAttribute(new Float32Array(n), 3));
+    return new THREE.LineSegments(geometry, new THREE.LineBasicMaterial({ color: 0x8cd9ff }));
+  }
+
+  /** The joints' anchors now, each lane's moved to where the lane stands. */
+  function placeJoints() {
+    const n = gl.gl_joint_ends(lab.handle);
+    if (!(n > 0) || !view.joints) return;
+    const ends = new Float64Array(gl.memory.buffer, gl.gl_poses_ptr(), n);
+    const position = view.joints.geometry.attributes.position;
+    if (position.array.length !== n) return;
+    const perLane = n / lab.drawing.lanes.length;
+    for (let i = 0; i < n; i++) {
+      const lane = lab.drawing.lanes[Math.floor(i / perLane)];
+      position.array[i] = ends[i] + lane.offset[i % 3];
+    }
+    position.needsUpdate = true;
+    view.joints.frustumCulled = false;
   }
 
   function groundOf(plane) {
@@ -229,8 +256,16 @@
     });
     const centre = box.isEmpty() ? new THREE.Vector3() : box.getCenter(new THREE.Vector3());
     const size = box.isEmpty() ? 1 : Math.max(box.getSize(new THREE.Vector3()).length(), 0.5);
-    view.controls.target.copy(centre);
-    view.camera.position.copy(centre).add(new THREE.Vector3(0, 0.45 * size, 1.6 * size + 0.6));
+    // The scene's own camera where it has one (the app's), else one that takes it all in.
+    const own = lab.state.camera;
+    const focus = lab.drawing.lanes.length === 1 && own ? new THREE.Vector3(...own[0]) : centre;
+    // Far enough to take in every lane and a body's reach about its centre, but never
+    // farther than the scene's own camera for a single lane.
+    const fit = (0.5 * size + 0.3) / Math.tan((view.camera.fov * Math.PI) / 360);
+    const distance = own && lab.drawing.lanes.length === 1 ? own[1] : fit;
+    const pitch = ((own ? own[2] : 20) * Math.PI) / 180;
+    view.controls.target.copy(focus);
+    view.camera.position.copy(focus).add(new THREE.Vector3(0, Math.sin(pitch), Math.cos(pitch)).multiplyScalar(distance));
     view.controls.update();
   }
 
@@ -257,6 +292,7 @@
         mesh.instanceMatrix.needsUpdate = true;
       }
     });
+    placeJoints();
     view.renderer.render(view.scene, view.camera);
   }
 
@@ -277,7 +313,11 @@
     for (const s of catalog.scenes) scenes.append(option(s.name, s.name, false));
     scenes.title = "the scene";
     scenes.addEventListener("change", () => {
-      if (open({ scene: scenes.value })) location.hash = "";
+      if (scenes.value.startsWith("file:")) return;
+      if (open({ scene: scenes.value })) {
+        location.hash = "";
+        $("lesson").value = "";
+      }
     });
   }
 
@@ -311,8 +351,17 @@
 
   function showState() {
     const s = lab.state;
-    $("dt").value = s.dt;
-    $("steps-per-dt").value = s.steps_per_dt;
+    setIfIdle("dt", s.dt);
+    setIfIdle("steps-per-dt", s.steps_per_dt);
+    $("about").textContent = s.about;
+    const line = $("timeline");
+    line.min = s.first_step;
+    line.max = s.last_step;
+    if (document.activeElement !== line) line.value = s.step;
+    $("back").disabled = s.step <= s.first_step;
+    showStart(s);
+    showSolver(s);
+    showLesson();
     $("time-label").textContent = "t = " + s.time.toFixed(3) + " s";
     const stopped = s.lanes.filter((l) => l[2]).map((l) => l[0] + ": " + l[2]);
     $("stopped").textContent = stopped.join("; ");
@@ -339,6 +388,19 @@
     $("dt").addEventListener("change", (e) => apply({ SetDt: Number(e.target.value) }) || showState());
     $("steps-per-dt").addEventListener("change", (e) => apply({ SetStepsPerDt: Number(e.target.value) }) || showState());
     $("open-code").addEventListener("click", () => openCode($("paste").value));
+    $("back").addEventListener("click", () => {
+      setPlaying(false);
+      gl.gl_step_back(lab.handle);
+      refresh();
+    });
+    $("timeline").addEventListener("input", (e) => {
+      setPlaying(false);
+      gl.gl_seek(lab.handle, Number(e.target.value));
+      refresh();
+    });
+    wireLesson();
+    wireStartAndSolver();
+    wireGrab();
     window.addEventListener("hashchange", () => openCode(location.hash.slice(1)));
   }
 
@@ -347,9 +409,319 @@
     if (code) open({ setup: code });
   }
 
+  /** A field shows the lab's value unless the student is typing in it. */
+  function setIfIdle(id, value) {
+    if (document.activeElement !== $(id)) $(id).value = value;
+  }
+
+  // ---- start conditions and the solver --------------------------------------------------
+
+  function showStart(s) {
+    $("start-panel").hidden = !s.side_by_side || hidden("start");
+    setIfIdle("spin", s.start.spin);
+    setIfIdle("perturbation", s.start.perturbation);
+    if (document.activeElement !== $("inertia")) {
+      const moments = s.start.preset === "Custom" ? s.start.custom : null;
+      $("inertia").value = moments ? moments.join(", ") : "";
+      $("inertia").placeholder = "the scene's body";
+    }
+  }
+
+  function showSolver(s) {
+    $("solver-panel").hidden = !s.solver || hidden("solver");
+    if (!s.solver) return;
+    setIfIdle("solver-kind", s.solver.solver);
+    setIfIdle("substeps", s.solver.substeps);
+    setIfIdle("iterations", s.solver.iterations);
+    if (s.friction !== null) setIfIdle("friction", s.friction);
+  }
+
+  /** New start conditions: the lab's own, with what the student changed. */
+  function changeStart() {
+    const start = structuredClone(lab.state.start);
+    start.spin = Number($("spin").value);
+    start.perturbation = Number($("perturbation").value);
+    const typed = $("inertia").value.trim();
+    if (typed) {
+      start.preset = "Custom";
+      start.custom = typed.split(/[\s,]+/).map(Number);
+    }
+    apply({ SetStart: start });
+  }
+
+  function changeSolver() {
+    const solver = structuredClone(lab.state.solver);
+    solver.solver = $("solver-kind").value;
+    solver.substeps = Number($("substeps").value);
+    solver.iterations = Number($("iterations").value);
+    apply({ SetSolverSettings: solver }) || showState();
+  }
+
+  function wireStartAndSolver() {
+    for (const id of ["spin", "perturbation", "inertia"]) $(id).addEventListener("change", changeStart);
+    for (const id of ["solver-kind", "substeps", "iterations"]) $(id).addEventListener("change", changeSolver);
+    $("friction").addEventListener("change", (e) => apply({ SetFriction: Number(e.target.value) }) || showState());
+  }
+
+  // ---- a lesson --------------------------------------------------------------------------
+
+  let lesson = null;
+
+  function hidden(control) {
+    return !!lesson && lesson.hidden.includes(control);
+  }
+
+  const CONTROLS = {
+    scene: ["scene"], integrators: ["integrators-panel"], dt: ["dt", "steps-per-dt"],
+    solver: ["solver-panel"], start: ["start-panel"],
+  };
+
+  /** Locks and hides what the lesson locks and hides, saying why on the control. */
+  function applyLocks() {
+    for (const [control, ids] of Object.entries(CONTROLS)) {
+      const why = lesson && (lesson.locked.find(([c]) => c === control) || [])[1];
+      for (const id of ids) {
+        const e = $(id);
+        e.toggleAttribute("inert", !!why);
+        e.title = why || "";
+        if (control !== "solver" && control !== "start") e.hidden = hidden(control);
+      }
+    }
+  }
+
+  function showLesson() {
+    lesson = gl.gl_lesson(lab.handle) === 0 ? JSON.parse(out()) : null;
+    $("lesson-panel").hidden = !lesson;
+    applyLocks();
+    if (!lesson) return;
+    $("lesson-title").textContent = lesson.title;
+    $("lesson-at").textContent = "step " + (lesson.at + 1) + " of " + lesson.count;
+    const key = JSON.stringify(lesson.step) + lesson.at;
+    if (key !== showLesson.shown) {
+      showLesson.shown = key;
+      $("lesson-step").replaceChildren(...stepBody(lesson.step));
+    }
+    $("lesson-next").disabled = !lesson.can_go_on;
+    $("lesson-back").disabled = lesson.at === 0;
+  }
+
+  function para(text, cls) {
+    const p = document.createElement("p");
+    p.textContent = text;
+    if (cls) p.className = cls;
+    return p;
+  }
+
+  /** What a step shows: a question's choices as buttons, a run's end, a readout. */
+  function stepBody(step) {
+    switch (step.kind) {
+      case "question": return questionBody(step);
+      case "run": return [para(step.ended ? "The run is over: go on." : "Press Play: the run goes to " + step.until + " s" + (step.event ? " or until " + step.event : "") + ".")];
+      case "readout": return readoutBody(step);
+      case "explain": return [para(step.text)];
+      case "try": return [para("Now try: " + step.text)];
+      default: return [para("The lesson is over.")];
+    }
+  }
+
+  function questionBody(step) {
+    const out = [para(step.text)];
+    step.choices.forEach((choice, k) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "choice";
+      b.dataset.choice = k;
+      b.textContent = "abcdefghij"[k] + ") " + choice;
+      b.disabled = step.chosen !== null;
+      if (step.chosen === k) b.classList.add(step.right ? "right" : "wrong");
+      b.addEventListener("click", () => answer(k));
+      out.push(b);
+    });
+    if (step.chosen !== null) out.push(para(step.right ? "Right." : "Not quite: run it and see."));
+    return out;
+  }
+
+  function readoutBody(step) {
+    return [
+      para("Measured: " + step.measured, "measured"),
+      para("The lesson states " + step.stated + " ± " + step.tolerance + ": " + (step.agrees ? "agrees" : "DISAGREES"), step.agrees ? "agrees" : "disagrees"),
+      para("Theory: " + step.theory + (step.theory_value ? " (" + step.theory_value + ")" : "")),
+    ];
+  }
+
+  function answer(k) {
+    const status = gl.gl_answer(lab.handle, k);
+    if (status !== 0) say(out());
+    refresh();
+  }
+
+  function wireLesson() {
+    const menu = $("lesson");
+    for (const l of catalog.lessons) menu.append(option(l.name, l.about, false));
+    menu.addEventListener("change", () => {
+      if (menu.value.startsWith("file:")) return;
+      if (menu.value) open({ lesson: menu.value });
+      else open({ scene: lab.state.scene });
+    });
+    $("lesson-next").addEventListener("click", next);
+    $("lesson-back").addEventListener("click", () => {
+      gl.gl_back(lab.handle);
+      refresh();
+    });
+    $("copy-answers").addEventListener("click", () => {
+      const text = $("answers");
+      text.value = lesson.answers_text + "set-up code: " + setupCode() + "\n";
+      text.hidden = false;
+      text.select();
+      if (navigator.clipboard) navigator.clipboard.writeText(text.value).catch(() => {});
+    });
+  }
+
+  /** The lesson's next step; a "now try" may change the lanes, which are drawn again. */
+  function next() {
+    const status = gl.gl_next(lab.handle);
+    if (status !== 0) say(out());
+    refresh();
+    return status === 0;
+  }
+
+  // ---- grabbing and throwing -------------------------------------------------------------
+
+  const grab = { lane: -1, depth: 0, plane: null };
+
+  function ray(event) {
+    const box = view.renderer.domElement.getBoundingClientRect();
+    const ndc = new THREE.Vector2(
+      ((event.clientX - box.left) / box.width) * 2 - 1,
+      -((event.clientY - box.top) / box.height) * 2 + 1,
+    );
+    const caster = new THREE.Raycaster();
+    caster.setFromCamera(ndc, view.camera);
+    return caster.ray;
+  }
+
+  /** Holds the body under the pointer in the nearest lane it hits. */
+  function pick(event) {
+    if (!view.renderer || !lab.state.solver) return false;
+    const r = ray(event);
+    let best = null;
+    lab.drawing.lanes.forEach((l, lane) => {
+      const o = r.origin.clone().sub(new THREE.Vector3(...l.offset));
+      const status = gl.gl_pick(lab.handle, lane, o.x, o.y, o.z, r.direction.x, r.direction.y, r.direction.z);
+      if (status !== 0) return;
+      const hit = JSON.parse(out());
+      if (!best || hit.t < best.t) best = { lane, ...hit };
+    });
+    if (!best) return false;
+    grab.lane = best.lane;
+    const point = r.origin.clone().addScaledVector(r.direction, best.t);
+    const normal = view.camera.getWorldDirection(new THREE.Vector3());
+    grab.plane = new THREE.Plane().setFromNormalAndCoplanarPoint(normal, point);
+    return apply({ Hold: { lane: best.lane, grab: best.grab } });
+  }
+
+  function drag(event) {
+    const point = ray(event).intersectPlane(grab.plane, new THREE.Vector3());
+    if (!point) return;
+    point.sub(new THREE.Vector3(...lab.drawing.lanes[grab.lane].offset));
+    apply({ DragTo: [point.x, point.y, point.z] });
+  }
+
+  function wireGrab() {
+    if (!view.renderer) return;
+    const canvas = view.renderer.domElement;
+    canvas.addEventListener("pointerdown", (e) => {
+      if (e.button !== 0 || !pick(e)) return;
+      view.controls.enabled = false;
+      canvas.setPointerCapture(e.pointerId);
+    });
+    canvas.addEventListener("pointermove", (e) => {
+      if (grab.lane >= 0) drag(e);
+    });
+    canvas.addEventListener("pointerup", () => {
+      if (grab.lane < 0) return;
+      grab.lane = -1;
+      view.controls.enabled = true;
+      apply("Release");
+    });
+  }
+
+  /** The scene and lesson files `gyrolab web` was given, in the menus after the
+   *  built-in ones. */
+  function addFiles(files) {
+    files.forEach((f, k) => {
+      const menu = $(f.kind === "lesson" ? "lesson" : "scene");
+      menu.append(option("file:" + k, f.name, false));
+    });
+    const openFile = (e) => {
+      const k = e.target.value.startsWith("file:") ? Number(e.target.value.slice(5)) : -1;
+      if (k >= 0) open(files[k].request);
+    };
+    $("scene").addEventListener("change", openFile);
+    $("lesson").addEventListener("change", openFile);
+  }
+
+  // ---- the dock's plots --------------------------------------------------------------------
+
+  const PLOT_BYTES = 200000;
+  /** The log plots' floor: f64 round-off, so an exact zero does not flatten the rest. */
+  const LOG_FLOOR = 1e-17;
+
+  function decodeF32(text) {
+    const bytes = decodeBase64(text);
+    return new Float32Array(bytes.buffer, 0, bytes.length / 4);
+  }
+
+  /** The dock's plots of the run so far, drawn as they are computed; the cursor marks the
+   *  moment shown. */
+  function drawPlots() {
+    if (gl.gl_plots(lab.handle, PLOT_BYTES) !== 0) return;
+    const plots = JSON.parse(out());
+    const box = $("plots");
+    while (box.children.length < plots.length) box.append(document.createElement("canvas"));
+    while (box.children.length > plots.length) box.lastChild.remove();
+    plots.forEach((plot, k) => drawPlot(box.children[k], plot));
+  }
+
+  function drawPlot(canvas, plot) {
+    const w = (canvas.width = canvas.clientWidth);
+    const h = (canvas.height = canvas.clientHeight);
+    const ctx = canvas.getContext("2d");
+    const lines = plot.series.map((s) => ({ s, t: decodeF32(s.t), y: Array.from(decodeF32(s.y), (v) => (plot.log ? Math.log10(Math.max(Math.abs(v), LOG_FLOOR)) : v)) }));
+    let [t0, t1, y0, y1] = [0, Math.max(lab.state.time, 1e-9), Infinity, -Infinity];
+    for (const l of lines) for (const v of l.y) if (Number.isFinite(v)) [y0, y1] = [Math.min(y0, v), Math.max(y1, v)];
+    if (!(y1 > y0)) [y0, y1] = [Number.isFinite(y0) ? y0 - 1 : 0, Number.isFinite(y1) ? y1 + 1 : 1];
+    for (const l of lines) t1 = Math.max(t1, l.t[l.t.length - 1] || 0);
+    const X = (t) => 40 + ((t - t0) / (t1 - t0)) * (w - 48);
+    const Y = (v) => h - 16 - ((v - y0) / (y1 - y0)) * (h - 36);
+    ctx.fillStyle = "#cfd3da";
+    ctx.font = "11px system-ui, sans-serif";
+    ctx.fillText(plot.title, 40, 12);
+    ctx.fillText(fmt(y1, plot.log), 2, 24);
+    ctx.fillText(fmt(y0, plot.log), 2, h - 16);
+    ctx.fillText(t1.toFixed(1) + " s", w - 40, h - 3);
+    for (const l of lines) {
+      ctx.strokeStyle = l.s.color;
+      ctx.setLineDash(l.s.dashed ? [4, 3] : []);
+      ctx.beginPath();
+      l.t.forEach((t, i) => (i ? ctx.lineTo(X(t), Y(l.y[i])) : ctx.moveTo(X(t), Y(l.y[i]))));
+      ctx.stroke();
+    }
+    ctx.setLineDash([]);
+    ctx.strokeStyle = "#ffffff66";
+    ctx.beginPath();
+    ctx.moveTo(X(lab.state.time), 16);
+    ctx.lineTo(X(lab.state.time), h - 16);
+    ctx.stroke();
+  }
+
+  function fmt(v, log) {
+    return log ? "1e" + v.toFixed(0) : Math.abs(v) >= 1000 || (Math.abs(v) < 0.01 && v !== 0) ? v.toExponential(1) : v.toFixed(2);
+  }
+
   // ---- real time -----------------------------------------------------------------------
 
-  const clock = { playing: false, last: 0, owed: 0, physicsMs: 0, slowed: false };
+  const clock = { playing: false, last: 0, owed: 0, physicsMs: 0, slowed: false, frames: 0, plotted: "" };
 
   function setPlaying(on) {
     clock.playing = on;
@@ -378,6 +750,12 @@
     }
     $("slow").hidden = !(clock.playing && clock.slowed);
     draw();
+    // The plots every few frames, and whenever the moment shown moved.
+    const shown = lab.state ? lab.state.step + ":" + lab.state.last_step : "";
+    if (shown !== clock.plotted && (++clock.frames % 6 === 0 || !clock.playing)) {
+      clock.plotted = shown;
+      drawPlots();
+    }
     requestAnimationFrame(tick);
   }
 
@@ -391,12 +769,13 @@
     make3D();
     buildMenus();
     wireControls();
-    const first = $("gyrolab-open").textContent.trim();
+    const opening = JSON.parse($("gyrolab-open").textContent);
+    addFiles(opening.files);
     const code = decodeURIComponent(location.hash.slice(1)).trim();
     if (!(code && open({ setup: code }))) {
       // A damaged code in the address is said, and the page opens as it would without.
       const why = lab.error;
-      open(first ? JSON.parse(first) : { scene: catalog.default_scene });
+      open(opening.open);
       if (why) say(why);
     }
     const stepped = (n) => {
@@ -405,8 +784,9 @@
       return taken;
     };
     window.gyrolab = {
+      plots: () => (gl.gl_plots(lab.handle, PLOT_BYTES) === 0 ? JSON.parse(out()).length : -1),
       apply, step: stepped, poses, open, state: () => lab.state, code: setupCode,
-      error: () => lab.error, draw, setPlaying,
+      error: () => lab.error, draw, setPlaying, lesson: () => lesson, answer, next,
     };
     document.body.dataset.ready = "yes";
     requestAnimationFrame(tick);

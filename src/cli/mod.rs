@@ -142,31 +142,32 @@ pub enum Command {
         )]
         answers: Vec<usize>,
     },
-    /// Write a web page that opens in any browser with no network. With no NAME, or with
-    /// --live: the lab itself, live (every scene, any integrator and step, computed in the
-    /// page by the lab's wasm module), opening at NAME (a scene) if given. Else a lesson or
-    /// a scene recorded: its runs recorded here and played in 3D with the dock's plots, a
-    /// lesson's steps walked as the app walks them (at most 5 MB; exit 1 when a lesson's
-    /// readout disagrees with what it states, as `lesson`).
+    /// Write the lab as one web page that opens in any browser with no network: live, every
+    /// built-in scene and lesson computed in the page by the lab's wasm module, opening at
+    /// the first NAME, with the scene and lesson files named added to its menus. With
+    /// --recorded: one lesson or scene, its runs recorded here and played back in 3D with
+    /// the dock's plots, a lesson's steps walked as the app walks them (at most 5 MB; exit 1
+    /// when a lesson's readout disagrees with what it states, as `lesson`).
     Web {
-        /// A built-in lesson's or scene's name, or a .ron file: a lesson where one is
-        /// named so (a scene for the live page).
-        name: Option<String>,
+        /// Built-in lessons' or scenes' names, or .ron files: a lesson where one is named
+        /// so.
+        names: Vec<String>,
         /// The page to write, FILE.html; written only once every run is recorded.
         #[arg(long, value_name = "FILE.html")]
         out: std::path::PathBuf,
-        /// Take the scene of that name, not the lesson.
+        /// Take the scene of a name, not the lesson.
         #[arg(long)]
         scene: bool,
-        /// A scene's run, s (default: the scene's own duration, up to 30 s; at most 300).
-        #[arg(long, value_name = "S", allow_hyphen_values = true, value_parser = args::duration)]
+        /// The recorded page of one NAME, which needs no wasm module.
+        #[arg(long)]
+        recorded: bool,
+        /// A recorded scene's run, s (default: the scene's own duration, up to 30 s; at
+        /// most 300).
+        #[arg(long, value_name = "S", allow_hyphen_values = true, value_parser = args::duration, requires = "recorded")]
         duration: Option<f64>,
-        /// The live page: the lab computed in the browser.
-        #[arg(long, conflicts_with_all = ["scene", "duration"])]
-        live: bool,
         /// The lab's wasm module for the live page (default: GYROLAB_WASM, else where
         /// scripts/build-wasm writes it beside this program's target directory).
-        #[arg(long, value_name = "FILE.wasm")]
+        #[arg(long, value_name = "FILE.wasm", conflicts_with = "recorded")]
         wasm: Option<std::path::PathBuf>,
     },
 }
@@ -460,15 +461,16 @@ pub fn run(command: Command) -> Result<Verdict, CliError> {
             answers,
         } => lessons::share(scene.as_deref(), lesson.as_deref(), step as usize, &answers)?,
         Command::Web {
-            name,
+            names,
             out,
             scene,
+            recorded,
             duration,
-            live,
             wasm,
-        } => match name {
-            Some(name) if !live => return web::run(&name, &out, scene, duration),
-            name => web::live(name.as_deref(), &out, wasm.as_deref())?,
+        } => match (recorded, names.as_slice()) {
+            (true, [name]) => return web::run(name, &out, scene, duration),
+            (true, _) => return Err(CliError("--recorded takes one lesson or scene".into())),
+            (false, names) => web::live(names, scene, &out, wasm.as_deref())?,
         },
     }
     Ok(Verdict::Done)

@@ -43,10 +43,16 @@ pub fn run(name: &str, out: &Path, scene: bool, seconds: Option<f64>) -> Result<
     })
 }
 
-/// The live page, opening at scene `name` if given, with the lab's module from `wasm`
-/// (or where [`live::module_path`] finds it).
-pub fn live(name: Option<&str>, out: &Path, wasm: Option<&Path>) -> Result<(), CliError> {
-    let first = live::first_request(name).map_err(CliError)?;
+/// The live page, opening at the first of `names` (scenes where `scene`), the files
+/// among them in its menus, with the lab's module from `wasm` (or where
+/// [`live::module_path`] finds it).
+pub fn live(
+    names: &[String],
+    scene: bool,
+    out: &Path,
+    wasm: Option<&Path>,
+) -> Result<(), CliError> {
+    let first = live::opening(names, scene).map_err(CliError)?;
     let module = live::module_path(wasm).map_err(CliError)?;
     let bytes = std::fs::read(&module)
         .map_err(|e| CliError(format!("{}: cannot read: {e}", module.display())))?;

@@ -8,8 +8,10 @@ use std::path::{Path, PathBuf};
 use data_encoding::BASE64;
 use serde_json::json;
 
+use super::PageSource;
 use super::page::THREE;
-use crate::scene::{Scene, read::read_bounded, read::utf8, scene_names};
+use crate::lesson::lesson_names;
+use crate::scene::{read::read_bounded, read::utf8, scene_names};
 
 const TEMPLATE: &str = include_str!("../../assets/web/live.html");
 const STYLE: &str = include_str!("../../assets/web/live.css");
@@ -32,32 +34,53 @@ pub fn module_path(given: Option<&Path>) -> Result<PathBuf, String> {
     })
 }
 
-/// What the page opens first: a built-in scene by name, a scene file by its text
-/// (read bounded and checked here, so a bad one is refused before any page is written),
-/// or the default scene.
-pub fn first_request(name: Option<&str>) -> Result<serde_json::Value, String> {
-    let Some(name) = name else {
-        return Ok(json!({ "scene": crate::scene::DEFAULT_SCENE }));
+/// What the page opens, and the files it adds to its menus, as the page reads them:
+/// `{"open": REQUEST, "files": [{"kind", "name", "request"}]}`. Each name is a built-in
+/// lesson (unless `scene`) or scene, or a lesson or scene file, read bounded and checked
+/// here, so that a bad one is refused before any page is written. No name: the default
+/// scene.
+pub fn opening(names: &[String], scene: bool) -> Result<serde_json::Value, String> {
+    let mut files = Vec::new();
+    let mut open = None;
+    for name in names {
+        let request = request_of(name, scene, &mut files)?;
+        open.get_or_insert(request);
+    }
+    let open = open.unwrap_or_else(|| json!({ "scene": crate::scene::DEFAULT_SCENE }));
+    Ok(json!({ "open": open, "files": files }))
+}
+
+/// The request that opens `name`, a lesson or a scene as `gyrolab web --recorded` takes
+/// it ([`PageSource::named`], whose errors it gives); a file is added to `files` too.
+fn request_of(
+    name: &str,
+    scene: bool,
+    files: &mut Vec<serde_json::Value>,
+) -> Result<serde_json::Value, String> {
+    let (kind, builtin) = match PageSource::named(name, scene, None)? {
+        PageSource::Lesson(_) => ("lesson", lesson_names().contains(&name)),
+        PageSource::Scene { .. } => ("scene", scene_names().contains(&name)),
     };
-    if scene_names().contains(&name) {
-        return Ok(json!({ "scene": name }));
+    if builtin {
+        return Ok(json!({ kind: name }));
     }
     let text =
         utf8(name, read_bounded(name).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
-    Scene::parse(name, &text).map_err(|e| e.to_string())?;
-    Ok(json!({ "scene_file": { "path": name, "text": text } }))
+    let request = json!({ format!("{kind}_file"): { "path": name, "text": text } });
+    files.push(json!({ "kind": kind, "name": name, "request": request }));
+    Ok(request)
 }
 
-/// The page, with `module`'s bytes and opening as `first` asks.
-pub fn html(module: &[u8], first: &serde_json::Value) -> String {
+/// The page, with `module`'s bytes, opening as [`opening`] says.
+pub fn html(module: &[u8], opening: &serde_json::Value) -> String {
     // A script element's text ends at the first `</`: JSON's `\/` keeps a scene file's
     // text from closing it.
-    let first = first.to_string().replace("</", "<\\/");
+    let opening = opening.to_string().replace("</", "<\\/");
     // The user's text goes in last, so that nothing in it is taken for a placeholder.
     TEMPLATE
         .replacen("/*gyrolab:style*/", STYLE, 1)
         .replacen("/*gyrolab:wasm*/", &BASE64.encode(module), 1)
         .replacen("/*gyrolab:three*/", THREE, 1)
         .replacen("/*gyrolab:live*/", SCRIPT, 1)
-        .replacen("/*gyrolab:open*/", &first, 1)
+        .replacen("/*gyrolab:open*/", &opening, 1)
 }

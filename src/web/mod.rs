@@ -8,7 +8,7 @@
 mod budget;
 pub mod live;
 mod page;
-pub mod plots;
+pub use crate::lab::web_plots as plots;
 mod record;
 mod steps;
 

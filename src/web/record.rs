@@ -7,9 +7,8 @@ use serde::{Serialize, Serializer};
 
 use super::budget::Sampling;
 use super::plots::{self, Plot};
-use crate::contact::Contacts;
 use crate::lab::Lab;
-use crate::lab::drawing::{Drawing, drawn_joints};
+use crate::lab::drawing::{Drawing, drawn_joints, joint_ends};
 use crate::world::World;
 
 /// One part of a page: a run of every lane from its start.
@@ -173,16 +172,9 @@ impl Recording {
     }
 }
 
-/// The `drawn` joints' anchors in `world`, NaN for a broken one (the page draws none).
+/// The `drawn` joints' anchors in `world` ([`joint_ends`]), in f32.
 fn push_joint_ends(out: &mut Vec<f32>, world: &World, drawn: &[usize]) {
-    let Some(c) = world.contacts() else { return };
-    let poses = Contacts::poses(world.bodies());
-    for &k in drawn {
-        let joint = &c.joints()[k];
-        let ends = (world.joint_poses(&poses, k))
-            .filter(|_| joint.broken.is_none())
-            .map(|(pa, pb)| joint.anchors(&pa, &pb));
-        let (a, b) = ends.unwrap_or((DVec3::NAN, DVec3::NAN));
+    for [a, b] in joint_ends(world, drawn) {
         out.extend(
             a.to_array()
                 .into_iter()

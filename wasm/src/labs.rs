@@ -4,14 +4,20 @@
 
 use std::cell::RefCell;
 
+use glam::DVec3;
+use gyrolab_lab::contact::SolverSettings;
 use gyrolab_lab::integrators::Integrator;
-use gyrolab_lab::lab::drawing::Drawing;
+use gyrolab_lab::lab::drawing::{self, Drawing, drawn_joints};
+use gyrolab_lab::lab::presets::Start;
 use gyrolab_lab::lab::{Input, Lab};
 use gyrolab_lab::lesson::setup::Setup;
 use gyrolab_lab::lesson::walk::Walk;
 use gyrolab_lab::lesson::{self, Lesson};
 use gyrolab_lab::scene::Scene;
+use gyrolab_lab::world::grab::Grab;
 use serde::{Deserialize, Serialize};
+
+use crate::lesson_view::LessonView;
 
 /// What a lab is made from, as JSON: `{"scene": "dzhanibekov"}`, `{"scene_file":
 /// {"path": "my.ron", "text": "…"}}`, `{"lesson": "energy-drift"}`, `{"lesson_file":
@@ -144,9 +150,25 @@ pub fn poses(handle: u32) -> Option<Vec<f64>> {
 #[derive(Serialize)]
 pub struct State {
     pub scene: String,
+    /// The scene's one line.
+    pub about: String,
     pub time: f64,
     pub dt: f64,
     pub steps_per_dt: u32,
+    /// Single-body scenes compare integrators side by side over the exact ghost.
+    pub side_by_side: bool,
+    /// The start conditions (the first body's inertia and spin).
+    pub start: Start,
+    /// The contact solver's settings and the friction, in scenes with contacts.
+    pub solver: Option<SolverSettings>,
+    pub friction: Option<f64>,
+    /// The scene's camera, as the app sets it on load: where it looks, how far away, how
+    /// steeply down (degrees).
+    pub camera: Option<([f64; 3], f64, f64)>,
+    /// The recording: its first and last physics steps, and the step shown.
+    pub first_step: u64,
+    pub last_step: u64,
+    pub step: u64,
     /// Each lane's integrator (its name), body count and failure, if it stopped.
     pub lanes: Vec<(String, usize, Option<String>)>,
     pub ghost: bool,
@@ -157,11 +179,22 @@ pub struct State {
 pub fn state(handle: u32) -> Result<String, String> {
     with(handle, |h| {
         let lab = &h.lab;
+        let recorded = lab.recorded();
         let state = State {
             scene: lab.scene().name.clone(),
+            about: lab.scene().description.clone(),
             time: lab.time(),
             dt: lab.dt(),
             steps_per_dt: lab.steps_per_dt(),
+            side_by_side: lab.side_by_side(),
+            start: lab.start().clone(),
+            solver: lab.world().contacts().map(|c| *c.settings()),
+            friction: lab.friction(),
+            camera: (lab.scene().camera.as_ref())
+                .map(|c| (c.focus.to_array(), c.distance, c.pitch_deg)),
+            first_step: recorded.first,
+            last_step: recorded.last,
+            step: lab.step_index(),
             lanes: (lab.lanes().iter())
                 .map(|r| {
                     let n = r.world().bodies().len();
@@ -263,6 +296,72 @@ pub fn next(handle: u32) -> Result<(), String> {
     with(handle, |h| match &mut h.walk {
         Some(walk) => walk.next(&mut h.lab).map(|()| walk.hold(&mut h.lab)),
         None => Err("this lab walks no lesson".to_string()),
+    })
+    .ok_or(NO_LAB)?
+}
+
+/// The lesson walked on a lab, as its page shows it, as JSON.
+pub fn lesson(handle: u32) -> Result<String, String> {
+    with(handle, |h| {
+        let walk = h.walk.as_ref().ok_or("this lab walks no lesson")?;
+        serde_json::to_string(&LessonView::of(walk, &h.lab)).map_err(|e| e.to_string())
+    })
+    .ok_or(NO_LAB)?
+}
+
+/// Back to the lesson's step before (a question passed keeps its answer).
+pub fn back(handle: u32) -> Result<(), String> {
+    with(handle, |h| match &mut h.walk {
+        Some(walk) => {
+            walk.back();
+            walk.hold(&mut h.lab);
+            Ok(())
+        }
+        None => Err("this lab walks no lesson".to_string()),
+    })
+    .ok_or(NO_LAB)?
+}
+
+/// Moves the moment shown along the recording: to physics step `step` (simulated again
+/// from a keyframe, bitwise), or one step back. Whether it got there.
+pub fn seek(handle: u32, step: Option<u64>) -> Option<bool> {
+    with(handle, |h| match step {
+        Some(step) => h.lab.seek(step),
+        None => h.lab.step_back(),
+    })
+}
+
+/// The body of lane `lane` that the ray `origin + t·dir` (lane coordinates) hits first,
+/// held where it hits, as JSON `{"grab": …, "t": …}`; refused where none is hit or the
+/// scene takes no grab (see `Grab::pick`).
+pub fn pick(handle: u32, lane: usize, origin: DVec3, dir: DVec3) -> Result<String, String> {
+    with(handle, |h| {
+        let run = h.lab.lanes().get(lane).ok_or("no such lane")?;
+        let dir = dir.try_normalize().ok_or("no direction")?;
+        let (grab, t) = Grab::pick(run.world(), origin, dir).ok_or("nothing to hold there")?;
+        Ok(serde_json::json!({ "grab": grab, "t": t }).to_string())
+    })
+    .ok_or(NO_LAB)?
+}
+
+/// Every lane's drawn joints' two anchors (see `drawing::joint_ends`), 6 numbers a joint,
+/// lane after lane.
+pub fn joint_ends(handle: u32) -> Option<Vec<f64>> {
+    with(handle, |h| {
+        let drawn = drawn_joints(h.lab.world());
+        (h.lab.lanes().iter())
+            .flat_map(|r| drawing::joint_ends(r.world(), &drawn))
+            .flat_map(|[a, b]| a.to_array().into_iter().chain(b.to_array()))
+            .collect()
+    })
+}
+
+/// The dock's plots of the run so far, as the recorded page draws them (each series
+/// thinned to fit `bytes`), as JSON.
+pub fn plots(handle: u32, bytes: usize) -> Result<String, String> {
+    with(handle, |h| {
+        let plots = gyrolab_lab::lab::web_plots::of(&h.lab, bytes);
+        serde_json::to_string(&plots).map_err(|e| e.to_string())
     })
     .ok_or(NO_LAB)?
 }

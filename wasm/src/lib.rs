@@ -12,6 +12,7 @@
 
 pub mod check;
 pub mod labs;
+pub mod lesson_view;
 
 use std::cell::RefCell;
 
@@ -151,6 +152,21 @@ pub extern "C" fn gl_poses(handle: u32) -> i32 {
     }
 }
 
+/// Writes a lab's drawn joints' anchors where [`gl_poses_ptr`] points (in place of the
+/// poses): for each lane, each joint's two ends (6 numbers, NaN once broken); their count,
+/// or -1 for no such lab.
+#[unsafe(no_mangle)]
+pub extern "C" fn gl_joint_ends(handle: u32) -> i32 {
+    match labs::joint_ends(handle) {
+        Some(ends) => POSES.with(|p| {
+            let n = ends.len();
+            *p.borrow_mut() = ends;
+            i32::try_from(n).unwrap_or(-1)
+        }),
+        None => -1,
+    }
+}
+
 /// Where the poses of the last [`gl_poses`] start.
 #[unsafe(no_mangle)]
 pub extern "C" fn gl_poses_ptr() -> *const f64 {
@@ -175,6 +191,13 @@ pub extern "C" fn gl_catalog() -> i32 {
     answer(Ok(labs::catalog()))
 }
 
+/// The dock's plots of the run so far as JSON in the output, their series thinned to fit
+/// `bytes` (time and value as base64 of little-endian f32): 0, or -1.
+#[unsafe(no_mangle)]
+pub extern "C" fn gl_plots(handle: u32, bytes: u32) -> i32 {
+    answer(labs::plots(handle, bytes as usize))
+}
+
 /// The set-up code of what a lab shows, in the output: 0, or -1 with the reason.
 #[unsafe(no_mangle)]
 pub extern "C" fn gl_setup_code(handle: u32) -> i32 {
@@ -185,6 +208,51 @@ pub extern "C" fn gl_setup_code(handle: u32) -> i32 {
 #[unsafe(no_mangle)]
 pub extern "C" fn gl_answer(handle: u32, choice: u32) -> i32 {
     answer(labs::answer(handle, choice as usize).map(|()| String::new()))
+}
+
+/// The lesson walked on a lab as JSON in the output ([`lesson_view::LessonView`]): 0, or
+/// -1 with the reason.
+#[unsafe(no_mangle)]
+pub extern "C" fn gl_lesson(handle: u32) -> i32 {
+    answer(labs::lesson(handle))
+}
+
+/// Back to a lesson's step before: 0, or -1 with the reason.
+#[unsafe(no_mangle)]
+pub extern "C" fn gl_back(handle: u32) -> i32 {
+    answer(labs::back(handle).map(|()| String::new()))
+}
+
+/// Shows physics step `step` of the recording (simulated again from a keyframe): 1 if
+/// it got there, 0 if not, -1 for no such lab.
+#[unsafe(no_mangle)]
+pub extern "C" fn gl_seek(handle: u32, step: f64) -> i32 {
+    let step = (step.is_finite() && step >= 0.0).then_some(step as u64);
+    labs::seek(handle, Some(step.unwrap_or(0))).map_or(-1, i32::from)
+}
+
+/// One physics step back along the recording: 1 if taken, 0 if not, -1 for no such lab.
+#[unsafe(no_mangle)]
+pub extern "C" fn gl_step_back(handle: u32) -> i32 {
+    labs::seek(handle, None).map_or(-1, i32::from)
+}
+
+/// Picks the body of lane `lane` under the ray from `(ox, oy, oz)` along `(dx, dy, dz)`
+/// (lane coordinates): 0 with `{"grab": …, "t": …}` in the output, or -1 with why.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn gl_pick(
+    handle: u32,
+    lane: u32,
+    ox: f64,
+    oy: f64,
+    oz: f64,
+    dx: f64,
+    dy: f64,
+    dz: f64,
+) -> i32 {
+    let (origin, dir) = (glam::DVec3::new(ox, oy, oz), glam::DVec3::new(dx, dy, dz));
+    answer(labs::pick(handle, lane as usize, origin, dir))
 }
 
 /// Goes on to a lesson's next step: 0, or -1 with the reason.

@@ -7,7 +7,9 @@ use serde::Serialize;
 use super::Lab;
 use super::layout::LaneLayout;
 use crate::body::inertia::{Part as BodyPart, Shape};
-use crate::contact::JointKind;
+use glam::DVec3;
+
+use crate::contact::{Contacts, JointKind};
 use crate::palette;
 use crate::world::World;
 
@@ -129,4 +131,23 @@ fn shape_at(part: &BodyPart) -> ShapeAt {
         offset: part.offset.to_array(),
         rotation: part.rotation.to_array(),
     }
+}
+
+/// The `drawn` joints' anchors in `world`, on their first and second ends, NaN for a
+/// broken one (a view draws none).
+pub fn joint_ends(world: &World, drawn: &[usize]) -> Vec<[DVec3; 2]> {
+    let Some(c) = world.contacts() else {
+        return Vec::new();
+    };
+    let poses = Contacts::poses(world.bodies());
+    (drawn.iter())
+        .map(|&k| {
+            let joint = &c.joints()[k];
+            let ends = (world.joint_poses(&poses, k))
+                .filter(|_| joint.broken.is_none())
+                .map(|(pa, pb)| joint.anchors(&pa, &pb));
+            let (a, b) = ends.unwrap_or((DVec3::NAN, DVec3::NAN));
+            [a, b]
+        })
+        .collect()
 }

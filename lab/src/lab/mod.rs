@@ -39,6 +39,7 @@ pub mod snapshot;
 pub mod stage_time;
 pub mod sweep;
 pub mod timeline;
+pub mod web_plots;
 
 use crate::body::inertia::Shape;
 use crate::contact::Motor;

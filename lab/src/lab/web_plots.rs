@@ -346,7 +346,8 @@ mod tests {
         for _ in 0..steps {
             assert!(lab.step());
         }
-        let plots = of(&lab, crate::web::budget::PART_PLOT_BYTES);
+        // A part's plot bytes in the recorded page (web::budget::PART_PLOT_BYTES).
+        let plots = of(&lab, 100_000);
         (lab, plots)
     }
 
