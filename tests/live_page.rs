@@ -241,6 +241,14 @@ fn the_live_page_s_physics_keeps_up() {
         return;
     };
     let mut b = open(&chromium, &page, "");
+    let first = b.eval("gyrolab.firstFrameMs").as_f64().unwrap();
+    let bytes = std::fs::metadata(&page).unwrap().len();
+    eprintln!(
+        "live page: {:.2} MB, first frame drawn {first:.0} ms after it began to load",
+        bytes as f64 / 1e6
+    );
+    assert!(bytes < 5_000_000, "the page is at most 5 MB: {bytes} bytes");
+    assert!(first < 2000.0, "the first frame within 2 s: {first} ms");
     let rate = |b: &mut Browser, steps: u32| -> f64 {
         let ms = b.eval(&format!(
             "(() => {{ const t = performance.now(); gyrolab.step({steps}); return performance.now() - t; }})()"
@@ -412,4 +420,94 @@ fn the_live_page_takes_files_and_refuses_bad_ones_in_one_line() {
         "the first opens"
     );
     assert!(html.len() < 5_000_000, "{} bytes", html.len());
+}
+
+/// A "now try" the student changes further in the page: the page's code, run by
+/// `gyrolab simulate --setup CODE`, ends where the page's run ends, bitwise.
+#[test]
+fn a_changed_now_try_runs_as_simulate_runs_the_page_s_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((chromium, page)) = live_page(dir.path()) else {
+        return;
+    };
+    let mut b = open(&chromium, &page, "");
+    let lesson = gyrolab::lesson::load("energy-drift").unwrap();
+    let answers: std::collections::BTreeMap<usize, usize> = (lesson.steps.iter().enumerate())
+        .filter_map(|(k, s)| match s {
+            gyrolab::lesson::Step::Question { answer, .. } => Some((k, *answer)),
+            _ => None,
+        })
+        .collect();
+    let answers = serde_json::to_value(&answers).unwrap();
+    // To the "now try", as a student: answer, play each run out, go on.
+    let code = b.eval(&format!(
+        "(() => {{
+          const answers = {answers};
+          gyrolab.open({{ lesson: 'energy-drift' }});
+          for (let guard = 0; guard < 100; guard++) {{
+            const l = gyrolab.lesson();
+            if (l.step.kind === 'try') {{
+              const start = structuredClone(gyrolab.state().start);
+              start.spin = 12;
+              if (!gyrolab.apply({{ SetStart: start }})) return 'refused: ' + gyrolab.error();
+              return gyrolab.code();
+            }}
+            if (l.step.kind === 'question' && l.step.chosen === null) gyrolab.answer(answers[l.at]);
+            if (l.step.kind === 'run' && !l.step.ended) {{ gyrolab.step(1000000); continue; }}
+            gyrolab.next();
+          }}
+          return 'no now try';
+        }})()"
+    ));
+    let code = code.as_str().unwrap().to_string();
+    assert!(code.starts_with("GL1-"), "{code}");
+    b.eval("gyrolab.draw()");
+    // On in the page to the end of the run that follows.
+    let lanes = b.eval(&format!(
+        "(() => {{
+          const answers = {answers};
+          for (let guard = 0; guard < 100; guard++) {{
+            const l = gyrolab.lesson();
+            if (l.step.kind === 'question' && l.step.chosen === null) gyrolab.answer(answers[l.at]);
+            if (l.step.kind === 'run') {{
+              gyrolab.step(1000000);
+              return gyrolab.state().lanes.map((lane) => lane[0]);
+            }}
+            gyrolab.next();
+          }}
+          return null;
+        }})()"
+    ));
+    let lanes: Vec<String> = serde_json::from_value(lanes).unwrap();
+    let page = page_bits(&mut b);
+    // The readout after the changed run, for a look.
+    b.eval("gyrolab.next()");
+    save(&mut b, "live-readout.png");
+    let out = Command::new(BIN)
+        .args(["simulate", "--setup", &code])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = String::from_utf8(out.stdout).unwrap();
+    for (lane, name) in lanes.iter().enumerate() {
+        let last = (csv.lines())
+            .rfind(|l| l.split(',').nth(2) == Some(name.as_str()))
+            .unwrap_or_else(|| panic!("no rows of {name}"));
+        let v: Vec<f64> = last
+            .split(',')
+            .skip(3)
+            .take(7)
+            .map(|x| x.parse().unwrap())
+            .collect();
+        // The CSV's p, then q as w, x, y, z; the page's p, then q as x, y, z, w.
+        let simulate: Vec<String> = [v[0], v[1], v[2], v[4], v[5], v[6], v[3]]
+            .iter()
+            .map(|x| format!("{:x}", x.to_bits()))
+            .collect();
+        assert_eq!(page[7 * lane..7 * lane + 7], simulate[..], "{name}");
+    }
 }

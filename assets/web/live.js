@@ -788,8 +788,12 @@
       apply, step: stepped, poses, open, state: () => lab.state, code: setupCode,
       error: () => lab.error, draw, setPlaying, lesson: () => lesson, answer, next,
     };
-    document.body.dataset.ready = "yes";
-    requestAnimationFrame(tick);
+    requestAnimationFrame((now) => {
+      tick(now);
+      // The first frame is drawn: how long after the page began to load.
+      window.gyrolab.firstFrameMs = performance.now();
+      document.body.dataset.ready = "yes";
+    });
   }
 
   start().catch((e) => {

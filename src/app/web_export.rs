@@ -1,8 +1,10 @@
-//! *export web page* (Share section, beside *Copy set-up*): the lesson being walked,
-//! whole from its start, or the scene as set up here, recorded into one web page
-//! ([`crate::web`]) on a thread of its own, with a progress bar in the panel while it
-//! records; the window goes on meanwhile. The page is written whole or not at all, under
-//! a new name in the working directory.
+//! *export web page* (Share section, beside *Copy set-up*): the live lab
+//! ([`crate::web::live`]) opening at what the app shows (its set-up code: the scene as set
+//! up here, or the lesson at its step), where this build has the lab's wasm module;
+//! without one, the lesson being walked, whole from its start, or the scene as set up
+//! here, recorded into one web page ([`crate::web`]) on a thread of its own, with a
+//! progress bar in the panel while it records; the window goes on meanwhile. The page is
+//! written whole or not at all, under a new name in the working directory.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -48,6 +50,16 @@ impl WebExport {
 
     /// [`WebExport::start`], writing to `path`.
     fn start_to(sim: &Sim, lesson: Option<&Walk>, path: PathBuf) -> Result<Self, String> {
+        let job = Self {
+            path: path.clone(),
+            done: Arc::default(),
+            outcome: Arc::default(),
+        };
+        if let Ok(module) = web::live::module_path(None) {
+            let wrote = write_live(&module, &Setup::of(sim, lesson)?.to_code(), &path);
+            *job.outcome.lock().unwrap_or_else(|e| e.into_inner()) = Some(wrote);
+            return Ok(job);
+        }
         let source = match lesson {
             Some(walk) => PageSource::Lesson(Box::new(walk.lesson.clone())),
             None => {
@@ -60,11 +72,6 @@ impl WebExport {
                     seconds,
                 }
             }
-        };
-        let job = Self {
-            path: path.clone(),
-            done: Arc::default(),
-            outcome: Arc::default(),
         };
         let (done, outcome) = (job.done.clone(), job.outcome.clone());
         std::thread::spawn(move || {
@@ -104,6 +111,22 @@ impl WebExport {
             .unwrap_or_else(|e| e.into_inner())
             .take()
     }
+}
+
+/// The live page with `module`, opening at set-up `code`, written to `path`.
+fn write_live(module: &Path, code: &str, path: &Path) -> Result<String, String> {
+    let refuse = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", path.display());
+    let bytes = std::fs::read(module).map_err(|e| format!("{}: {e}", module.display()))?;
+    let opening = serde_json::json!({ "open": { "setup": code }, "files": [] });
+    let html = web::live::html(&bytes, &opening);
+    let mut file = AtomicFile::create(path).map_err(|e| refuse(&e))?;
+    file.write_all(html.as_bytes()).map_err(|e| refuse(&e))?;
+    file.commit().map_err(|e| refuse(&e))?;
+    Ok(format!(
+        "wrote {} ({:.1} MB), the live lab at this set-up: open it in any browser",
+        path.display(),
+        html.len() as f64 / 1e6
+    ))
 }
 
 /// The page of `source` written to `path`: the file is made before the runs, so an
