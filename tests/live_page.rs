@@ -127,7 +127,15 @@ fn a_student_s_changes_in_the_live_page_give_the_native_bits() {
     assert_eq!(lab.lanes().len(), 2);
     assert_eq!(page_bits(&mut b), native_bits(&lab), "dzhanibekov");
     save(&mut b, "live-dzhanibekov.png");
+}
 
+#[test]
+fn a_box_thrown_into_the_pile_gives_the_native_bits() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((chromium, page)) = live_page(dir.path()) else {
+        return;
+    };
+    let mut b = open(&chromium, &page, "");
     // pile, 1 s, a box thrown into it at 0.5 s.
     control(
         &mut b,
@@ -155,7 +163,15 @@ fn a_student_s_changes_in_the_live_page_give_the_native_bits() {
         "pile with a box thrown"
     );
     save(&mut b, "live-pile.png");
+}
 
+#[test]
+fn an_integrator_switched_mid_run_gives_the_native_bits() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((chromium, page)) = live_page(dir.path()) else {
+        return;
+    };
+    let mut b = open(&chromium, &page, "");
     // A scene of several bodies switches its one integrator mid-run.
     control(
         &mut b,
@@ -289,6 +305,17 @@ fn save(b: &mut Browser, name: &str) {
     }
 }
 
+/// Each question's right answer, by step, as the page's script reads them.
+fn right_answers(lesson: &gyrolab::lesson::Lesson) -> serde_json::Value {
+    let answers: std::collections::BTreeMap<usize, usize> = (lesson.steps.iter().enumerate())
+        .filter_map(|(k, s)| match s {
+            gyrolab::lesson::Step::Question { answer, .. } => Some((k, *answer)),
+            _ => None,
+        })
+        .collect();
+    serde_json::to_value(&answers).unwrap()
+}
+
 /// Walks the lesson open in the page to its end as a student would (each question
 /// answered with `answers[step]`, each run played to its end): each readout's step and
 /// measured bits, as the page shows them.
@@ -323,13 +350,7 @@ fn every_lesson_taken_live_gives_the_readouts_of_gyrolab_lesson() {
     let mut b = open(&chromium, &page, "");
     for name in gyrolab::lesson::lesson_names() {
         let lesson = gyrolab::lesson::load(name).unwrap();
-        let answers: std::collections::BTreeMap<usize, usize> = (lesson.steps.iter())
-            .enumerate()
-            .filter_map(|(k, s)| match s {
-                gyrolab::lesson::Step::Question { answer, .. } => Some((k, *answer)),
-                _ => None,
-            })
-            .collect();
+        let answers = right_answers(&lesson);
         let walk = gyrolab::lesson::run::walk_through(&lesson).unwrap();
         let native: Vec<serde_json::Value> = (walk.measured.iter().enumerate())
             .filter_map(|(k, m)| {
@@ -353,7 +374,6 @@ fn every_lesson_taken_live_gives_the_readouts_of_gyrolab_lesson() {
                 "{name}: nothing runs before the question is answered"
             );
         }
-        let answers = serde_json::to_value(&answers).unwrap();
         let page = walk_in_page(&mut b, &answers);
         assert_eq!(page, json!(native), "{name}: the page's readouts");
     }
@@ -431,14 +451,7 @@ fn a_changed_now_try_runs_as_simulate_runs_the_page_s_code() {
         return;
     };
     let mut b = open(&chromium, &page, "");
-    let lesson = gyrolab::lesson::load("energy-drift").unwrap();
-    let answers: std::collections::BTreeMap<usize, usize> = (lesson.steps.iter().enumerate())
-        .filter_map(|(k, s)| match s {
-            gyrolab::lesson::Step::Question { answer, .. } => Some((k, *answer)),
-            _ => None,
-        })
-        .collect();
-    let answers = serde_json::to_value(&answers).unwrap();
+    let answers = right_answers(&gyrolab::lesson::load("energy-drift").unwrap());
     // To the "now try", as a student: answer, play each run out, go on.
     let code = b.eval(&format!(
         "(() => {{
@@ -510,4 +523,57 @@ fn a_changed_now_try_runs_as_simulate_runs_the_page_s_code() {
             .collect();
         assert_eq!(page[7 * lane..7 * lane + 7], simulate[..], "{name}");
     }
+}
+
+/// A body held with the mouse in the view, dragged up and let go: the page holds the body
+/// under the pointer, pulls it towards the pointer, and lets it go.
+#[test]
+fn a_box_is_grabbed_lifted_and_thrown_with_the_mouse() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((chromium, page)) = live_page(dir.path()) else {
+        return;
+    };
+    let mut b = open(&chromium, &page, "");
+    control(
+        &mut b,
+        "#scene",
+        "e.value = 'pile'; e.dispatchEvent(new Event('change'))",
+    );
+    assert_eq!(b.eval("gyrolab.step(150)"), json!(150));
+    b.eval("gyrolab.draw()");
+    // Down on the heap where a box is under the pointer: a grid of places tried.
+    let held = b.eval(
+        "(() => {
+          const c = document.querySelector('#view canvas').getBoundingClientRect();
+          const at = (x, y, type) => document.querySelector('#view canvas').dispatchEvent(
+            new PointerEvent(type, { clientX: x, clientY: y, button: 0, pointerId: 7, bubbles: true }));
+          for (let i = 0; i < 9; i++) for (let j = 0; j < 9; j++) {
+            const x = c.left + c.width * (0.3 + 0.05 * i), y = c.top + c.height * (0.3 + 0.05 * j);
+            at(x, y, 'pointerdown');
+            const g = gyrolab.state().grab;
+            if (g) {
+              const body = g[1].body, lane = g[0];
+              const y0 = gyrolab.poses()[7 * body + 1];
+              at(x, y - 0.25 * c.height, 'pointermove');
+              gyrolab.step(30);
+              const y1 = gyrolab.poses()[7 * body + 1];
+              at(x, y - 0.25 * c.height, 'pointerup');
+              return { lane, body, y0, y1, after: gyrolab.state().grab };
+            }
+            at(x, y, 'pointerup');
+          }
+          return null;
+        })()",
+    );
+    assert!(
+        !held.is_null(),
+        "no box under the pointer anywhere on the heap"
+    );
+    let (y0, y1) = (held["y0"].as_f64().unwrap(), held["y1"].as_f64().unwrap());
+    assert!(
+        y1 > y0 + 0.05,
+        "the held box rises towards the pointer: {held}"
+    );
+    assert!(held["after"].is_null(), "let go: {held}");
+    save(&mut b, "live-thrown.png");
 }

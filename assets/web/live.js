@@ -62,21 +62,28 @@
     lab.handle = handle;
     say("");
     rebuild();
-    $("lesson").value = request.lesson || "";
+    showMenus(request);
     return true;
   }
 
-  /** Applies one of the lab's inputs; false, and the reason said, when refused. */
-  function apply(input) {
+  /** Applies one of the lab's inputs; false, and the reason said, when refused. The
+   *  set-up code is made again unless `withCode` is false (a drag's many moves). */
+  function apply(input, withCode = true) {
     const [status, text] = withText(gl.gl_apply, JSON.stringify(input), lab.handle);
     if (status !== 0) {
       say(text);
       return false;
     }
     say("");
+    changed();
     refresh();
-    showCode();
+    if (withCode) showCode();
     return true;
+  }
+
+  /** Counts changes, so the plots are drawn again after one. */
+  function changed() {
+    lab.changes = (lab.changes || 0) + 1;
   }
 
   /** Up to `n` physics steps; how many the lab took. */
@@ -197,7 +204,13 @@
 
   function buildView() {
     if (!view.scene) return;
-    for (const lane of view.lanes) lane.meshes.forEach((m) => view.scene.remove(m));
+    for (const lane of view.lanes) {
+      lane.meshes.forEach((m) => {
+        view.scene.remove(m);
+        m.geometry.dispose();
+        m.material.dispose();
+      });
+    }
     for (const extra of view.extras || []) view.scene.remove(extra);
     const d = lab.drawing;
     view.lanes = d.lanes.map((l) => ({ offset: l.offset, meshes: laneMeshes(l.color, 1) }));
@@ -209,7 +222,12 @@
     view.joints = jointLines();
     view.extras.push(view.joints);
     view.extras.forEach((g) => view.scene.add(g));
-    frameCamera();
+    // The camera is framed for a scene opened, not again when lanes or bodies change.
+    const framed = lab.handle + ":" + lab.state.scene;
+    if (framed !== view.framed) {
+      view.framed = framed;
+      frameCamera();
+    }
   }
 
   /** Rods, ropes, springs and sliders as lines between their anchors, every lane. */
@@ -273,7 +291,7 @@
 
   /** Places every lane's bodies at the poses the lab computed. */
   function draw() {
-    if (!view.renderer) return;
+    if (!view.renderer || !lab.drawing) return;
     const p = poses();
     const bodies = lab.drawing.bodies.length;
     const lanes = lab.drawing.lanes.length;
@@ -321,6 +339,15 @@
     });
   }
 
+  /** The menus show what was opened: a lesson by its name, or its title where it came
+   *  from a file or a set-up code. */
+  function showMenus(request) {
+    const menu = $("lesson");
+    const title = lesson ? lesson.title : null;
+    const byTitle = [...menu.options].find((o) => title && o.textContent === title);
+    menu.value = request.lesson || (byTitle ? byTitle.value : "");
+  }
+
   /** Single-body scenes compare integrators side by side; others switch one live. */
   function buildControls() {
     const box = $("lanes");
@@ -344,7 +371,9 @@
       const select = document.createElement("select");
       select.id = "integrator";
       for (const i of catalog.integrators) select.append(option(i.name, i.about, i.name === inUse[0]));
-      select.addEventListener("change", () => apply({ SwitchIntegrator: select.value }));
+      select.addEventListener("change", () => {
+        if (!apply({ SwitchIntegrator: select.value })) select.value = lab.state.lanes[0][0];
+      });
       box.append(select);
     }
   }
@@ -359,9 +388,9 @@
     line.max = s.last_step;
     if (document.activeElement !== line) line.value = s.step;
     $("back").disabled = s.step <= s.first_step;
+    showLesson();
     showStart(s);
     showSolver(s);
-    showLesson();
     $("time-label").textContent = "t = " + s.time.toFixed(3) + " s";
     const stopped = s.lanes.filter((l) => l[2]).map((l) => l[0] + ": " + l[2]);
     $("stopped").textContent = stopped.join("; ");
@@ -405,8 +434,18 @@
   }
 
   function openCode(code) {
-    code = decodeURIComponent(code || "").trim();
+    code = decoded(code || "");
     if (code) open({ setup: code });
+  }
+
+  /** A code as given in the address; a malformed escape is kept as it is (and refused
+   *  as a code, in one line). */
+  function decoded(text) {
+    try {
+      return decodeURIComponent(text).trim();
+    } catch (_) {
+      return text.trim();
+    }
   }
 
   /** A field shows the lab's value unless the student is typing in it. */
@@ -432,7 +471,7 @@
     if (!s.solver) return;
     setIfIdle("solver-kind", s.solver.solver);
     setIfIdle("substeps", s.solver.substeps);
-    setIfIdle("iterations", s.solver.iterations);
+    setIfIdle("iterations", s.solver.solver === "Soft" ? s.solver.substep_iterations : s.solver.iterations);
     if (s.friction !== null) setIfIdle("friction", s.friction);
   }
 
@@ -453,7 +492,9 @@
     const solver = structuredClone(lab.state.solver);
     solver.solver = $("solver-kind").value;
     solver.substeps = Number($("substeps").value);
-    solver.iterations = Number($("iterations").value);
+    // The soft step's iterations are its sub-steps'; PGS's are its own.
+    if (solver.solver === "Soft") solver.substep_iterations = Number($("iterations").value);
+    else solver.iterations = Number($("iterations").value);
     apply({ SetSolverSettings: solver }) || showState();
   }
 
@@ -472,7 +513,7 @@
   }
 
   const CONTROLS = {
-    scene: ["scene"], integrators: ["integrators-panel"], dt: ["dt", "steps-per-dt"],
+    scene: ["scene"], integrators: ["integrators-panel"], dt: ["dt-panel"],
     solver: ["solver-panel"], start: ["start-panel"],
   };
 
@@ -484,7 +525,7 @@
         const e = $(id);
         e.toggleAttribute("inert", !!why);
         e.title = why || "";
-        if (control !== "solver" && control !== "start") e.hidden = hidden(control);
+        if (control !== "solver" && control !== "start") (e.closest("label") || e).hidden = hidden(control);
       }
     }
   }
@@ -553,6 +594,7 @@
     const status = gl.gl_answer(lab.handle, k);
     if (status !== 0) say(out());
     refresh();
+    showCode();
   }
 
   function wireLesson() {
@@ -567,6 +609,7 @@
     $("lesson-back").addEventListener("click", () => {
       gl.gl_back(lab.handle);
       refresh();
+      showCode();
     });
     $("copy-answers").addEventListener("click", () => {
       const text = $("answers");
@@ -581,7 +624,9 @@
   function next() {
     const status = gl.gl_next(lab.handle);
     if (status !== 0) say(out());
+    changed();
     refresh();
+    showCode();
     return status === 0;
   }
 
@@ -612,19 +657,19 @@
       const hit = JSON.parse(out());
       if (!best || hit.t < best.t) best = { lane, ...hit };
     });
-    if (!best) return false;
+    if (!best || !apply({ Hold: { lane: best.lane, grab: best.grab } }, false)) return false;
     grab.lane = best.lane;
     const point = r.origin.clone().addScaledVector(r.direction, best.t);
     const normal = view.camera.getWorldDirection(new THREE.Vector3());
     grab.plane = new THREE.Plane().setFromNormalAndCoplanarPoint(normal, point);
-    return apply({ Hold: { lane: best.lane, grab: best.grab } });
+    return true;
   }
 
   function drag(event) {
     const point = ray(event).intersectPlane(grab.plane, new THREE.Vector3());
     if (!point) return;
     point.sub(new THREE.Vector3(...lab.drawing.lanes[grab.lane].offset));
-    apply({ DragTo: [point.x, point.y, point.z] });
+    apply({ DragTo: [point.x, point.y, point.z] }, false);
   }
 
   function wireGrab() {
@@ -633,17 +678,24 @@
     canvas.addEventListener("pointerdown", (e) => {
       if (e.button !== 0 || !pick(e)) return;
       view.controls.enabled = false;
-      canvas.setPointerCapture(e.pointerId);
+      try {
+        canvas.setPointerCapture(e.pointerId);
+      } catch (_) {
+        // A pointer the browser does not track (a synthetic one) is followed uncaptured.
+      }
     });
     canvas.addEventListener("pointermove", (e) => {
       if (grab.lane >= 0) drag(e);
     });
-    canvas.addEventListener("pointerup", () => {
+    const release = () => {
       if (grab.lane < 0) return;
       grab.lane = -1;
       view.controls.enabled = true;
-      apply("Release");
-    });
+      apply("Release", false);
+    };
+    canvas.addEventListener("pointerup", release);
+    canvas.addEventListener("pointercancel", release);
+    canvas.addEventListener("lostpointercapture", release);
   }
 
   /** The scene and lesson files `gyrolab web` was given, in the menus after the
@@ -732,7 +784,17 @@
   /** Steps as many physics steps as real time times the time scale owes, never skipping
    *  one: when the physics cannot keep up, the run slows down and the page says so. */
   function tick(now) {
-    const wall = Math.min((now - (clock.last || now)) / 1000, 0.1);
+    try {
+      onAnimationFrame(now);
+    } finally {
+      requestAnimationFrame(tick);
+    }
+  }
+
+  function onAnimationFrame(now) {
+    const elapsed = (now - (clock.last || now)) / 1000;
+    // A frame over 0.1 s late (a slow machine, a hidden tab) is owed 0.1 s at most.
+    const wall = Math.min(elapsed, 0.1);
     clock.last = now;
     if (clock.playing && lab.handle >= 0) {
       const dt = lab.state.dt;
@@ -744,19 +806,18 @@
       const taken = step(n);
       clock.physicsMs = performance.now() - start;
       clock.owed = capped ? 0 : clock.owed - n * dt;
-      clock.slowed = capped || clock.physicsMs > 30;
+      clock.slowed = capped || elapsed > 0.1 || clock.physicsMs > 30;
       if (taken < n) setPlaying(false);
       refresh();
     }
     $("slow").hidden = !(clock.playing && clock.slowed);
     draw();
     // The plots every few frames, and whenever the moment shown moved.
-    const shown = lab.state ? lab.state.step + ":" + lab.state.last_step : "";
+    const shown = lab.state ? [lab.handle, lab.changes, lab.state.step, lab.state.last_step].join(":") : "";
     if (shown !== clock.plotted && (++clock.frames % 6 === 0 || !clock.playing)) {
       clock.plotted = shown;
       drawPlots();
     }
-    requestAnimationFrame(tick);
   }
 
   // ---- start ---------------------------------------------------------------------------
@@ -771,7 +832,7 @@
     wireControls();
     const opening = JSON.parse($("gyrolab-open").textContent);
     addFiles(opening.files);
-    const code = decodeURIComponent(location.hash.slice(1)).trim();
+    const code = decoded(location.hash.slice(1));
     if (!(code && open({ setup: code }))) {
       // A damaged code in the address is said, and the page opens as it would without.
       const why = lab.error;

@@ -25,12 +25,26 @@ pub fn module_path(given: Option<&Path>) -> Result<PathBuf, String> {
         let target = exe.parent()?.parent()?;
         Some(target.join("wasm/wasm32-unknown-unknown/release/gyrolab_wasm.wasm"))
     };
-    let path = (given.map(Path::to_path_buf))
-        .or_else(|| std::env::var_os("GYROLAB_WASM").map(PathBuf::from))
-        .or_else(beside)
-        .filter(|p| p.is_file());
-    path.ok_or_else(|| {
-        "the live page needs the lab's wasm module, and this build has none: run scripts/build-wasm (docs/wasm.md), or name one with --wasm".into()
+    let named = (given.map(Path::to_path_buf))
+        .or_else(|| std::env::var_os("GYROLAB_WASM").map(PathBuf::from));
+    match named {
+        Some(path) if is_module(&path) => Ok(path),
+        Some(path) if !path.is_file() => Err(format!("{}: no such file", path.display())),
+        Some(path) => Err(format!(
+            "{}: not a WebAssembly module (scripts/build-wasm makes the lab's)",
+            path.display()
+        )),
+        None => beside().filter(|p| is_module(p)).ok_or_else(|| {
+            "the live page needs the lab's wasm module, and this build has none: run scripts/build-wasm (docs/wasm.md), or name one with --wasm".into()
+        }),
+    }
+}
+
+/// Whether `path` is a file that starts as a WebAssembly module does (`\0asm`).
+fn is_module(path: &Path) -> bool {
+    let mut magic = [0u8; 4];
+    std::fs::File::open(path).is_ok_and(|mut f| {
+        std::io::Read::read_exact(&mut f, &mut magic).is_ok() && &magic == b"\0asm"
     })
 }
 
@@ -64,18 +78,30 @@ fn request_of(
     if builtin {
         return Ok(json!({ kind: name }));
     }
-    let text =
-        utf8(name, read_bounded(name).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
-    let request = json!({ format!("{kind}_file"): { "path": name, "text": text } });
+    let mut file = json!({ "path": name, "text": read_text(name)? });
+    // A lesson file's own scene file goes with it: the page has no file system.
+    if kind == "lesson" {
+        let scene = crate::lesson::load(name).map_err(|e| e.to_string())?.scene;
+        if !scene_names().contains(&scene.as_str()) {
+            file["scene"] = json!({ "path": scene, "text": read_text(&scene)? });
+        }
+    }
+    let request = json!({ format!("{kind}_file"): file });
     files.push(json!({ "kind": kind, "name": name, "request": request }));
     Ok(request)
 }
 
+/// A file's text, read bounded as `gyrolab scene` reads one.
+fn read_text(path: &str) -> Result<String, String> {
+    let bytes = read_bounded(path).map_err(|e| e.to_string())?;
+    utf8(path, bytes).map_err(|e| e.to_string())
+}
+
 /// The page, with `module`'s bytes, opening as [`opening`] says.
 pub fn html(module: &[u8], opening: &serde_json::Value) -> String {
-    // A script element's text ends at the first `</`: JSON's `\/` keeps a scene file's
-    // text from closing it.
-    let opening = opening.to_string().replace("</", "<\\/");
+    // JSON holds `<` only in strings, where `\u003c` reads the same: nothing in a file's
+    // text (`</script>`, `<!--`) can end or hold open the script element it is in.
+    let opening = opening.to_string().replace('<', "\\u003c");
     // The user's text goes in last, so that nothing in it is taken for a placeholder.
     TEMPLATE
         .replacen("/*gyrolab:style*/", STYLE, 1)

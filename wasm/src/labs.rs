@@ -32,12 +32,15 @@ pub enum LabRequest {
     Setup(String),
 }
 
-/// A file the page was given: its name (for errors) and text.
+/// A file the page was given: its name (for errors) and text; a lesson file's scene file
+/// with it, where its scene is not built in (a page has no file system to read it from).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct File {
     pub path: String,
     pub text: String,
+    #[serde(default)]
+    pub scene: Option<Box<File>>,
 }
 
 /// A lab and the lesson walked on it.
@@ -65,17 +68,39 @@ pub fn make(request: &str) -> Result<Held, String> {
         LabRequest::Scene(name) => scene_lab(Scene::load(&name)),
         LabRequest::SceneFile(f) => scene_lab(Scene::parse(&f.path, &f.text)),
         LabRequest::Lesson(name) => lesson_on(lesson::load(&name).map_err(|e| e.to_string())?),
-        LabRequest::LessonFile(f) => {
-            lesson_on(Lesson::parse(&f.path, &f.text).map_err(|e| e.to_string())?)
-        }
+        LabRequest::LessonFile(f) => lesson_file(&f),
         LabRequest::Setup(code) => {
             let mut lab = Lab::new(
                 Scene::load(gyrolab_lab::scene::DEFAULT_SCENE).map_err(|e| e.to_string())?,
             );
             let walk = Setup::from_code(&code)?.open(&mut lab)?;
-            Ok(Held { lab, walk })
+            let mut held = Held { lab, walk };
+            hold(&mut held);
+            Ok(held)
         }
     }
+}
+
+/// A lesson file, on its scene file where it came with one.
+fn lesson_file(f: &File) -> Result<Held, String> {
+    let text = |e: gyrolab_lab::scene::SceneError| e.to_string();
+    let Some(scene_file) = &f.scene else {
+        let lesson = Lesson::parse(&f.path, &f.text).map_err(text)?;
+        let mut lab = Lab::new(lesson.scene().map_err(text)?);
+        let walk = Walk::start(lesson, &mut lab)?;
+        return Ok(Held {
+            lab,
+            walk: Some(walk),
+        });
+    };
+    let scene = Scene::parse(&scene_file.path, &scene_file.text).map_err(text)?;
+    let lesson = Lesson::parse_on(&f.path, &f.text, Some(&scene)).map_err(text)?;
+    let mut lab = Lab::new(scene);
+    let walk = Walk::start_on(lesson, &mut lab)?;
+    Ok(Held {
+        lab,
+        walk: Some(walk),
+    })
 }
 
 fn scene_lab(scene: Result<Scene, gyrolab_lab::scene::SceneError>) -> Result<Held, String> {
@@ -111,21 +136,33 @@ fn with<R>(handle: u32, f: impl FnOnce(&mut Held) -> R) -> Option<R> {
 
 const NO_LAB: &str = "no such lab";
 
+/// The lab's hold is its lesson's, wherever the lab now stands (the app sets it every
+/// frame): after a step, an input (a restart), a seek, an answer or a step of the walk.
+fn hold(h: &mut Held) {
+    if let Some(walk) = &h.walk {
+        walk.hold(&mut h.lab);
+    }
+}
+
 pub fn apply(handle: u32, input: &str) -> Result<(), String> {
     let input: Input = serde_json::from_str(input).map_err(|e| format!("input: {e}"))?;
-    with(handle, |h| h.lab.apply(input)).ok_or(NO_LAB)?
+    with(handle, |h| {
+        let applied = h.lab.apply(input);
+        hold(h);
+        applied
+    })
+    .ok_or(NO_LAB)?
 }
 
 /// Up to `steps` physics steps; how many the lab took. A lesson's walk holds the lab
 /// after each, as the app's does every frame (a run stops at its event).
 pub fn step(handle: u32, steps: u32) -> Option<u32> {
     with(handle, |h| {
+        hold(h);
         let mut taken = 0;
         while taken < steps && h.lab.step() {
             taken += 1;
-            if let Some(walk) = &h.walk {
-                walk.hold(&mut h.lab);
-            }
+            hold(h);
         }
         taken
     })
@@ -165,6 +202,8 @@ pub struct State {
     /// The scene's camera, as the app sets it on load: where it looks, how far away, how
     /// steeply down (degrees).
     pub camera: Option<([f64; 3], f64, f64)>,
+    /// The body held with the mouse: its lane and the pull.
+    pub grab: Option<(usize, Grab)>,
     /// The recording: its first and last physics steps, and the step shown.
     pub first_step: u64,
     pub last_step: u64,
@@ -192,6 +231,7 @@ pub fn state(handle: u32) -> Result<String, String> {
             friction: lab.friction(),
             camera: (lab.scene().camera.as_ref())
                 .map(|c| (c.focus.to_array(), c.distance, c.pitch_deg)),
+            grab: lab.grab(),
             first_step: recorded.first,
             last_step: recorded.last,
             step: lab.step_index(),
@@ -325,9 +365,13 @@ pub fn back(handle: u32) -> Result<(), String> {
 /// Moves the moment shown along the recording: to physics step `step` (simulated again
 /// from a keyframe, bitwise), or one step back. Whether it got there.
 pub fn seek(handle: u32, step: Option<u64>) -> Option<bool> {
-    with(handle, |h| match step {
-        Some(step) => h.lab.seek(step),
-        None => h.lab.step_back(),
+    with(handle, |h| {
+        let moved = match step {
+            Some(step) => h.lab.seek(step),
+            None => h.lab.step_back(),
+        };
+        hold(h);
+        moved
     })
 }
 
