@@ -577,3 +577,91 @@ fn a_box_is_grabbed_lifted_and_thrown_with_the_mouse() {
     assert!(held["after"].is_null(), "let go: {held}");
     save(&mut b, "live-thrown.png");
 }
+
+/// After a readout the student goes back, halves the step, restarts and runs again: *Measure this run* shows what that run measures, the bits the same walk
+/// gives natively after the same changes, not what the first run measured.
+#[test]
+fn a_readout_measures_the_run_taken_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((chromium, page)) = live_page(dir.path()) else {
+        return;
+    };
+    let mut b = open(&chromium, &page, "");
+    let lesson = gyrolab::lesson::load("energy-drift").unwrap();
+    let answers = right_answers(&lesson);
+    let bits = b.eval(&format!(
+        "(() => {{
+          const answers = {answers};
+          gyrolab.open({{ lesson: 'energy-drift' }});
+          for (let guard = 0; guard < 100 && gyrolab.lesson().step.kind !== 'readout'; guard++) {{
+            const l = gyrolab.lesson();
+            if (l.step.kind === 'question' && l.step.chosen === null) gyrolab.answer(answers[l.at]);
+            if (l.step.kind === 'run' && !l.step.ended) {{ gyrolab.step(1000000); continue; }}
+            gyrolab.next();
+          }}
+          const first = gyrolab.lesson().step.measured_bits;
+          gyrolab.back();
+          gyrolab.apply({{ SetDt: 0.005 }});
+          gyrolab.apply('Restart');
+          gyrolab.step(1000000);
+          gyrolab.next();
+          gyrolab.measureAgain();
+          return [first, gyrolab.lesson().at, gyrolab.lesson().step.measured_bits];
+        }})()"
+    ));
+    let (first, at, again) = (&bits[0], bits[1].as_u64().unwrap() as usize, &bits[2]);
+    assert!(again.is_string(), "a readout measured again: {bits}");
+    // The same, natively, through the same walk.
+    let mut lab = Lab::new(lesson.scene().unwrap());
+    let mut walk = gyrolab::lesson::walk::Walk::start(lesson.clone(), &mut lab).unwrap();
+    while walk.at < at {
+        match walk.step().cloned() {
+            Some(gyrolab::lesson::Step::Question { answer, .. }) => walk.answer(answer),
+            Some(gyrolab::lesson::Step::Run { until, event }) => {
+                walk.run_out(&mut lab, until, event.as_ref()).unwrap()
+            }
+            _ => {}
+        }
+        walk.next(&mut lab).unwrap();
+    }
+    walk.back();
+    lab.apply(Input::SetDt(0.005)).unwrap();
+    lab.apply(Input::Restart).unwrap();
+    walk.hold(&mut lab);
+    for _ in 0..100_000 {
+        if !lab.step() {
+            break;
+        }
+        walk.hold(&mut lab);
+    }
+    walk.next(&mut lab).unwrap();
+    walk.measure_again(&mut lab).unwrap();
+    let native = walk.measured[at].as_ref().unwrap().measured.unwrap();
+    assert_eq!(again, &json!(format!("{:016x}", native.to_bits())));
+    assert_ne!(again, first, "the run taken again measures otherwise");
+}
+
+/// Scrubbed back along the timeline and replayed to where it was: the same bits.
+#[test]
+fn the_timeline_scrubs_back_and_replays_bitwise() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((chromium, page)) = live_page(dir.path()) else {
+        return;
+    };
+    let mut b = open(&chromium, &page, "");
+    assert_eq!(b.eval("gyrolab.step(200)"), json!(200));
+    let at_200 = page_bits(&mut b);
+    control(
+        &mut b,
+        "#timeline",
+        "e.value = '50'; e.dispatchEvent(new Event('input'))",
+    );
+    assert_eq!(b.eval("gyrolab.state().step"), json!(50));
+    assert_ne!(page_bits(&mut b), at_200);
+    assert_eq!(
+        b.eval("gyrolab.replay(1000)"),
+        json!(150),
+        "replayed to the head"
+    );
+    assert_eq!(page_bits(&mut b), at_200);
+}

@@ -417,6 +417,9 @@
     $("dt").addEventListener("change", (e) => apply({ SetDt: Number(e.target.value) }) || showState());
     $("steps-per-dt").addEventListener("change", (e) => apply({ SetStepsPerDt: Number(e.target.value) }) || showState());
     $("open-code").addEventListener("click", () => openCode($("paste").value));
+    $("replay").addEventListener("click", () => {
+      setPlaying(!clock.replaying, !clock.replaying);
+    });
     $("back").addEventListener("click", () => {
       setPlaying(false);
       gl.gl_step_back(lab.handle);
@@ -473,6 +476,31 @@
     setIfIdle("substeps", s.solver.substeps);
     setIfIdle("iterations", s.solver.solver === "Soft" ? s.solver.substep_iterations : s.solver.iterations);
     if (s.friction !== null) setIfIdle("friction", s.friction);
+    showMotors(s.motors);
+  }
+
+  /** A speed field for each hinge motor (rad/s), its torque kept. */
+  function showMotors(motors) {
+    const box = $("motors");
+    const key = motors.map(([k]) => k).join(",");
+    if (box.dataset.key !== key) {
+      box.dataset.key = key;
+      box.replaceChildren(...motors.map(([k]) => {
+        const label = document.createElement("label");
+        label.className = "row";
+        const input = document.createElement("input");
+        input.type = "number";
+        input.step = "any";
+        input.id = "motor-" + k;
+        input.addEventListener("change", () => {
+          const motor = lab.state.motors.find(([j]) => j === k)[1];
+          apply({ SetMotor: { joint: k, motor: { ...motor, speed: Number(input.value) } } }) || showState();
+        });
+        label.append("motor " + k + " (rad/s) ", input);
+        return label;
+      }));
+    }
+    for (const [k, m] of motors) setIfIdle("motor-" + k, m.speed);
   }
 
   /** New start conditions: the lab's own, with what the student changed. */
@@ -583,11 +611,25 @@
   }
 
   function readoutBody(step) {
+    const again = document.createElement("button");
+    again.type = "button";
+    again.id = "measure-again";
+    again.textContent = "Measure this run";
+    again.title = "Changed something and ran again (Back, Restart, Play)? Measure what this run gives.";
+    again.addEventListener("click", measureAgain);
     return [
       para("Measured: " + step.measured, "measured"),
       para("The lesson states " + step.stated + " ± " + step.tolerance + ": " + (step.agrees ? "agrees" : "DISAGREES"), step.agrees ? "agrees" : "disagrees"),
       para("Theory: " + step.theory + (step.theory_value ? " (" + step.theory_value + ")" : "")),
+      again,
     ];
+  }
+
+  function measureAgain() {
+    if (gl.gl_measure_again(lab.handle) !== 0) say(out());
+    showLesson.shown = null;
+    refresh();
+    showCode();
   }
 
   function answer(k) {
@@ -775,10 +817,13 @@
 
   const clock = { playing: false, last: 0, owed: 0, physicsMs: 0, slowed: false, frames: 0, plotted: "" };
 
-  function setPlaying(on) {
+  /** Plays (or, `replaying`, replays the recording from the moment shown) or pauses. */
+  function setPlaying(on, replaying = false) {
     clock.playing = on;
+    clock.replaying = on && replaying;
     clock.owed = 0;
-    $("play").textContent = on ? "❚❚ Pause" : "▶ Play";
+    $("play").textContent = on && !replaying ? "❚❚ Pause" : "▶ Play";
+    $("replay").textContent = clock.replaying ? "❚❚ Replay" : "Replay";
   }
 
   /** Steps as many physics steps as real time times the time scale owes, never skipping
@@ -803,7 +848,7 @@
       const capped = n > MAX_STEPS_A_FRAME;
       n = Math.min(n, MAX_STEPS_A_FRAME);
       const start = performance.now();
-      const taken = step(n);
+      const taken = clock.replaying ? Math.max(gl.gl_replay(lab.handle, n), 0) : step(n);
       clock.physicsMs = performance.now() - start;
       clock.owed = capped ? 0 : clock.owed - n * dt;
       clock.slowed = capped || elapsed > 0.1 || clock.physicsMs > 30;
@@ -847,7 +892,16 @@
     window.gyrolab = {
       plots: () => (gl.gl_plots(lab.handle, PLOT_BYTES) === 0 ? JSON.parse(out()).length : -1),
       apply, step: stepped, poses, open, state: () => lab.state, code: setupCode,
-      error: () => lab.error, draw, setPlaying, lesson: () => lesson, answer, next,
+      error: () => lab.error, draw, setPlaying, lesson: () => lesson, answer, next, measureAgain,
+      replay: (n) => {
+        const taken = gl.gl_replay(lab.handle, n);
+        refresh();
+        return taken;
+      },
+      back: () => {
+        gl.gl_back(lab.handle);
+        refresh();
+      },
     };
     requestAnimationFrame((now) => {
       tick(now);

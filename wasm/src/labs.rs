@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 
 use glam::DVec3;
-use gyrolab_lab::contact::SolverSettings;
+use gyrolab_lab::contact::{Motor, SolverSettings};
 use gyrolab_lab::integrators::Integrator;
 use gyrolab_lab::lab::drawing::{self, Drawing, drawn_joints};
 use gyrolab_lab::lab::presets::Start;
@@ -202,6 +202,8 @@ pub struct State {
     /// The scene's camera, as the app sets it on load: where it looks, how far away, how
     /// steeply down (degrees).
     pub camera: Option<([f64; 3], f64, f64)>,
+    /// The scene's hinge motors, by joint index.
+    pub motors: Vec<(usize, Motor)>,
     /// The body held with the mouse: its lane and the pull.
     pub grab: Option<(usize, Grab)>,
     /// The recording: its first and last physics steps, and the step shown.
@@ -231,6 +233,7 @@ pub fn state(handle: u32) -> Result<String, String> {
             friction: lab.friction(),
             camera: (lab.scene().camera.as_ref())
                 .map(|c| (c.focus.to_array(), c.distance, c.pitch_deg)),
+            motors: lab.motors(),
             grab: lab.grab(),
             first_step: recorded.first,
             last_step: recorded.last,
@@ -408,4 +411,27 @@ pub fn plots(handle: u32, bytes: usize) -> Result<String, String> {
         serde_json::to_string(&plots).map_err(|e| e.to_string())
     })
     .ok_or(NO_LAB)?
+}
+
+/// Measures the lesson's readout shown again, on the run as it stands (see
+/// `Walk::measure_again`).
+pub fn measure_again(handle: u32) -> Result<(), String> {
+    with(handle, |h| match &mut h.walk {
+        Some(walk) => walk.measure_again(&mut h.lab),
+        None => Err("this lab walks no lesson".to_string()),
+    })
+    .ok_or(NO_LAB)?
+}
+
+/// Replays up to `steps` recorded physics steps from the moment shown, each simulated
+/// again and checked against the recording; how many, stopping at the recording's head.
+pub fn replay(handle: u32, steps: u32) -> Option<u32> {
+    with(handle, |h| {
+        let mut taken = 0;
+        while taken < steps && h.lab.replay_step().is_some() {
+            taken += 1;
+            hold(h);
+        }
+        taken
+    })
 }

@@ -255,6 +255,19 @@ pub extern "C" fn gl_pick(
     answer(labs::pick(handle, lane as usize, origin, dir))
 }
 
+/// Measures a lesson's readout shown again, on the run as it stands: 0, or -1 with why.
+#[unsafe(no_mangle)]
+pub extern "C" fn gl_measure_again(handle: u32) -> i32 {
+    answer(labs::measure_again(handle).map(|()| String::new()))
+}
+
+/// Replays up to `steps` recorded physics steps from the moment shown (the timeline's
+/// replay): how many, or -1 for no such lab.
+#[unsafe(no_mangle)]
+pub extern "C" fn gl_replay(handle: u32, steps: u32) -> i32 {
+    labs::replay(handle, steps).map_or(-1, |n| i32::try_from(n).unwrap_or(i32::MAX))
+}
+
 /// Goes on to a lesson's next step: 0, or -1 with the reason.
 #[unsafe(no_mangle)]
 pub extern "C" fn gl_next(handle: u32) -> i32 {

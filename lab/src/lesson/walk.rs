@@ -241,6 +241,18 @@ impl Walk {
         }
     }
 
+    /// Measures the readout shown again, on the lab as it stands now: after the student
+    /// changed what the lesson leaves unlocked and ran its run again, the readout shows
+    /// what that run measures beside what the lesson states. Nothing at another step.
+    pub fn measure_again(&mut self, lab: &mut Lab) -> Result<(), String> {
+        if matches!(self.step(), Some(Step::Readout { .. })) {
+            self.measured[self.at] = None;
+            self.arrive(lab)?;
+            self.hold(lab);
+        }
+        Ok(())
+    }
+
     /// Measures the step arrived at, if it is a readout not yet measured.
     fn arrive(&mut self, lab: &mut Lab) -> Result<(), String> {
         // A step reached again (after going back) is as it was left.
