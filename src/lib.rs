@@ -1,11 +1,13 @@
 //! gyrolab: a rigid-body physics sandbox that shows why rotation is hard.
 //!
 //! The physics (`math` ← `body` ← `integrators` ← {`hierarchy`, `contact`} ← `world`) is
-//! the crate `gyrolab-physics`, re-exported here under the same names; on it run
-//! `scene` ← `lab` ← `lesson` ← `web` ← {`cli`, `app`}. `atomic_file` (files written whole or not
-//! at all), `gif_clip` (a clip's frames as one animated GIF), `palette` (the colours the app and the web page share) and `progress` (a bar on a
-//! terminal for long work) serve the layers above the physics. See docs/architecture.md
-//! for what each holds.
+//! the crate `gyrolab-physics`, re-exported here under the same names; on it the crate
+//! `gyrolab-lab` runs `scene` ← `lab` ← `lesson` (and `palette`, the colours every view
+//! shares), also re-exported; on them run `web` ← {`cli`, `app`}. `atomic_file` (files
+//! written whole or not at all), `gif_clip` (a clip's frames as one animated GIF),
+//! `progress` (a bar on a terminal for long work), `records` (the lab's records and rows
+//! written as CSV or JSON lines), `state_file` (a moment saved) and `stopwatch` (the clock
+//! the lab is handed) serve them. See docs/architecture.md for what each holds.
 
 pub use gyrolab_lab::{lab, lesson, palette, scene};
 pub use gyrolab_physics::{body, contact, heap, hierarchy, integrators, math, world};
