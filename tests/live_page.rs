@@ -85,17 +85,30 @@ fn control(b: &mut Browser, selector: &str, action: &str) {
     assert_eq!(done, json!(true), "no control {selector}");
 }
 
+/// The live page open at its start in a browser, with the folder it was written to; or
+/// `None`, the test skipped.
+fn opened() -> Option<(tempfile::TempDir, Browser)> {
+    let dir = tempfile::tempdir().unwrap();
+    let (chromium, page) = live_page(dir.path())?;
+    let b = open(&chromium, &page, "");
+    Some((dir, b))
+}
+
+/// A scene picked from the page's menu.
+fn pick_scene(b: &mut Browser, name: &str) {
+    let pick = format!("e.value = '{name}'; e.dispatchEvent(new Event('change'))");
+    control(b, "#scene", &pick);
+}
+
 fn native(scene: &str) -> Lab {
     Lab::new(Scene::load(scene).unwrap())
 }
 
 #[test]
 fn a_student_s_changes_in_the_live_page_give_the_native_bits() {
-    let dir = tempfile::tempdir().unwrap();
-    let Some((chromium, page)) = live_page(dir.path()) else {
+    let Some((_dir, mut b)) = opened() else {
         return;
     };
-    let mut b = open(&chromium, &page, "");
     assert_eq!(
         b.eval("performance.getEntriesByType('resource').length"),
         json!(0)
@@ -131,17 +144,11 @@ fn a_student_s_changes_in_the_live_page_give_the_native_bits() {
 
 #[test]
 fn a_box_thrown_into_the_pile_gives_the_native_bits() {
-    let dir = tempfile::tempdir().unwrap();
-    let Some((chromium, page)) = live_page(dir.path()) else {
+    let Some((_dir, mut b)) = opened() else {
         return;
     };
-    let mut b = open(&chromium, &page, "");
     // pile, 1 s, a box thrown into it at 0.5 s.
-    control(
-        &mut b,
-        "#scene",
-        "e.value = 'pile'; e.dispatchEvent(new Event('change'))",
-    );
+    pick_scene(&mut b, "pile");
     let throw = Input::Spawn {
         shape: Shape::Box {
             half_extents: DVec3::splat(0.3),
@@ -167,17 +174,11 @@ fn a_box_thrown_into_the_pile_gives_the_native_bits() {
 
 #[test]
 fn an_integrator_switched_mid_run_gives_the_native_bits() {
-    let dir = tempfile::tempdir().unwrap();
-    let Some((chromium, page)) = live_page(dir.path()) else {
+    let Some((_dir, mut b)) = opened() else {
         return;
     };
-    let mut b = open(&chromium, &page, "");
     // A scene of several bodies switches its one integrator mid-run.
-    control(
-        &mut b,
-        "#scene",
-        "e.value = 'stack'; e.dispatchEvent(new Event('change'))",
-    );
+    pick_scene(&mut b, "stack");
     assert_eq!(b.eval("gyrolab.step(100)"), json!(100));
     control(
         &mut b,
@@ -252,13 +253,13 @@ fn a_set_up_code_opens_in_the_page_from_its_address_and_a_damaged_one_runs_nothi
 /// second as the heap forms.
 #[test]
 fn the_live_page_s_physics_keeps_up() {
-    let dir = tempfile::tempdir().unwrap();
-    let Some((chromium, page)) = live_page(dir.path()) else {
+    let Some((dir, mut b)) = opened() else {
         return;
     };
-    let mut b = open(&chromium, &page, "");
     let first = b.eval("gyrolab.firstFrameMs").as_f64().unwrap();
-    let bytes = std::fs::metadata(&page).unwrap().len();
+    let bytes = std::fs::metadata(dir.path().join("gyrolab.html"))
+        .unwrap()
+        .len();
     eprintln!(
         "live page: {:.2} MB, first frame drawn {first:.0} ms after it began to load",
         bytes as f64 / 1e6
@@ -274,11 +275,7 @@ fn the_live_page_s_physics_keeps_up() {
     let spin = rate(&mut b, 1000);
     b.eval("gyrolab.setPlaying(false)");
     save(&mut b, "live-four-lanes.png");
-    control(
-        &mut b,
-        "#scene",
-        "e.value = 'pile'; e.dispatchEvent(new Event('change'))",
-    );
+    pick_scene(&mut b, "pile");
     // Two seconds in, the heap is forming: its contacts are what costs.
     assert_eq!(b.eval("gyrolab.step(120)"), json!(120));
     let start = Instant::now();
@@ -343,11 +340,9 @@ fn walk_in_page(b: &mut Browser, answers: &serde_json::Value) -> serde_json::Val
 
 #[test]
 fn every_lesson_taken_live_gives_the_readouts_of_gyrolab_lesson() {
-    let dir = tempfile::tempdir().unwrap();
-    let Some((chromium, page)) = live_page(dir.path()) else {
+    let Some((_dir, mut b)) = opened() else {
         return;
     };
-    let mut b = open(&chromium, &page, "");
     for name in gyrolab::lesson::lesson_names() {
         let lesson = gyrolab::lesson::load(name).unwrap();
         let answers = right_answers(&lesson);
@@ -446,11 +441,9 @@ fn the_live_page_takes_files_and_refuses_bad_ones_in_one_line() {
 /// `gyrolab simulate --setup CODE`, ends where the page's run ends, bitwise.
 #[test]
 fn a_changed_now_try_runs_as_simulate_runs_the_page_s_code() {
-    let dir = tempfile::tempdir().unwrap();
-    let Some((chromium, page)) = live_page(dir.path()) else {
+    let Some((_dir, mut b)) = opened() else {
         return;
     };
-    let mut b = open(&chromium, &page, "");
     let answers = right_answers(&gyrolab::lesson::load("energy-drift").unwrap());
     // To the "now try", as a student: answer, play each run out, go on.
     let code = b.eval(&format!(
@@ -529,16 +522,10 @@ fn a_changed_now_try_runs_as_simulate_runs_the_page_s_code() {
 /// under the pointer, pulls it towards the pointer, and lets it go.
 #[test]
 fn a_box_is_grabbed_lifted_and_thrown_with_the_mouse() {
-    let dir = tempfile::tempdir().unwrap();
-    let Some((chromium, page)) = live_page(dir.path()) else {
+    let Some((_dir, mut b)) = opened() else {
         return;
     };
-    let mut b = open(&chromium, &page, "");
-    control(
-        &mut b,
-        "#scene",
-        "e.value = 'pile'; e.dispatchEvent(new Event('change'))",
-    );
+    pick_scene(&mut b, "pile");
     assert_eq!(b.eval("gyrolab.step(150)"), json!(150));
     b.eval("gyrolab.draw()");
     // Down on the heap where a box is under the pointer: a grid of places tried.
@@ -582,11 +569,9 @@ fn a_box_is_grabbed_lifted_and_thrown_with_the_mouse() {
 /// gives natively after the same changes, not what the first run measured.
 #[test]
 fn a_readout_measures_the_run_taken_again() {
-    let dir = tempfile::tempdir().unwrap();
-    let Some((chromium, page)) = live_page(dir.path()) else {
+    let Some((_dir, mut b)) = opened() else {
         return;
     };
-    let mut b = open(&chromium, &page, "");
     let lesson = gyrolab::lesson::load("energy-drift").unwrap();
     let answers = right_answers(&lesson);
     let bits = b.eval(&format!(
@@ -644,11 +629,9 @@ fn a_readout_measures_the_run_taken_again() {
 /// Scrubbed back along the timeline and replayed to where it was: the same bits.
 #[test]
 fn the_timeline_scrubs_back_and_replays_bitwise() {
-    let dir = tempfile::tempdir().unwrap();
-    let Some((chromium, page)) = live_page(dir.path()) else {
+    let Some((_dir, mut b)) = opened() else {
         return;
     };
-    let mut b = open(&chromium, &page, "");
     assert_eq!(b.eval("gyrolab.step(200)"), json!(200));
     let at_200 = page_bits(&mut b);
     control(

@@ -99,6 +99,7 @@
   }
 
   function refresh() {
+    view.dirty = true;
     lab.state = json(gl.gl_state(lab.handle));
     if (!lab.drawing || lanesOf(lab.state) !== lab.lanesShown) rebuild();
     showState();
@@ -146,6 +147,7 @@
     view.scene.add(sun);
     view.camera = new THREE.PerspectiveCamera(45, 1, 0.01, 1000);
     view.controls = new THREE.OrbitControls(view.camera, view.renderer.domElement);
+    view.controls.addEventListener("change", () => (view.dirty = true));
     resize();
     window.addEventListener("resize", resize);
   }
@@ -156,6 +158,7 @@
     view.renderer.setSize(box.width, box.height);
     view.camera.aspect = box.width / Math.max(box.height, 1);
     view.camera.updateProjectionMatrix();
+    view.dirty = true;
   }
 
   function geometryOf(s) {
@@ -204,6 +207,7 @@
 
   function buildView() {
     if (!view.scene) return;
+    view.dirty = true;
     for (const lane of view.lanes) {
       lane.meshes.forEach((m) => {
         view.scene.remove(m);
@@ -856,7 +860,11 @@
       refresh();
     }
     $("slow").hidden = !(clock.playing && clock.slowed);
-    draw();
+    // Drawn again only when the lab, the view or the camera changed.
+    if (view.dirty) {
+      view.dirty = false;
+      draw();
+    }
     // The plots every few frames, and whenever the moment shown moved.
     const shown = lab.state ? [lab.handle, lab.changes, lab.state.step, lab.state.last_step].join(":") : "";
     if (shown !== clock.plotted && (++clock.frames % 6 === 0 || !clock.playing)) {

@@ -121,9 +121,8 @@ impl Lab {
     /// Replaces the scene: its own time step and start conditions; the compared set stays.
     pub fn load_scene(&mut self, scene: Scene) {
         let compared = std::mem::take(&mut self.compared);
-        let times = std::mem::take(&mut self.stage_times);
-        *self = Self::build(scene, compared, self.generation, self.scene_generation + 1);
-        self.keep_stopwatch(times);
+        let built = Self::build(scene, compared, self.generation, self.scene_generation + 1);
+        self.become_lab(built);
     }
 
     /// Times each stage of the step with the caller's clock (the status line's and the
@@ -133,8 +132,12 @@ impl Lab {
         self.stage_times = StageTimes::with_clock(now);
     }
 
-    fn keep_stopwatch(&mut self, times: StageTimes) {
-        if let Some(now) = times.clock() {
+    /// Becomes `other`, keeping the caller's stopwatch: the one place a lab is replaced
+    /// whole.
+    fn become_lab(&mut self, other: Lab) {
+        let now = self.stage_times.clock();
+        *self = other;
+        if let Some(now) = now {
             self.time_stages_with(now);
         }
     }
@@ -143,9 +146,7 @@ impl Lab {
     /// new scene and a new run, so that what draws the old one knows to start again.
     pub fn replace_with(&mut self, other: Lab) {
         let (generation, scene_generation) = (self.generation, self.scene_generation);
-        let times = std::mem::take(&mut self.stage_times);
-        *self = other;
-        self.keep_stopwatch(times);
+        self.become_lab(other);
         self.generation += generation + 1;
         self.scene_generation = scene_generation + 1;
     }
@@ -194,9 +195,12 @@ impl Lab {
             scene.source_hash != self.scene.source_hash || scene.name != self.scene.name;
         let generation = self.generation + 1;
         let scene_generation = self.scene_generation + u64::from(new_scene);
-        let times = std::mem::take(&mut self.stage_times);
-        *self = Lab::from_moment(scene, moment, generation, scene_generation);
-        self.keep_stopwatch(times);
+        self.become_lab(Lab::from_moment(
+            scene,
+            moment,
+            generation,
+            scene_generation,
+        ));
         Ok(())
     }
 
