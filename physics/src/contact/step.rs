@@ -96,6 +96,25 @@ pub struct StepState {
     colour_used: Vec<u64>,
     /// Scratch of the finalize stage: each awake body's state with its solved velocities.
     solved: Vec<BodyState>,
+    /// Each awake body's kick in the current solver sub-step, by body index: how a body
+    /// that no row pushes is told to fly free.
+    kicks: Vec<Kick>,
+}
+
+/// A body's velocities before and after a sub-step's kick, and the loads that gave it.
+/// If the rows leave the kicked velocities as they were, no row pushed the body, and it
+/// takes its integrator's own step under those loads from the velocities before the
+/// kick: a free body's step, which for the linear motion of the implicit and exact
+/// integrators is the ballistic `x + hv₀ + ½h²g`, not the sub-step's symplectic Euler
+/// (`x + hv₀ + h²g`, which runs ahead of free fall by `g·h·t/2`). A body in contact keeps
+/// the symplectic update the solver's rest relies on: applied to a resting body, the
+/// ballistic step would lift it `½h²g` every sub-step.
+#[derive(Clone, Copy, Debug, Default)]
+struct Kick {
+    before: (DVec3, DVec3),
+    after: (DVec3, DVec3),
+    gravity: DVec3,
+    loads: Loads,
 }
 
 impl StepState {
@@ -572,13 +591,24 @@ impl StepState {
     /// Integrate velocities: gravity's kick over `h` to every awake body, and the kick of
     /// any other loads (`loads` is indexed by body and may be shorter: no load).
     pub(crate) fn integrate_velocities(&mut self, gravity: DVec3, loads: &[Loads], h: f64) {
+        self.kicks.resize(self.awake.len(), Kick::default());
         for &i in &self.moving {
             let b = &mut self.bodies[i];
+            let before = (b.v, b.w);
             b.v += gravity * h;
+            let mut load = Loads::default();
             if let Some(l) = loads.get(i) {
                 b.v += l.force * (b.inv_mass * h);
                 b.w += b.inv_inertia * l.torque * h;
+                load = *l;
             }
+            let after = (b.v, b.w);
+            self.kicks[i] = Kick {
+                before,
+                after,
+                gravity,
+                loads: load,
+            };
         }
     }
 
@@ -680,11 +710,23 @@ impl StepState {
                 movers.advance(i, &mut bodies[i], h)?;
             }
         }
-        let (awake, moved) = (&self.awake, &moved);
+        let (awake, moved, kicks) = (&self.awake, &moved, &self.kicks);
         let free = |i: usize, body: &mut Body, solver: &mut SolverBody, pose: &mut Pose| {
             if moved.binary_search(&i).is_err() {
-                hand_velocities(body, solver)?;
-                integrator.step(&body.props, &mut body.state, Loads::default(), h)?;
+                let kick = &kicks[i];
+                if (solver.v, solver.w) == kick.after {
+                    // No row pushed it: a free body's step (see `Kick`).
+                    let (v, w) = kick.before;
+                    hand_velocities(body, &SolverBody { v, w, ..*solver })?;
+                    let loads = Loads {
+                        force: kick.loads.force + kick.gravity * body.props.mass,
+                        ..kick.loads
+                    };
+                    integrator.step(&body.props, &mut body.state, loads, h)?;
+                } else {
+                    hand_velocities(body, solver)?;
+                    integrator.step(&body.props, &mut body.state, Loads::default(), h)?;
+                }
             }
             *solver = SolverBody::new(&body.props, &body.state);
             *pose = Pose::of(&body.state);
