@@ -317,11 +317,15 @@ fn manifest_section(path: &str, name: &str) -> Vec<String> {
 }
 
 /// The physics crate is one other engines can take: its dependencies are the numbers,
-/// saving a state and the solver's threads, nothing of the app or the command line.
+/// saving a state, the solver's threads and vectors on the stack, nothing of the app or
+/// the command line.
 #[test]
-fn the_physics_crate_depends_on_glam_libm_serde_and_rayon_only() {
+fn the_physics_crate_depends_on_glam_libm_serde_rayon_and_arrayvec_only() {
     let section = |name| manifest_section("physics/Cargo.toml", name);
-    assert_eq!(section("dependencies"), ["glam", "libm", "serde", "rayon"]);
+    assert_eq!(
+        section("dependencies"),
+        ["glam", "libm", "serde", "rayon", "arrayvec"]
+    );
     // Its benches measure with criterion; nothing else comes with the tests.
     assert_eq!(section("dev-dependencies"), ["criterion"]);
 }

@@ -8,6 +8,7 @@
 
 use crate::contact::graph::{ContactGraph, NONE};
 use crate::contact::joints::joint::Joint;
+use crate::contact::scratch::Scratch;
 use crate::contact::settings::SolverSettings;
 
 /// One body's sleep state.
@@ -86,16 +87,18 @@ impl Sleeping {
     }
 
     /// Puts to sleep every island whose bodies have all been slow for the sleep time, and
-    /// wakes the others; returns how many islands are awake, the bodies that fell asleep
-    /// (their velocities must be zeroed) and how many bodies it walked. `edges` are the
-    /// joints and the pairs of bodies the user rows join.
+    /// wakes the others; returns how many islands are awake and how many bodies it
+    /// walked, and leaves the bodies that fell asleep (their velocities must be zeroed)
+    /// in `scratch.fell_asleep`. `edges` are the joints and the pairs of bodies the user
+    /// rows join.
     pub(crate) fn update<V>(
         &mut self,
         graph: &ContactGraph<V>,
         edges: (&[Joint], &[(usize, usize)]),
         settings: &SolverSettings,
-    ) -> (usize, Vec<usize>, usize) {
-        update(graph, edges, &mut self.0, settings)
+        scratch: &mut Scratch,
+    ) -> (usize, usize) {
+        update(graph, edges, (&mut self.0, scratch), settings)
     }
 }
 
@@ -116,8 +119,8 @@ pub fn sleep_speed(
 }
 
 /// Puts to sleep every island whose bodies have all been slow for the sleep time, and
-/// wakes the others; returns how many islands are awake, the bodies that fell asleep in
-/// this call (their velocities must be zeroed) and how many bodies it walked. `links` are the pairs of bodies the
+/// wakes the others; returns how many islands are awake and how many bodies it walked,
+/// and leaves the bodies that fell asleep in this call in `scratch.fell_asleep`. `links` are the pairs of bodies the
 /// user rows join: a row links an island as a joint does, so it never holds an awake
 /// body against a sleeping one, which the solver takes as immovable.
 ///
@@ -128,9 +131,9 @@ pub fn sleep_speed(
 fn update<V>(
     graph: &ContactGraph<V>,
     (joints, links): (&[Joint], &[(usize, usize)]),
-    sleep: &mut [Sleep],
+    (sleep, scratch): (&mut [Sleep], &mut Scratch),
     settings: &SolverSettings,
-) -> (usize, Vec<usize>, usize) {
+) -> (usize, usize) {
     let n = sleep.len();
     let joined = || {
         joints
@@ -139,68 +142,76 @@ fn update<V>(
             .filter_map(|j| j.b.map(|b| (j.a as u32, b as u32)))
             .chain(links.iter().map(|&(a, b)| (a as u32, b as u32)))
     };
-    let awake: Vec<u32> = (0..n as u32)
-        .filter(|&b| !sleep[b as usize].asleep)
-        .collect();
-    if settings.sleep
+    let mut awake = std::mem::take(&mut scratch.awake);
+    awake.clear();
+    awake.extend((0..n as u32).filter(|&b| !sleep[b as usize].asleep));
+    let mut links = std::mem::take(&mut scratch.links);
+    let walked = if settings.sleep
         && awake.len() < n
-        && let Some(edges) = awake_links(graph, joined(), &awake, sleep)
+        && awake_links(graph, joined(), (&awake, &mut links), sleep)
     {
-        return decide(n, edges.into_iter(), &awake, sleep, settings);
-    }
-    let edges = graph.ends().iter().map(|&[a, b]| (a, b)).chain(joined());
-    let all: Vec<u32> = (0..n as u32).collect();
-    decide(n, edges, &all, sleep, settings)
+        decide(n, links.iter().copied(), (&awake, sleep, scratch), settings)
+    } else {
+        let edges = graph.ends().iter().map(|&[a, b]| (a, b)).chain(joined());
+        awake.clear();
+        awake.extend(0..n as u32);
+        decide(n, edges, (&awake, sleep, scratch), settings)
+    };
+    (scratch.awake, scratch.links) = (awake, links);
+    walked
 }
 
-/// The links of the `awake` bodies (their contacts, and the `joined` pairs), or `None`
-/// if one links an awake body to an asleep one.
+/// Lists in `edges` the links of the `awake` bodies (their contacts, and the `joined`
+/// pairs); `false` if one links an awake body to an asleep one.
 fn awake_links<V>(
     graph: &ContactGraph<V>,
     joined: impl Iterator<Item = (u32, u32)>,
-    awake: &[u32],
+    (awake, edges): (&[u32], &mut Vec<(u32, u32)>),
     sleep: &[Sleep],
-) -> Option<Vec<(u32, u32)>> {
+) -> bool {
     let asleep = |b: u32| b != NONE && sleep[b as usize].asleep;
-    let mut edges = Vec::new();
+    edges.clear();
     for &b in awake {
         for (_, other) in graph.contacts_of(b) {
             if asleep(other) {
-                return None;
+                return false;
             }
             edges.push((b, other));
         }
     }
     for (a, b) in joined {
         if asleep(a) != asleep(b) {
-            return None;
+            return false;
         }
         if !asleep(a) {
             edges.push((a, b));
         }
     }
-    Some(edges)
+    true
 }
 
 /// The islands of `edges` among `bodies` (the links of every one of them, and no
 /// other's): each is put to sleep if all its bodies have been slow for the sleep time,
-/// and woken otherwise; returns how many of them are awake, the bodies that fell
-/// asleep and how many bodies it walked.
+/// and woken otherwise; returns how many of them are awake and how many bodies it
+/// walked, and leaves the bodies that fell asleep in `scratch.fell_asleep`.
 fn decide(
     n: usize,
     edges: impl Iterator<Item = (u32, u32)>,
-    bodies: &[u32],
-    sleep: &mut [Sleep],
+    (bodies, sleep, scratch): (&[u32], &mut [Sleep], &mut Scratch),
     settings: &SolverSettings,
-) -> (usize, Vec<usize>, usize) {
-    let roots = components(n, edges);
-    let mut calm = vec![f64::INFINITY; n];
+) -> (usize, usize) {
+    let roots = &mut scratch.roots;
+    components_into(roots, n, edges);
+    let calm = &mut scratch.calm;
+    calm.clear();
+    calm.resize(n, f64::INFINITY);
     let mut count = 0;
     for &b in bodies {
         let (b, r) = (b as usize, roots[b as usize] as usize);
         calm[r] = calm[r].min(sleep[b].timer);
     }
-    let mut fell_asleep = Vec::new();
+    let fell_asleep = &mut scratch.fell_asleep;
+    fell_asleep.clear();
     for &b in bodies {
         let (b, r) = (b as usize, roots[b as usize]);
         let asleep = settings.sleep && calm[r as usize] >= settings.sleep_time;
@@ -210,7 +221,7 @@ fn decide(
         }
         sleep[b].asleep = asleep;
     }
-    (count, fell_asleep, bodies.len())
+    (count, bodies.len())
 }
 
 /// The island of each body, as the index of one body of it: connected components of `edges`
@@ -219,7 +230,15 @@ fn decide(
 /// algorithms that see every element in no particular order, and measured faster than the
 /// walk in `benches/contact_graph.rs`.
 pub fn components(n: usize, edges: impl Iterator<Item = (u32, u32)>) -> Vec<u32> {
-    let mut parent: Vec<u32> = (0..n as u32).collect();
+    let mut parent = Vec::new();
+    components_into(&mut parent, n, edges);
+    parent
+}
+
+/// [`components`] into `parent`, whose memory is reused.
+fn components_into(parent: &mut Vec<u32>, n: usize, edges: impl Iterator<Item = (u32, u32)>) {
+    parent.clear();
+    parent.extend(0..n as u32);
     fn root(parent: &mut [u32], mut x: u32) -> u32 {
         while parent[x as usize] != x {
             // Path halving: every other node on the way points to its grandparent.
@@ -233,16 +252,15 @@ pub fn components(n: usize, edges: impl Iterator<Item = (u32, u32)>) -> Vec<u32>
         if a == NONE || b == NONE {
             continue;
         }
-        let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+        let (ra, rb) = (root(parent, a), root(parent, b));
         // The smaller index becomes the root, so labels do not depend on edge order.
         if ra != rb {
             parent[ra.max(rb) as usize] = ra.min(rb);
         }
     }
     for x in 0..n as u32 {
-        parent[x as usize] = root(&mut parent, x);
+        parent[x as usize] = root(parent, x);
     }
-    parent
 }
 
 #[cfg(test)]

@@ -1,12 +1,27 @@
 //! Contact manifolds: up to four points sharing one normal, each with a feature id that
 //! stays the same while the same features touch, so last step's impulses warm start it.
 
+use arrayvec::ArrayVec;
 use glam::{DQuat, DVec3};
 
 use crate::contact::pose::Pose;
 
 /// The greatest number of points a manifold keeps: four span a face contact.
 pub const MAX_POINTS: usize = 4;
+
+/// A candidate point of a manifold: position, separation, feature id.
+pub type Candidate = (DVec3, f64, u32);
+
+/// The most candidates a pair offers: a box's eight corners on a plane, or a face clipped
+/// by four side planes (four corners and one more per plane); room for twice that, since
+/// rounding may make a nearly straight corner cross a plane twice.
+pub const MAX_CANDIDATES: usize = 16;
+
+/// A pair's candidate points, on the stack.
+pub type Candidates = ArrayVec<Candidate, MAX_CANDIDATES>;
+
+/// The points a manifold keeps, on the stack.
+pub type Reduced = ArrayVec<Candidate, MAX_POINTS>;
 
 /// How close (m) a new point must be to an old one of another id to take its warm start.
 pub const SAME_PLACE: f64 = 0.01;
@@ -248,19 +263,17 @@ const KEEP_SHARE: f64 = 0.9;
 /// Each choice goes to a point of `last` (the pair's manifold of the last step) within
 /// [`KEEP_DEPTH`] or [`KEEP_SHARE`] of the best. Four well-spread points hold a box flat;
 /// four clustered ones let it rock.
-pub fn reduce(
-    candidates: &[(DVec3, f64, u32)],
-    normal: DVec3,
-    last: &[ContactPoint],
-) -> Vec<(DVec3, f64, u32)> {
+pub fn reduce(candidates: &[Candidate], normal: DVec3, last: &[ContactPoint]) -> Reduced {
     if candidates.len() <= MAX_POINTS {
-        return candidates.to_vec();
+        return candidates.iter().copied().collect();
     }
     let all = 0..candidates.len();
     let before = |k: usize| last.iter().any(|p| p.id == candidates[k].2);
-    let touching: Vec<usize> = all.clone().filter(|&k| candidates[k].1 <= 0.0).collect();
-    if (1..=MAX_POINTS).contains(&touching.len()) {
-        let keep = spread_from(touching, candidates, normal, before);
+    let is_touching = |k: &usize| candidates[*k].1 <= 0.0;
+    let touching = all.clone().filter(is_touching).count();
+    if (1..=MAX_POINTS).contains(&touching) {
+        let keep = all.clone().filter(is_touching).collect();
+        let keep = spread_from(keep, candidates, normal, before);
         return keep.into_iter().map(|k| candidates[k]).collect();
     }
     let deepest = pick(
@@ -280,7 +293,9 @@ pub fn reduce(
     let far = far.unwrap_or(0);
     let p1 = candidates[far].0;
     let area = |k: usize| (p1 - p0).cross(candidates[k].0 - p0).dot(normal);
-    let mut keep = vec![deepest, far];
+    let mut keep: ArrayVec<usize, MAX_POINTS> = ArrayVec::new();
+    keep.push(deepest);
+    keep.push(far);
     for sign in [1.0, -1.0] {
         let others = all.clone().filter(|&k| k != deepest && k != far);
         if let Some(k) = pick(others, |k| sign * area(k), spread, before)
@@ -296,22 +311,23 @@ pub fn reduce(
 /// a lone kept point, or adding the most area to the kept ones, each pick going to a
 /// point that was `before` within [`KEEP_SHARE`] of the best.
 fn spread_from(
-    mut keep: Vec<usize>,
-    candidates: &[(DVec3, f64, u32)],
+    mut keep: ArrayVec<usize, MAX_POINTS>,
+    candidates: &[Candidate],
     normal: DVec3,
     before: impl Fn(usize) -> bool + Copy,
-) -> Vec<usize> {
+) -> ArrayVec<usize, MAX_POINTS> {
     let at = |k: usize| candidates[k].0;
     while keep.len() < MAX_POINTS {
+        let kept: ArrayVec<DVec3, MAX_POINTS> = keep.iter().map(|&i| at(i)).collect();
         let base = if keep.len() >= 3 {
-            hull_area(&keep.iter().map(|&i| at(i)).collect::<Vec<_>>(), normal)
+            hull_area(&kept, normal)
         } else {
             0.0
         };
         // What a point adds: the floor is a share of the most any adds, so that a point
         // of the last manifold that adds nothing is not kept over one that does.
         let gain = |k: usize| {
-            let mut with: Vec<DVec3> = keep.iter().map(|&i| at(i)).collect();
+            let mut with = kept.clone();
             with.push(at(k));
             match with.len() {
                 2 => (with[1] - with[0]).length(),

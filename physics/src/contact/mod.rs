@@ -33,6 +33,7 @@ pub(crate) mod joints;
 pub(crate) mod kinematic;
 pub(crate) mod manifold;
 pub(crate) mod pose;
+mod scratch;
 pub mod settings;
 mod snapshot;
 pub mod solver;
@@ -42,6 +43,7 @@ use glam::DVec3;
 
 use crate::body::Body;
 pub use crate::body::Material;
+use crate::contact::scratch::Scratch;
 use detect::Proxy;
 pub use geometry::{Aabb, Geom, Plane};
 pub use graph::{ContactGraph, NONE};
@@ -175,6 +177,12 @@ pub struct Contacts {
     /// each step's prepare stage, so not a state.
     #[serde(skip)]
     state: StepState,
+    /// The detection's and the sleep stage's buffers, kept so that a step allocates
+    /// nothing.
+    #[serde(skip)]
+    scratch: Scratch,
+    #[serde(skip)]
+    found_buffers: detect::FoundBuffers,
 }
 
 impl Contacts {

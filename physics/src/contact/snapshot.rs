@@ -6,6 +6,7 @@
 //! not compile until it is sorted into state or scratch.
 
 use crate::contact::Contacts;
+use crate::contact::scratch::Scratch;
 use crate::contact::step::StepState;
 use crate::heap::vec_bytes;
 
@@ -59,6 +60,8 @@ impl Contacts {
             fresh: _,
             woken: _,
             state: _,
+            scratch: _,
+            found_buffers: _,
         } = self;
         Contacts {
             settings: *settings,
@@ -86,6 +89,8 @@ impl Contacts {
             fresh: Vec::new(),
             woken: Vec::new(),
             state: StepState::default(),
+            scratch: Scratch::default(),
+            found_buffers: Default::default(),
         }
     }
 
@@ -118,6 +123,8 @@ impl Contacts {
             fresh: _,
             woken: _,
             state: _,
+            scratch: _,
+            found_buffers: _,
         } = from;
         self.settings = *settings;
         self.planes.clone_from(planes);

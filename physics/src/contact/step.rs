@@ -23,7 +23,7 @@ use crate::contact::pose::{Pose, WORLD_POSE};
 use crate::contact::settings::{JointSolver, SolverKind, SolverSettings};
 use crate::contact::solver::bias::NormalBias;
 use crate::contact::solver::body::SolverBody;
-use crate::contact::solver::colouring::{self, Colours};
+use crate::contact::solver::colouring::{self, Colours, Marks};
 use crate::contact::solver::contact_rows::{ContactInput, ContactRows};
 use crate::contact::solver::groups::Groups;
 use crate::contact::solver::kernel::RowPass;
@@ -93,7 +93,11 @@ pub struct StepState {
     jobs: Vec<(usize, usize)>,
     job_contacts: Vec<usize>,
     order: Vec<u32>,
-    colour_used: Vec<u64>,
+    colour_used: Marks,
+    /// Scratch of the prepare stage: which bodies a row holds, and a list of bodies or
+    /// contacts a stage walks.
+    held: Vec<bool>,
+    listed: Vec<usize>,
     /// Scratch of the finalize stage: each awake body's state with its solved velocities.
     solved: Vec<BodyState>,
     /// Each awake body's kick in the current solver sub-step, by body index: how a body
@@ -286,9 +290,11 @@ impl Contacts {
     /// The fast pairs' sweep ([`Contacts::sweep_back`]) over the bodies it may move:
     /// riders move in their frames, and a jointed body moved back alone would start the
     /// next step with its joint stretched, so neither is swept.
-    fn sweep_free_bodies(&self, bodies: &mut [Body], movers: &dyn Movers) {
+    fn sweep_free_bodies(&mut self, bodies: &mut [Body], movers: &dyn Movers) {
         // Only bodies this step moved (an asleep or passive one has nothing to sweep).
-        let mut free = vec![false; bodies.len()];
+        let mut free = std::mem::take(&mut self.scratch.free);
+        free.clear();
+        free.resize(bodies.len(), false);
         for &i in &self.state.moving {
             free[i] = !movers.moves(i);
         }
@@ -300,6 +306,7 @@ impl Contacts {
             }
         }
         self.sweep_back(bodies, |i| free[i]);
+        self.scratch.free = free;
     }
 
     /// Readout: what the last step found, for the app (the sleep stage counts the
@@ -325,9 +332,9 @@ impl Contacts {
         }
         let links = self.user_rows.links(bodies.len());
         let edges = (&self.joints[..], &links[..]);
-        let (islands, fell_asleep, walked) =
-            (self.sleep).update(&self.graph, edges, &self.settings);
-        for b in fell_asleep {
+        let (islands, walked) =
+            (self.sleep).update(&self.graph, edges, &self.settings, &mut self.scratch);
+        for &b in &self.scratch.fell_asleep {
             bodies[b].state.velocity = DVec3::ZERO;
             bodies[b].state.angular_momentum = DVec3::ZERO;
         }
@@ -338,10 +345,12 @@ impl Contacts {
     /// Sleep timers: each awake body's timer advances over the step of `h` just taken, or
     /// is reset if it moved faster than the sleep speed ([`islands::sleep_speed`]).
     fn tick_sleep(&mut self, bodies: &[Body], h: f64) {
-        let mut speeds = Vec::new();
+        let mut speeds = std::mem::take(&mut self.scratch.speeds);
+        let mut ticking = std::mem::take(&mut self.scratch.ticking);
         let (start, sleep) = (&self.state.start, &self.sleep);
         // An asleep body's timer does not move.
-        let ticking: Vec<usize> = (0..bodies.len()).filter(|&i| !sleep.asleep(i)).collect();
+        ticking.clear();
+        ticking.extend((0..bodies.len()).filter(|&i| !sleep.asleep(i)));
         parallel::collect(ticking.len(), &mut speeds, |k| {
             let i = ticking[k];
             let (b, from) = (&bodies[i], &start[i]);
@@ -358,6 +367,7 @@ impl Contacts {
             )
         });
         (self.sleep).tick((&ticking, &speeds), &self.settings, h);
+        (self.scratch.speeds, self.scratch.ticking) = (speeds, ticking);
     }
 }
 
@@ -424,14 +434,19 @@ impl StepState {
     /// not read; so is its start, which only the sleep test reads.
     fn prepare_poses(&mut self, bodies: &[Body], sleep: &Sleeping, kinematic: &[Kinematic]) {
         let n = bodies.len();
-        let mut held = vec![false; n];
+        let (held, list) = (&mut self.held, &mut self.listed);
+        held.clear();
+        held.resize(n, false);
         for &(a, b) in &self.jobs {
             for i in [a, b].into_iter().filter(|&i| i < n) {
                 held[i] = true;
             }
         }
+        let held = &*held;
         let fresh = |i: usize| !sleep.asleep(i) || held[i];
-        let list: Vec<usize> = (0..n).filter(|&i| fresh(i)).collect();
+        list.clear();
+        list.extend((0..n).filter(|&i| fresh(i)));
+        let list = &*list;
         self.made += list.len();
         self.poses.resize(n, WORLD_POSE);
         for_each_listed(&mut self.poses, (&list, fresh), |i, pose| {
@@ -481,21 +496,20 @@ impl StepState {
     fn list_jobs(&mut self, graph: &ContactGraph<Contact>, n: usize) {
         self.jobs.clear();
         self.job_contacts.clear();
-        let active: Vec<usize> = if self.moving.len() * 4 < n {
-            let mut listed: Vec<usize> = (self.moving.iter())
-                .flat_map(|&b| graph.contacts_of(b as u32).map(|(c, _)| c))
-                .collect();
-            listed.sort_unstable();
-            listed.dedup();
-            listed
+        let mut active = std::mem::take(&mut self.listed);
+        active.clear();
+        if self.moving.len() * 4 < n {
+            active.extend(
+                (self.moving.iter()).flat_map(|&b| graph.contacts_of(b as u32).map(|(c, _)| c)),
+            );
+            active.sort_unstable();
+            active.dedup();
         } else {
-            (0..graph.len())
-                .filter(|&c| {
-                    let [a, b] = graph.bodies(c);
-                    self.active(a, b)
-                })
-                .collect()
-        };
+            active.extend((0..graph.len()).filter(|&c| {
+                let [a, b] = graph.bodies(c);
+                self.active(a, b)
+            }));
+        }
         let values = graph.values();
         for grounded in [true, false] {
             for &c in &active {
@@ -515,6 +529,7 @@ impl StepState {
                 self.job_contacts.push(c);
             }
         }
+        self.listed = active;
     }
 
     /// Coloured, the rows go colour by colour, each colour still from the ground up.

@@ -119,6 +119,9 @@ struct Handoff {
     jumps: Vec<Option<Delta>>,
     /// Which bodies the contact solver moved (empty without contacts).
     solved: Vec<bool>,
+    /// How far into the step the solver has moved each rider (kept so that a step
+    /// allocates nothing).
+    elapsed: Vec<f64>,
 }
 
 /// Below this many bodies a step is cheaper on one thread than the fork-join.
@@ -424,11 +427,14 @@ impl World {
             return Ok(());
         };
         let h = self.handoff.h;
+        let elapsed = &mut self.handoff.elapsed;
+        elapsed.clear();
+        elapsed.resize(self.bodies.len(), 0.0);
         let mut movers = RiderMovers {
             mounts: &mut self.mounts,
             motion: &mut self.handoff.motion,
             integrator: self.integrator,
-            elapsed: vec![0.0; self.bodies.len()],
+            elapsed,
         };
         contacts.solve(
             &mut self.bodies,

@@ -125,7 +125,7 @@ pub struct RiderMovers<'a> {
     /// The integrator that turns the riders.
     pub integrator: Integrator,
     /// How far into the step each body has been moved.
-    pub elapsed: Vec<f64>,
+    pub elapsed: &'a mut [f64],
 }
 
 impl Movers for RiderMovers<'_> {

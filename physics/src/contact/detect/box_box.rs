@@ -2,10 +2,11 @@
 //! axis, the incident face clipped against the reference face's sides (up to eight
 //! points, reduced to four); for an edge axis, the closest points of the two edges.
 
+use arrayvec::ArrayVec;
 use glam::{DMat3, DVec3};
 
 use crate::contact::geometry::{Geom, closest_segments};
-use crate::contact::manifold::{ContactPoint, Manifold, Side, reduce};
+use crate::contact::manifold::{Candidates, ContactPoint, MAX_CANDIDATES, Manifold, Side, reduce};
 
 /// The second box's faces win only if clearly better than the first's: near-ties
 /// otherwise flip the manifold (and its feature ids) from step to step, warm starting is
@@ -230,12 +231,14 @@ fn face_contact(
     let inc_center = ci + ri.col(k) * (inc_sign * hi[k]);
     let (a1, a2) = ((k + 1) % 3, (k + 2) % 3);
     let (e1, e2) = (ri.col(a1) * hi[a1], ri.col(a2) * hi[a2]);
-    let mut poly: Vec<(DVec3, u32)> = vec![
+    let mut poly: Polygon = [
         (inc_center + e1 + e2, 0),
         (inc_center - e1 + e2, 1),
         (inc_center - e1 - e2, 2),
         (inc_center + e1 - e2, 3),
-    ];
+    ]
+    .into_iter()
+    .collect();
     for (plane, (dir, ext)) in [(du, hr[u]), (-du, hr[u]), (dv, hr[v]), (-dv, hr[v])]
         .into_iter()
         .enumerate()
@@ -246,7 +249,7 @@ fn face_contact(
             return None;
         }
     }
-    let candidates: Vec<(DVec3, f64, u32)> = poly
+    let candidates: Candidates = poly
         .into_iter()
         .filter_map(|(p, id)| {
             let sep = n.dot(p - face_center);
@@ -270,22 +273,27 @@ fn face_contact(
     Some(m)
 }
 
+/// An incident face's corners as the side planes clip it, with their feature ids.
+type Polygon = ArrayVec<(DVec3, u32), MAX_CANDIDATES>;
+
 /// Sutherland–Hodgman against `dir · p ≤ offset`. A new vertex's id is derived from its
-/// edge's end ids and the plane, so the same configuration gives the same ids.
-fn clip(poly: &[(DVec3, u32)], dir: DVec3, offset: f64, plane: u32) -> Vec<(DVec3, u32)> {
-    let mut out = Vec::with_capacity(poly.len() + 2);
+/// edge's end ids and the plane, so the same configuration gives the same ids. A convex
+/// polygon gains at most one corner; a corner beyond the room (which only rounding could
+/// make) is left out.
+fn clip(poly: &[(DVec3, u32)], dir: DVec3, offset: f64, plane: u32) -> Polygon {
+    let mut out = Polygon::new();
     for i in 0..poly.len() {
         let (p, ip) = poly[i];
         let (q, iq) = poly[(i + 1) % poly.len()];
         let (dp, dq) = (dir.dot(p) - offset, dir.dot(q) - offset);
         if dp <= 0.0 {
-            out.push((p, ip));
+            let _ = out.try_push((p, ip));
         }
         if (dp < 0.0) != (dq < 0.0) && (dp - dq).abs() > 1e-300 {
             let t = dp / (dp - dq);
             let id =
                 (ip.wrapping_mul(31) ^ iq.wrapping_mul(7) ^ (plane + 1) << 12) & 0xFFFF | 0x100;
-            out.push((p + (q - p) * t, id));
+            let _ = out.try_push((p + (q - p) * t, id));
         }
     }
     out

@@ -411,8 +411,9 @@ impl Kept {
         }
         let (old, new) = self.pairs.split_at_mut(head);
         if !same {
-            // A merge sort: it takes the long runs still in order as they are.
-            old.sort_by_key(|p| p.0);
+            // Every key is its pair's own (two distinct places in the order), so an
+            // unstable sort orders them as a stable one would, with no buffer.
+            old.sort_unstable_by_key(|p| p.0);
         }
         new.sort_unstable_by_key(|p| p.0);
         if old.is_empty() || new.is_empty() {

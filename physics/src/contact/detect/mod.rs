@@ -35,6 +35,15 @@ pub(super) struct Proxy {
 /// manifold and the mixed material.
 type Touch = ((u32, u32), (u32, u32, u32), Manifold, Material);
 
+/// Detection's buffers of its own types, kept so that a step allocates nothing: the
+/// manifolds found against planes and kinematic parts on their way to the graph, and
+/// the proxies made again before they take their places.
+#[derive(Clone, Debug, Default)]
+pub(super) struct FoundBuffers {
+    touches: Vec<Touch>,
+    proxies: Vec<Proxy>,
+}
+
 /// The bits of a body's state that its proxies were made from: its position and
 /// orientation, and whether it was at rest (no velocity, no angular momentum: then each
 /// proxy's reach is the speculative half-distance, whatever the step). One cache line,
@@ -94,11 +103,14 @@ impl Contacts {
             self.update_proxies(bodies, h);
             self.broad_phase();
             self.collide_pairs(bodies);
-            let mut grounded = self.collide_planes(bodies);
+            let mut grounded = std::mem::take(&mut self.found_buffers.touches);
+            grounded.clear();
+            self.collide_planes(bodies, &mut grounded);
             self.collide_kinematic(bodies, h, &mut grounded);
-            for (a, b, m, material) in grounded {
+            for (a, b, m, material) in grounded.drain(..) {
                 self.touch(a, b, m, material);
             }
+            self.found_buffers.touches = grounded;
             self.erase_stale();
         });
     }
@@ -140,9 +152,11 @@ impl Contacts {
             }
         };
         let boxed = |p: &Proxy| p.geom.aabb().expanded(DVec3::splat(p.reach));
-        let awake: Vec<u32> = (0..owners.len() as u32)
-            .filter(|&k| !sleep.asleep(owners[k as usize].0 as usize))
-            .collect();
+        let mut awake = std::mem::take(&mut self.awake_proxies);
+        awake.clear();
+        awake.extend(
+            (0..owners.len() as u32).filter(|&k| !sleep.asleep(owners[k as usize].0 as usize)),
+        );
         // Made again: the awake bodies' proxies, and those of the asleep bodies not
         // still where and as their proxies were made (fallen asleep since, or moved from
         // outside without being woken). A change of the reach at rest makes every one.
@@ -150,9 +164,10 @@ impl Contacts {
             && self.boxes.len() == owners.len()
             && self.stills.0 == spec
             && self.stills.1.len() == bodies.len();
-        let mut remade = Vec::new();
+        let mut remade = std::mem::take(&mut self.scratch.remade);
+        remade.clear();
         if layout {
-            remade = self.moved_asleep(bodies, &owners);
+            self.moved_asleep(bodies, &owners, &mut remade);
             remade.extend_from_slice(&awake);
             remade.sort_unstable();
         }
@@ -164,19 +179,22 @@ impl Contacts {
             self.stills.1.clear();
             (self.stills.1).extend(bodies.iter().map(|b| Still::of(&b.state)));
         } else {
-            let mut fresh = Vec::new();
+            let mut fresh = std::mem::take(&mut self.found_buffers.proxies);
             parallel::collect(remade.len(), &mut fresh, |m| make(remade[m] as usize));
-            for (&k, proxy) in remade.iter().zip(fresh) {
+            for (&k, proxy) in remade.iter().zip(fresh.drain(..)) {
                 self.boxes[k as usize] = boxed(&proxy);
                 self.proxies[k as usize] = proxy;
                 let i = owners[k as usize].0 as usize;
                 self.stills.1[i] = Still::of(&bodies[i].state);
             }
             self.stats.made = remade.len();
+            self.found_buffers.proxies = fresh;
         }
+        self.scratch.remade = remade;
         self.stills.0 = spec;
         self.owners = owners;
-        self.owners_of = (bodies.len(), self.passive.clone());
+        self.owners_of.0 = bodies.len();
+        self.owners_of.1.clone_from(&self.passive);
         self.awake_proxies = awake;
     }
 
@@ -191,15 +209,11 @@ impl Contacts {
     /// were ([`Still`]), in one pass over contiguous memory with no branch on the data
     /// but the sleep flag (comparing each proxy's pose, 208 bytes apart, field by field,
     /// took 8.5 µs a step beside the asleep 1,000-box heap).
-    fn moved_asleep(&self, bodies: &[Body], owners: &[(u32, u32)]) -> Vec<u32> {
-        let mut moved = Vec::new();
+    fn moved_asleep(&self, bodies: &[Body], owners: &[(u32, u32)], proxies: &mut Vec<u32>) {
         let each = bodies.iter().zip(&self.stills.1).zip(self.sleep.iter());
-        for (i, ((body, still), sleep)) in each.enumerate() {
-            if sleep.asleep && !still.holds(&body.state) {
-                moved.push(i);
-            }
-        }
-        let mut proxies = Vec::new();
+        let moved = (each.enumerate())
+            .filter(|(_, ((body, still), sleep))| sleep.asleep && !still.holds(&body.state))
+            .map(|(i, _)| i);
         for i in moved {
             // The owners are in body order: the body's proxies are found by bisection.
             let first = owners.partition_point(|o| (o.0 as usize) < i);
@@ -209,7 +223,6 @@ impl Contacts {
                 .count();
             proxies.extend(first as u32..(first + count) as u32);
         }
-        proxies
     }
 
     /// Broad phase: the pairs of proxies whose boxes overlap, of different bodies not
@@ -345,8 +358,8 @@ impl Contacts {
     }
 
     /// Planes: each awake proxy against each plane that its box reaches, the same way.
-    /// Returns the manifolds found, for the graph after the kinematic parts'.
-    fn collide_planes(&mut self, bodies: &[Body]) -> Vec<Touch> {
+    /// Adds the manifolds found to `grounded`, for the graph after the kinematic parts'.
+    fn collide_planes(&mut self, bodies: &[Body], grounded: &mut Vec<Touch>) {
         let spec = 0.5 * self.settings.speculative_distance;
         let mut found = std::mem::take(&mut self.found);
         let (proxies, planes, boxes) = (&self.proxies, &self.planes, &self.boxes);
@@ -361,7 +374,6 @@ impl Contacts {
             }
             narrow_phase::collide_plane(&proxy.geom, plane, proxy.reach + spec)
         });
-        let mut grounded = Vec::new();
         for (k, m) in found.iter_mut().enumerate() {
             if let Some(m) = m.take() {
                 let p = awake[k / planes.len()] as usize;
@@ -375,7 +387,6 @@ impl Contacts {
             }
         }
         self.found = found;
-        grounded
     }
 
     /// Kinematic parts: kinematic colliders are few (a frame's parts), so each part is
@@ -433,17 +444,20 @@ impl Contacts {
         let (stamp, sleep) = (self.stamp, &self.sleep);
         let asleep = |b: u32| b == NONE || sleep.asleep(b as usize);
         let n = sleep.len() as u32;
-        let awake: Vec<u32> = (0..n).filter(|&b| !asleep(b)).collect();
-        let tried: Vec<usize> = if 4 * awake.len() < n as usize {
-            let mut listed: Vec<usize> = (awake.iter())
-                .flat_map(|&b| self.graph.contacts_of(b).map(|(c, _)| c))
-                .collect();
-            listed.sort_unstable();
-            listed.dedup();
-            listed
+        let (mut awake, mut tried) = (
+            std::mem::take(&mut self.scratch.awake),
+            std::mem::take(&mut self.scratch.contacts),
+        );
+        awake.clear();
+        awake.extend((0..n).filter(|&b| !asleep(b)));
+        tried.clear();
+        if 4 * awake.len() < n as usize {
+            tried.extend((awake.iter()).flat_map(|&b| self.graph.contacts_of(b).map(|(c, _)| c)));
+            tried.sort_unstable();
+            tried.dedup();
         } else {
-            (0..self.graph.len()).collect()
-        };
+            tried.extend(0..self.graph.len());
+        }
         for &c in tried.iter().rev() {
             let [a, b] = self.graph.bodies(c);
             let keep = (asleep(a) && asleep(b)) || self.graph.values()[c].stamp == stamp;
@@ -451,6 +465,7 @@ impl Contacts {
                 self.graph.erase(c);
             }
         }
+        (self.scratch.awake, self.scratch.contacts) = (awake, tried);
     }
 
     /// Records a manifold against a plane or a kinematic part, `pb` of `b` (of the

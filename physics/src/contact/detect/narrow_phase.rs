@@ -2,13 +2,14 @@
 //! point from the first shape to the second; points within `margin` of touching are kept
 //! as speculative contacts, so a fast body is caught the step before it would tunnel.
 
+use arrayvec::ArrayVec;
 use glam::{DMat3, DVec3};
 
 use super::box_box::{self, box_box};
 use crate::contact::geometry::{
     Geom, Plane, box_signed_distance, closest_segments, segment_parameter,
 };
-use crate::contact::manifold::{Manifold, Side, reduce};
+use crate::contact::manifold::{Candidates, Manifold, Side, reduce};
 
 /// The manifold between two shapes, if they are within `margin` of each other; `last` is
 /// the pair's manifold of the last step, if any (two boxes keep the kind of axis it was
@@ -53,7 +54,7 @@ pub fn face_of(a: &Geom, b: &Geom, m: &Manifold) -> Option<Side> {
 /// The manifold between a shape and a static half-space, normal into the half-space.
 pub fn collide_plane(g: &Geom, plane: &Plane, margin: f64) -> Option<Manifold> {
     let n = plane.normal;
-    let mut candidates: Vec<(DVec3, f64, u32)> = Vec::with_capacity(8);
+    let mut candidates = Candidates::new();
     let mut add = |p: DVec3, id: u32| {
         let sep = plane.height(p);
         if sep <= margin {
@@ -86,11 +87,11 @@ pub fn collide_plane(g: &Geom, plane: &Plane, margin: f64) -> Option<Manifold> {
             let len = radial.length();
             // Lying on an end face: four rim points span it; otherwise the lowest point
             // of each rim.
-            let rims: Vec<DVec3> = if len < 1e-3 {
+            let rims: ArrayVec<DVec3, 4> = if len < 1e-3 {
                 let (u, v) = crate::contact::geometry::tangents(axis);
-                vec![u, v, -u, -v]
+                ArrayVec::from([u, v, -u, -v])
             } else {
-                vec![radial / len]
+                [radial / len].into_iter().collect()
             };
             for (e, end) in [-1.0, 1.0].into_iter().enumerate() {
                 for (k, r) in rims.iter().enumerate() {

@@ -7,6 +7,8 @@
 
 use std::ops::Range;
 
+use arrayvec::ArrayVec;
+
 /// The colours a body can take part in; a row whose bodies have used them all goes to
 /// the overflow, solved alone after the colours.
 pub const COLOURS: usize = 64;
@@ -15,8 +17,16 @@ pub const COLOURS: usize = 64;
 /// were given; the last range, if `overflow`, is solved one row after another.
 #[derive(Clone, Debug, Default)]
 pub struct Colours {
-    pub ranges: Vec<Range<usize>>,
+    pub ranges: ArrayVec<Range<usize>, { COLOURS + 1 }>,
     pub overflow: bool,
+}
+
+/// What [`colour`] fills on its way, kept to avoid allocations each step: a mask of the
+/// colours each body has taken, and each row's colour.
+#[derive(Clone, Debug, Default)]
+pub struct Marks {
+    used: Vec<u64>,
+    colour_of: Vec<u8>,
 }
 
 impl Colours {
@@ -38,18 +48,18 @@ impl Colours {
 /// Colours the rows `ends` (each row's two body indices; a body is moving iff
 /// `moving(index)`), and returns the permutation that lists the rows colour by colour
 /// (stable: within a colour, rows keep their given order) with the colour groups.
-/// `used` is scratch, one mask per body, kept to avoid an allocation per step.
 pub fn colour(
     ends: &[(usize, usize)],
     moving: impl Fn(usize) -> bool,
-    used: &mut Vec<u64>,
+    marks: &mut Marks,
     order: &mut Vec<u32>,
 ) -> Colours {
     let bodies = ends.iter().map(|&(a, b)| a.max(b) + 1).max().unwrap_or(0);
+    let Marks { used, colour_of } = marks;
     used.clear();
     used.resize(bodies, 0);
     let overflow = COLOURS as u8;
-    let mut colour_of = Vec::with_capacity(ends.len());
+    colour_of.clear();
     let mut count = [0usize; COLOURS + 1];
     for &(a, b) in ends {
         let (ma, mb) = (moving(a), moving(b));
@@ -71,7 +81,7 @@ pub fn colour(
         count[c as usize] += 1;
     }
     let mut start = [0usize; COLOURS + 1];
-    let mut ranges = Vec::new();
+    let mut ranges = ArrayVec::new();
     let mut total = 0;
     for (k, &n) in count.iter().enumerate() {
         start[k] = total;
@@ -119,7 +129,7 @@ mod tests {
                 })
                 .collect();
             let moving = |i: usize| i != n - 1;
-            let (mut used, mut order) = (Vec::new(), Vec::new());
+            let (mut used, mut order) = (Marks::default(), Vec::new());
             let colours = colour(&ends, moving, &mut used, &mut order);
             let mut seen = order.clone();
             seen.sort();
@@ -149,7 +159,7 @@ mod tests {
     #[test]
     fn a_star_overflows_past_the_colours() {
         let ends: Vec<(usize, usize)> = (1..=COLOURS + 5).map(|k| (0, k)).collect();
-        let (mut used, mut order) = (Vec::new(), Vec::new());
+        let (mut used, mut order) = (Marks::default(), Vec::new());
         let colours = colour(&ends, |_| true, &mut used, &mut order);
         assert!(colours.overflow);
         assert_eq!(colours.ranges.len(), COLOURS + 1);

@@ -185,14 +185,25 @@ pub fn hold<R: Send>(big: bool, f: impl FnOnce() -> R + Send) -> R {
         return f();
     }
     let team = Team::new();
-    rayon::scope(|s| {
-        for _ in 1..members {
-            s.spawn(|_| team.help());
-        }
+    // Joined rather than spawned: a join's jobs live on the stack, a scope's spawns are
+    // boxed, and a step allocates nothing.
+    let lead = || {
         let _quit = Quit(&team);
         LED.with(|led| led.set(&team));
         f()
-    })
+    };
+    rayon::join(lead, || helpers(&team, members - 1)).0
+}
+
+/// `count` members helping `team`, each on a thread of the pool that takes its job.
+fn helpers(team: &Team, count: usize) {
+    match count {
+        0 => {}
+        1 => team.help(),
+        _ => {
+            rayon::join(|| team.help(), || helpers(team, count - 1));
+        }
+    }
 }
 
 /// Runs `body` over `0..len` on the team this thread leads, in chunks; `false` (and

@@ -1,0 +1,67 @@
+//! A settled heap's step allocates nothing: every buffer a step's stages fill (the
+//! narrow phase's clipped faces and candidate points, the islands, the sleep timers, the
+//! rows' colours, the team's jobs) is kept from step to step or lives on the stack.
+//! Counted by a global allocator that this test binary alone installs.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use gyrolab::scene::Scene;
+use gyrolab::world::World;
+
+struct Counting;
+
+/// Allocations and reallocations, on every thread.
+static CALLS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        CALLS.fetch_add(1, Ordering::SeqCst);
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new: usize) -> *mut u8 {
+        CALLS.fetch_add(1, Ordering::SeqCst);
+        unsafe { System.realloc(ptr, layout, new) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// The allocations `steps` steps of `world` make.
+fn allocations(world: &mut World, steps: usize) -> usize {
+    let before = CALLS.load(Ordering::SeqCst);
+    for _ in 0..steps {
+        world.advance(1.0 / 60.0).unwrap();
+    }
+    CALLS.load(Ordering::SeqCst) - before
+}
+
+/// The 1,000-box pile kept awake, once it has settled into a heap (5 s), on one thread
+/// and on a team of two; and the ten-box stack. Each step still detects and solves every
+/// contact: only the buffers are the last step's.
+#[test]
+fn a_settled_heap_s_step_allocates_nothing() {
+    for (name, threads, settle) in [("pile", 1, 300), ("pile", 2, 300), ("stack", 1, 120)] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut world = Scene::load(name).unwrap().build();
+            world.change_solver_settings(|s| s.sleep = false);
+            let settling = allocations(&mut world, settle);
+            assert!(settling > 0, "{name}: the count sees nothing");
+            let settled = allocations(&mut world, 20);
+            assert_eq!(
+                settled, 0,
+                "{name} on {threads} thread(s): allocations in 20 steps"
+            );
+        });
+    }
+}
