@@ -397,6 +397,53 @@ fn ten_box_stack(solver: SolverKind, sleep: bool, dt: f64) {
     );
 }
 
+/// Soft contacts sink with their load, as a spring does: in the resting ten-box stack the
+/// contact under `k` boxes is `k` times as deep as the top one (to 1%), and the stack's
+/// explanation gives the depths this build measures: per box, under nine, on the ground.
+#[test]
+fn a_stack_s_contacts_sink_in_proportion_to_their_load() {
+    let mut world = load("stack");
+    world.change_solver_settings(|s| s.sleep = false);
+    run(&mut world, world_dt("stack"), 10.0, |_| {});
+    let contacts = world.contacts().unwrap();
+    let graph = contacts.graph();
+    let (mut between, mut ground) = (vec![0.0; 10], 0.0);
+    for (c, contact) in graph.values().iter().enumerate() {
+        let points = contact.manifold.points();
+        let deepest = -points
+            .iter()
+            .map(|p| p.separation)
+            .fold(f64::INFINITY, f64::min);
+        // The ground's end is past the bodies.
+        match graph.bodies(c) {
+            [_, b] if b as usize >= 10 => ground = deepest,
+            [a, b] => between[a.max(b) as usize] = deepest,
+        }
+    }
+    // The contact under box k holds up boxes k to 9: 10 − k of them.
+    let per_box = between[9];
+    for (k, &depth) in between.iter().enumerate().skip(1) {
+        let load = (10 - k) as f64;
+        assert!(
+            (depth / (load * per_box) - 1.0).abs() < 0.01,
+            "under {load} boxes: {depth} m, against {} m per box",
+            per_box
+        );
+    }
+    let explanation = Scene::load("stack").unwrap().explanation;
+    for figure in [
+        format!("{:.2} mm for every box", 1e3 * per_box),
+        format!("nine boxes, {:.1} mm", 1e3 * between[1]),
+        format!("{:.2} mm deep under all ten", 1e3 * ground),
+        format!("near {:.1} mm", 1e3 * between[1]),
+    ] {
+        assert!(
+            explanation.contains(&figure),
+            "'{figure}' not in: {explanation}"
+        );
+    }
+}
+
 /// A 20-row pyramid (210 boxes), kept awake, stands for 10 s with the default solver:
 /// no box slides sideways or sinks by more than the soft contacts' compression.
 #[test]

@@ -8,6 +8,7 @@
 use bevy_egui::egui;
 use egui_plot::{HLine, LineStyle, PlotPoints, Points};
 
+use crate::contact::SolverKind;
 use crate::hierarchy::InertialForces;
 use crate::lab::dock::DockKind;
 use crate::lab::dock_series::{Pendulum, RiderForces};
@@ -86,16 +87,23 @@ fn contact_points(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
     );
 }
 
-/// Each lane's deepest overlap in millimetres, with the first lane's slop dashed.
+/// Each lane's deepest overlap in millimetres, with the first lane's slop dashed where
+/// its solver (PGS) leaves that much uncorrected.
 fn penetration(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
-    let slop = sim.world().contacts().map_or(0.0, |c| c.settings().slop);
+    let settings = sim.world().contacts().map(|c| *c.settings());
+    let slop = settings
+        .filter(|s| s.solver == SolverKind::Pgs)
+        .map(|s| s.slop);
     plot(
         ui,
         "penetration",
         "deepest penetration (mm)",
         "The deepest overlap among this step's contact points, as the detection found \
-         it at the step's start, in millimetres. The dashed line is the slop: the \
-         overlap the solver leaves uncorrected (Solver panel)",
+         it at the step's start, in millimetres. With the soft solver (the default) \
+         every contact is a stiff spring: a resting contact sinks until its spring \
+         carries the weight on it, so the depth grows with the load (the stack's \
+         explanation gives its figures). With the PGS solver the dashed line is the \
+         slop, the overlap it leaves uncorrected (Solver panel)",
         layout,
         sim,
         |p| {
@@ -109,11 +117,13 @@ fn penetration(ui: &mut egui::Ui, sim: &Sim, layout: Layout, from: f64) {
                     lane_color(sim, lane),
                 ));
             }
-            p.hline(
-                HLine::new("slop", 1e3 * slop)
-                    .color(egui::Color32::GRAY)
-                    .style(LineStyle::dashed_loose()),
-            );
+            if let Some(slop) = slop {
+                p.hline(
+                    HLine::new("slop (left uncorrected)", 1e3 * slop)
+                        .color(egui::Color32::GRAY)
+                        .style(LineStyle::dashed_loose()),
+                );
+            }
         },
     );
 }

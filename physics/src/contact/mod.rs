@@ -415,6 +415,15 @@ impl Contacts {
             && (self.sleep.iter().enumerate()).all(|(i, s)| s.asleep || self.is_passive(i))
     }
 
+    /// The work a step's stages have, for the choice of one thread or a team: the bodies
+    /// not asleep, or the contacts' share of them if that is more. The stages walk the
+    /// awake set only, so an asleep heap is no work: counted whole, a few awake boxes
+    /// beside it went to a team of threads, which cost more than one.
+    pub(crate) fn awake_work(&self, bodies: usize) -> usize {
+        let awake = (0..bodies).filter(|&i| !self.is_asleep(i)).count();
+        awake.max(self.graph.len() * awake / bodies.max(1))
+    }
+
     /// Whether `body` sleeps (false for a body without a sleep state yet).
     pub fn is_asleep(&self, body: usize) -> bool {
         body < self.sleep.len() && self.sleep.asleep(body)

@@ -207,7 +207,7 @@ impl Contacts {
             self.update_stats();
             return Ok(());
         }
-        let big = parallel::worth_threads(bodies.len().max(self.graph.len()));
+        let big = parallel::worth_threads(self.awake_work(bodies.len()));
         parallel::on_workers(big, || {
             self.solve_stages(bodies, gravity, loads, integrator, h, movers)
         })

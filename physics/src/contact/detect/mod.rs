@@ -98,7 +98,7 @@ impl Contacts {
             self.stats.made = 0;
             return;
         }
-        let big = parallel::worth_threads(bodies.len().max(self.graph.len()));
+        let big = parallel::worth_threads(self.awake_work(bodies.len()));
         parallel::on_workers(big, || {
             self.update_proxies(bodies, h);
             self.broad_phase();
