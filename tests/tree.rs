@@ -482,3 +482,61 @@ fn the_physics_and_the_lab_take_their_transcendentals_from_libm() {
         "{calls:?}"
     );
 }
+
+/// The lock's packages: name, version and dependencies (as the lock writes them: a name,
+/// or a name and a version where several versions are locked).
+fn locked_packages() -> Vec<(String, String, Vec<String>)> {
+    let lock = fs::read_to_string("Cargo.lock").unwrap();
+    let field = |block: &str, key: &str| {
+        let line = block.lines().find(|l| l.starts_with(&format!("{key} = ")))?;
+        Some(line.split('"').nth(1)?.to_string())
+    };
+    lock.split("[[package]]")
+        .skip(1)
+        .filter_map(|block| {
+            let deps = block
+                .split("dependencies = [")
+                .nth(1)
+                .map(|d| d.split(']').next().unwrap_or(""))
+                .unwrap_or("");
+            let deps = deps.split('"').skip(1).step_by(2).map(String::from).collect();
+            Some((field(block, "name")?, field(block, "version")?, deps))
+        })
+        .collect()
+}
+
+/// `hack/` turns on, for every build, the features the test dependencies turn on in crates
+/// Bevy shares; it works only while it names the very versions the others lock. For each
+/// of its dependencies the lock holds exactly one version its requirement takes, and a
+/// crate other than `hack/` depends on that version: a requirement left behind by an
+/// update (a second version locked for the hack alone) would unify nothing, and the
+/// README's second command would build Bevy again.
+#[test]
+fn hack_names_the_versions_the_lock_shares() {
+    let packages = locked_packages();
+    let section = manifest_section("hack/Cargo.toml", "dependencies");
+    let manifest = fs::read_to_string("hack/Cargo.toml").unwrap();
+    assert!(!section.is_empty());
+    for name in section {
+        let line = (manifest.lines())
+            .find(|l| l.starts_with(&format!("{name} = ")))
+            .unwrap();
+        let req = line.split("version = \"").nth(1).unwrap().split('"').next().unwrap();
+        let taken: Vec<&String> = (packages.iter())
+            .filter(|(n, v, _)| *n == name && (*v == req || v.starts_with(&format!("{req}."))))
+            .map(|(_, v, _)| v)
+            .collect();
+        assert_eq!(taken.len(), 1, "{name} {req}: locked {taken:?}");
+        let version = taken[0];
+        let several = packages.iter().filter(|(n, _, _)| *n == name).count() > 1;
+        let as_dependency = if several {
+            format!("{name} {version}")
+        } else {
+            name.clone()
+        };
+        let shared = (packages.iter())
+            .filter(|(n, _, _)| n != "gyrolab-hack")
+            .any(|(_, _, deps)| deps.contains(&as_dependency));
+        assert!(shared, "only hack/ depends on {name} {version}");
+    }
+}

@@ -416,11 +416,13 @@ impl Contacts {
     }
 
     /// The work a step's stages have, for the choice of one thread or a team: the bodies
-    /// not asleep, or the contacts' share of them if that is more. The stages walk the
-    /// awake set only, so an asleep heap is no work: counted whole, a few awake boxes
-    /// beside it went to a team of threads, which cost more than one.
+    /// the last step left awake, or the contacts' share of them if that is more. The
+    /// stages walk the awake set only, so an asleep heap is no work: counted whole, a few
+    /// awake boxes beside it went to a team of threads, which cost more than one. (Last
+    /// step's count, not a walk of every body's flag: any number of threads gives the
+    /// same bits, so a step behind costs only time.)
     pub(crate) fn awake_work(&self, bodies: usize) -> usize {
-        let awake = (0..bodies).filter(|&i| !self.is_asleep(i)).count();
+        let awake = self.stats.awake;
         awake.max(self.graph.len() * awake / bodies.max(1))
     }
 

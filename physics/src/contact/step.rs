@@ -449,16 +449,16 @@ impl StepState {
         let list = &*list;
         self.made += list.len();
         self.poses.resize(n, WORLD_POSE);
-        for_each_listed(&mut self.poses, (&list, fresh), |i, pose| {
+        for_each_listed(&mut self.poses, (list, fresh), |i, pose| {
             *pose = Pose::of(&bodies[i].state);
         });
         self.start.resize(n, WORLD_POSE);
         let poses = &self.poses;
-        for_each_listed(&mut self.start, (&list, fresh), |i, start| {
+        for_each_listed(&mut self.start, (list, fresh), |i, start| {
             *start = poses[i]
         });
         self.frames.resize(n, MatrixPose::of(&WORLD_POSE));
-        for_each_listed(&mut self.frames, (&list, fresh), |i, frame| {
+        for_each_listed(&mut self.frames, (list, fresh), |i, frame| {
             *frame = MatrixPose::of(&poses[i]);
         });
         self.poses.push(WORLD_POSE);
