@@ -488,7 +488,9 @@ fn the_physics_and_the_lab_take_their_transcendentals_from_libm() {
 fn locked_packages() -> Vec<(String, String, Vec<String>)> {
     let lock = fs::read_to_string("Cargo.lock").unwrap();
     let field = |block: &str, key: &str| {
-        let line = block.lines().find(|l| l.starts_with(&format!("{key} = ")))?;
+        let line = block
+            .lines()
+            .find(|l| l.starts_with(&format!("{key} = ")))?;
         Some(line.split('"').nth(1)?.to_string())
     };
     lock.split("[[package]]")
@@ -499,7 +501,12 @@ fn locked_packages() -> Vec<(String, String, Vec<String>)> {
                 .nth(1)
                 .map(|d| d.split(']').next().unwrap_or(""))
                 .unwrap_or("");
-            let deps = deps.split('"').skip(1).step_by(2).map(String::from).collect();
+            let deps = deps
+                .split('"')
+                .skip(1)
+                .step_by(2)
+                .map(String::from)
+                .collect();
             Some((field(block, "name")?, field(block, "version")?, deps))
         })
         .collect()
@@ -521,7 +528,13 @@ fn hack_names_the_versions_the_lock_shares() {
         let line = (manifest.lines())
             .find(|l| l.starts_with(&format!("{name} = ")))
             .unwrap();
-        let req = line.split("version = \"").nth(1).unwrap().split('"').next().unwrap();
+        let req = line
+            .split("version = \"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap();
         let taken: Vec<&String> = (packages.iter())
             .filter(|(n, v, _)| *n == name && (*v == req || v.starts_with(&format!("{req}."))))
             .map(|(_, v, _)| v)

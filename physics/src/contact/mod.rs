@@ -303,6 +303,39 @@ impl Contacts {
     }
 
     /// Adds a joint at `place` between the bodies as they are now; returns its index.
+    ///
+    /// A pendulum: a 1 kg bob hung 1 m from a ball joint to the world (`b` is `None`),
+    /// released sideways, swings down and past the bottom in a second, 1 m from the pivot
+    /// all the way.
+    ///
+    /// ```
+    /// use glam::{DQuat, DVec3};
+    /// use gyrolab_physics::body::inertia::Inertia;
+    /// use gyrolab_physics::body::{Body, BodyState, MassProps, Material};
+    /// use gyrolab_physics::contact::{Contacts, JointKind, Placement, SolverSettings};
+    /// use gyrolab_physics::integrators::Integrator;
+    /// use gyrolab_physics::world::World;
+    ///
+    /// let props = MassProps { mass: 1.0, inertia: Inertia::new(DVec3::splat(0.004))? };
+    /// let mut state = BodyState::from_body_omega(&props, DQuat::IDENTITY, DVec3::ZERO);
+    /// state.position = DVec3::new(1.0, 0.0, 0.0);
+    /// let bob = Body { name: "bob".into(), props, state, parts: Vec::new(), material: Material::default() };
+    /// let mut world = World::new(vec![bob], DVec3::new(0.0, -9.81, 0.0), Integrator::Midpoint);
+    ///
+    /// let mut contacts = Contacts::new(SolverSettings::default(), Vec::new());
+    /// let pivot = Placement { anchor: DVec3::ZERO, anchor_b: None, axis: DVec3::Z };
+    /// contacts.add_joint(world.bodies(), JointKind::Ball, (0, None), pivot);
+    /// world.set_contacts(contacts);
+    ///
+    /// for _ in 0..60 {
+    ///     world.advance(1.0 / 60.0)?;
+    ///     let bob = world.bodies()[0].state.position;
+    ///     assert!((bob.length() - 1.0).abs() < 1e-3, "1 m from the pivot: {bob}");
+    /// }
+    /// let bob = world.bodies()[0].state.position;
+    /// assert!(bob.x < 0.0 && bob.y < 0.0, "past the bottom: {bob}");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn add_joint(
         &mut self,
         bodies: &[Body],

@@ -454,9 +454,7 @@ impl StepState {
         });
         self.start.resize(n, WORLD_POSE);
         let poses = &self.poses;
-        for_each_listed(&mut self.start, (list, fresh), |i, start| {
-            *start = poses[i]
-        });
+        for_each_listed(&mut self.start, (list, fresh), |i, start| *start = poses[i]);
         self.frames.resize(n, MatrixPose::of(&WORLD_POSE));
         for_each_listed(&mut self.frames, (list, fresh), |i, frame| {
             *frame = MatrixPose::of(&poses[i]);

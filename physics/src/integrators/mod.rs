@@ -357,6 +357,39 @@ impl Integrator {
     }
 
     /// Advances `state` by `h`. On error the state is left unchanged.
+    ///
+    /// One body-step of a body of an engine's own: a box spinning about a tilted axis,
+    /// stepped a second by the midpoint rule and by explicit Euler on Euler's equations
+    /// (as textbooks write them). Without a torque the midpoint rule leaves the world
+    /// angular momentum as it was, bit for bit, and its energy error stays bounded (under
+    /// 10⁻⁴ here); explicit Euler turns the momentum and gains energy every step (2% here).
+    ///
+    /// ```
+    /// use glam::{DQuat, DVec3};
+    /// use gyrolab_physics::body::inertia::Inertia;
+    /// use gyrolab_physics::body::{BodyState, MassProps};
+    /// use gyrolab_physics::integrators::{Integrator, Loads};
+    ///
+    /// let props = MassProps { mass: 2.0, inertia: Inertia::new(DVec3::new(0.1, 0.4, 0.5))? };
+    /// let start = BodyState::from_body_omega(&props, DQuat::IDENTITY, DVec3::new(3.0, 1.0, 2.0));
+    /// let second = |integrator: Integrator| -> Result<BodyState, Box<dyn std::error::Error>> {
+    ///     let mut state = start;
+    ///     for _ in 0..100 {
+    ///         integrator.step(&props, &mut state, Loads::default(), 0.01)?;
+    ///     }
+    ///     Ok(state)
+    /// };
+    /// let energy = |s: &BodyState| s.rotational_energy(&props) / start.rotational_energy(&props) - 1.0;
+    ///
+    /// let midpoint = second(Integrator::Midpoint)?;
+    /// assert_eq!(midpoint.angular_momentum, start.angular_momentum);
+    /// assert!(energy(&midpoint).abs() < 1e-4);
+    ///
+    /// let euler = second(Integrator::ExplicitEulerBody)?;
+    /// assert_ne!(euler.angular_momentum, start.angular_momentum);
+    /// assert!(energy(&euler) > 0.01);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn step(
         self,
         props: &MassProps,

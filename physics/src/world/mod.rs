@@ -129,6 +129,40 @@ const PARALLEL_THRESHOLD: usize = 4096;
 
 impl World {
     /// A world of free bodies under `gravity`, without frames or contacts.
+    ///
+    /// A body spinning about its intermediate axis, stepped for 10 s by the midpoint
+    /// rule: it flips (the Dzhanibekov effect), and its world angular momentum, constant
+    /// without a torque, is kept to round-off.
+    ///
+    /// ```
+    /// use glam::{DQuat, DVec3};
+    /// use gyrolab_physics::body::inertia::Inertia;
+    /// use gyrolab_physics::body::{Body, BodyState, MassProps, Material};
+    /// use gyrolab_physics::integrators::Integrator;
+    /// use gyrolab_physics::world::World;
+    ///
+    /// let props = MassProps { mass: 1.0, inertia: Inertia::new(DVec3::new(1.0, 2.0, 3.0))? };
+    /// let spin = DVec3::new(0.01, 5.0, 0.0); // body axes: nearly about the middle one
+    /// let handle = Body {
+    ///     name: "T-handle".into(),
+    ///     props,
+    ///     state: BodyState::from_body_omega(&props, DQuat::IDENTITY, spin),
+    ///     parts: Vec::new(),
+    ///     material: Material::default(),
+    /// };
+    /// let mut world = World::new(vec![handle], DVec3::ZERO, Integrator::Midpoint);
+    /// let start = world.bodies()[0].state.angular_momentum;
+    /// let mut flipped = false;
+    /// for _ in 0..600 {
+    ///     world.advance(1.0 / 60.0)?;
+    ///     let body_y = world.bodies()[0].state.orientation * DVec3::Y;
+    ///     flipped |= body_y.y < 0.0;
+    /// }
+    /// assert!(flipped, "the handle turns over");
+    /// let drift = (world.bodies()[0].state.angular_momentum - start).length();
+    /// assert!(drift < 1e-12 * start.length(), "L moved by {drift}");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(bodies: Vec<Body>, gravity: DVec3, integrator: Integrator) -> Self {
         Self {
             mounts: vec![Mount::World; bodies.len()],
