@@ -112,50 +112,68 @@ struct Axes {
 }
 
 /// The separating-axis test over the 15 candidate axes; none when one separates the
-/// boxes by more than `margin`.
+/// boxes by more than `margin`. Each axis's separation is read off the nine cosines
+/// between the boxes' axes and the centres' offset in a's axes, computed once (Gottschalk,
+/// Lin and Manocha, "OBBTree", 1996; Ericson, "Real-Time Collision Detection", 4.4.1),
+/// instead of projecting both boxes on each axis anew; an edge axis's separation is
+/// divided by the length of its cross product, so every separation is in metres.
 fn best_axes((ca, ra, ha): BoxPose, (cb, rb, hb): BoxPose, margin: f64) -> Option<Axes> {
     let d = cb - ca;
-    let separation = |l: DVec3| {
-        let pa = ha.x * l.dot(ra.x_axis).abs()
-            + ha.y * l.dot(ra.y_axis).abs()
-            + ha.z * l.dot(ra.z_axis).abs();
-        let pb = hb.x * l.dot(rb.x_axis).abs()
-            + hb.y * l.dot(rb.y_axis).abs()
-            + hb.z * l.dot(rb.z_axis).abs();
-        l.dot(d).abs() - pa - pb
-    };
+    // cos[i][j] = a's axis i · b's axis j; t: the offset along a's axes, u: along b's.
+    let cos: [[f64; 3]; 3] =
+        std::array::from_fn(|i| std::array::from_fn(|j| ra.col(i).dot(rb.col(j))));
+    let abs = cos.map(|row| row.map(f64::abs));
+    let t: [f64; 3] = std::array::from_fn(|i| d.dot(ra.col(i)));
+    let u: [f64; 3] = std::array::from_fn(|j| d.dot(rb.col(j)));
     let mut faces = [(f64::NEG_INFINITY, DVec3::X, 0usize); 2];
-    for (best, r) in faces.iter_mut().zip([ra, rb]) {
-        for i in 0..3 {
-            let l = r.col(i);
-            let s = separation(l);
-            if s > margin {
-                return None;
-            }
-            if s > best.0 {
-                *best = (s, l, i);
-            }
+    for i in 0..3 {
+        let pb = hb.x * abs[i][0] + hb.y * abs[i][1] + hb.z * abs[i][2];
+        let s = t[i].abs() - ha[i] - pb;
+        if s > margin {
+            return None;
+        }
+        if s > faces[0].0 {
+            faces[0] = (s, ra.col(i), i);
         }
     }
-    let mut edge = (f64::NEG_INFINITY, DVec3::X, 0usize, 0usize);
+    for j in 0..3 {
+        let pa = ha.x * abs[0][j] + ha.y * abs[1][j] + ha.z * abs[2][j];
+        let s = u[j].abs() - pa - hb[j];
+        if s > margin {
+            return None;
+        }
+        if s > faces[1].0 {
+            faces[1] = (s, rb.col(j), j);
+        }
+    }
+    let mut edge = (f64::NEG_INFINITY, 0usize, 0usize);
     for i in 0..3 {
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
         for j in 0..3 {
-            let c = ra.col(i).cross(rb.col(j));
-            let len = c.length();
-            if len < 1e-6 {
+            // |a_i × b_j|² = 1 − (a_i · b_j)²; parallel edges give no axis.
+            let len2 = 1.0 - cos[i][j] * cos[i][j];
+            if len2 < 1e-12 {
                 continue;
             }
-            let l = c / len;
-            let s = separation(l);
+            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+            let along = t[i2] * cos[i1][j] - t[i1] * cos[i2][j];
+            let pa = ha[i1] * abs[i2][j] + ha[i2] * abs[i1][j];
+            let pb = hb[j1] * abs[i][j2] + hb[j2] * abs[i][j1];
+            let s = (along.abs() - pa - pb) / libm::sqrt(len2);
             if s > margin {
                 return None;
             }
             if s > edge.0 {
-                edge = (s, l, i, j);
+                edge = (s, i, j);
             }
         }
     }
-    Some(Axes { faces, edge })
+    let (s, i, j) = edge;
+    let axis = ra.col(i).cross(rb.col(j)).normalize_or(DVec3::X);
+    Some(Axes {
+        faces,
+        edge: (s, axis, i, j),
+    })
 }
 
 /// The face contact on the better face axis, the one the last manifold used kept unless
@@ -340,6 +358,79 @@ mod tests {
             axes: DMat3::from_quat(q),
             half: DVec3::splat(0.5),
         }
+    }
+
+    /// Each axis's separation read off the cosines equals the boxes' projections on that
+    /// axis, measured directly (each box's half-extents on the unit axis, less the
+    /// centres' distance along it), on random pairs of boxes near each other: the same
+    /// best axes, separations within 1e-12 m, and the same verdict where one separates.
+    #[test]
+    fn the_cosines_give_each_axis_s_separation() {
+        let mut seed = 5u64;
+        let mut rand = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut vector = |scale: f64| DVec3::new(rand() - 0.5, rand() - 0.5, rand() - 0.5) * scale;
+        let projected = |(ca, ra, ha): BoxPose, (cb, rb, hb): BoxPose, l: DVec3| {
+            let half =
+                |r: DMat3, h: DVec3| (0..3).map(|k| h[k] * l.dot(r.col(k)).abs()).sum::<f64>();
+            l.dot(cb - ca).abs() - half(ra, ha) - half(rb, hb)
+        };
+        let (mut touching, mut apart) = (0, 0);
+        for _ in 0..2000 {
+            let mut turn = || DQuat::from_scaled_axis(vector(7.0));
+            let (qa, qb) = (turn(), turn());
+            let a = (
+                vector(2.0),
+                DMat3::from_quat(qa),
+                vector(1.0).abs() + DVec3::splat(0.1),
+            );
+            let b = (
+                vector(2.0),
+                DMat3::from_quat(qb),
+                vector(1.0).abs() + DVec3::splat(0.1),
+            );
+            let margin = 0.05;
+            let Some(axes) = best_axes(a, b, margin) else {
+                // Separated: some axis of the fifteen shows a gap beyond the margin.
+                let mut all = (0..3)
+                    .flat_map(|i| [a.1.col(i), b.1.col(i)])
+                    .collect::<Vec<_>>();
+                for i in 0..3 {
+                    for j in 0..3 {
+                        let c = a.1.col(i).cross(b.1.col(j));
+                        if c.length_squared() > 1e-12 {
+                            all.push(c.normalize());
+                        }
+                    }
+                }
+                assert!(all.iter().any(|&l| projected(a, b, l) > margin - 1e-12));
+                apart += 1;
+                continue;
+            };
+            touching += 1;
+            for (k, r) in [a.1, b.1].into_iter().enumerate() {
+                let (s, l, i) = axes.faces[k];
+                assert!((s - projected(a, b, r.col(i))).abs() < 1e-12);
+                assert!(l == r.col(i));
+                let best = (0..3)
+                    .map(|m| projected(a, b, r.col(m)))
+                    .fold(f64::MIN, f64::max);
+                assert!((s - best).abs() < 1e-12, "face {k}: {s} against {best}");
+            }
+            let (s, l, i, j) = axes.edge;
+            if s > f64::NEG_INFINITY {
+                assert!((s - projected(a, b, l)).abs() < 1e-12, "edge {i}×{j}");
+                assert!((l.length() - 1.0).abs() < 1e-12);
+            }
+        }
+        assert!(
+            touching > 100 && apart > 100,
+            "{touching} touching, {apart} apart"
+        );
     }
 
     #[test]
