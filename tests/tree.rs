@@ -326,8 +326,9 @@ fn the_physics_crate_depends_on_glam_libm_serde_rayon_and_arrayvec_only() {
         section("dependencies"),
         ["glam", "libm", "serde", "rayon", "arrayvec"]
     );
-    // Its benches measure with criterion; nothing else comes with the tests.
-    assert_eq!(section("dev-dependencies"), ["criterion"]);
+    // Its benches measure with criterion and its properties are tried by proptest;
+    // nothing else comes with the tests.
+    assert_eq!(section("dev-dependencies"), ["criterion", "proptest"]);
 }
 
 /// The lab builds for the browser: pure Rust made for it, none of the app's or the

@@ -1,11 +1,11 @@
 //! Property tests: identities and invariants over random inputs.
 
 use glam::{DQuat, DVec3};
-use gyrolab::body::inertia::{Inertia, Part, Shape, compound};
-use gyrolab::integrators::analytic::TorqueFreeTop;
-use gyrolab::integrators::{ImplicitRule, Midpoint, ObjectTrapezoid, WorldTrapezoid};
-use gyrolab::math::dual::jacobian3;
-use gyrolab::math::{quat, so3};
+use gyrolab_physics::body::inertia::{Inertia, Part, Shape, compound};
+use gyrolab_physics::integrators::analytic::TorqueFreeTop;
+use gyrolab_physics::integrators::{ImplicitRule, Midpoint, ObjectTrapezoid, WorldTrapezoid};
+use gyrolab_physics::math::dual::jacobian3;
+use gyrolab_physics::math::{quat, so3};
 use proptest::prelude::*;
 
 fn vec3(range: f64) -> impl Strategy<Value = DVec3> {

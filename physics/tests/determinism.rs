@@ -2,10 +2,10 @@
 //! timeline re-simulates recorded steps and checks them bit for bit.
 
 use glam::{DQuat, DVec3};
-use gyrolab::body::inertia::Inertia;
-use gyrolab::body::{Body, BodyState, MassProps, Material};
-use gyrolab::integrators::Integrator;
-use gyrolab::world::World;
+use gyrolab_physics::body::inertia::Inertia;
+use gyrolab_physics::body::{Body, BodyState, MassProps, Material};
+use gyrolab_physics::integrators::Integrator;
+use gyrolab_physics::world::World;
 
 /// A world of free bodies large enough to be stepped in parallel, whose first body's
 /// spin overflows explicit Euler: the step fails, and every other body has still taken

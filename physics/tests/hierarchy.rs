@@ -4,11 +4,11 @@
 //! `Transform` composition.
 
 use glam::{DMat3, DQuat, DVec3};
-use gyrolab::hierarchy::{Delta, DynamicTransform, Transform};
-use gyrolab::math::dual::Dual;
-use gyrolab::math::quat;
-use gyrolab::math::scalar::{Scalar, V3};
-use gyrolab::math::so3;
+use gyrolab_physics::hierarchy::{Delta, DynamicTransform, Transform};
+use gyrolab_physics::math::dual::Dual;
+use gyrolab_physics::math::quat;
+use gyrolab_physics::math::scalar::{Scalar, V3};
+use gyrolab_physics::math::so3;
 
 type H = Dual<Dual<f64>>;
 
