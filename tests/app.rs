@@ -5,8 +5,8 @@
 //! there means every scene was drawn.
 #![cfg(feature = "app")]
 
-#[path = "common/listing.rs"]
-mod listing;
+mod common;
+use common::listing;
 
 use std::path::Path;
 use std::process::Command;

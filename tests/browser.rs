@@ -10,8 +10,8 @@
 //! required (CI, or `GYROLAB_REQUIRE_RENDER=1`, as for the app's rendering test).
 //! `GYROLAB_SHOTS=DIR` keeps the screenshots there, named by lesson, step and kind.
 
-#[path = "common/browser.rs"]
-mod browser;
+mod common;
+use common::browser;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,15 +1,11 @@
 //! The command line as scripts use it: formats, columns and every bad-input path.
 
+mod common;
+use common::binary::gyrolab;
 use gyrolab::lab::Input;
 use std::process::{Command, Output};
 
 use gyrolab::integrators::Integrator;
-
-const BIN: &str = env!("CARGO_BIN_EXE_gyrolab");
-
-fn gyrolab(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().expect("binary runs")
-}
 
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()

@@ -1,15 +1,10 @@
 //! `gyrolab scene`: a scene's bodies, joints, frames and contacts as the scene data has
 //! them, and the errors that list the names a scene has.
 
-use std::process::{Command, Output};
+mod common;
+use common::binary::gyrolab;
 
 use gyrolab::scene::Scene;
-
-const BIN: &str = env!("CARGO_BIN_EXE_gyrolab");
-
-fn gyrolab(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().expect("binary runs")
-}
 
 fn described(scene: &str) -> String {
     let o = gyrolab(&["scene", scene]);

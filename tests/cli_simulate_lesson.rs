@@ -1,15 +1,10 @@
 //! `simulate --lesson NAME --step K` and `simulate --setup CODE`: the run a student sees
 //! at a step, written as `simulate` writes any run, with the linear velocity.
 
+mod common;
+use common::binary::gyrolab;
 use gyrolab::lab::Input;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-const BIN: &str = env!("CARGO_BIN_EXE_gyrolab");
-
-fn gyrolab(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().expect("binary runs")
-}
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("gyrolab-{name}-{}", std::process::id()));

@@ -3,12 +3,10 @@
 //! resting stack, a standing pyramid, falling dominoes, the dancing pole, a top's
 //! precession; and the broad phase against a brute-force pass over distinct pairs.
 
+mod common;
+use common::{crossings, stepping};
 use std::f64::consts::{PI, TAU};
 
-#[path = "common/crossings.rs"]
-mod crossings;
-#[path = "common/stepping.rs"]
-mod stepping;
 use crossings::Crossings;
 use stepping::{parse, run};
 

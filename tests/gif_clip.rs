@@ -1,8 +1,8 @@
 //! A clip as an animated GIF: N PNG frames make a GIF of N frames, in order, at the clip's
 //! rate, looping; a clip that cannot be written leaves nothing.
 
-#[path = "common/listing.rs"]
-mod listing;
+mod common;
+use common::listing;
 
 use std::path::{Path, PathBuf};
 

@@ -1,7 +1,7 @@
 //! The contact solve in SIMD groups: bitwise the same as the rows one at a time.
 
-#[path = "common/bits.rs"]
-mod bits;
+mod common;
+use common::bits;
 
 use bits::state_bits;
 use gyrolab::contact::SolverKind;

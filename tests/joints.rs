@@ -3,12 +3,10 @@
 //! break under a load past their limit and hold under one below it, a chain solved
 //! directly against one solved iteratively, and a slider-crank's piston against x(θ).
 
+mod common;
+use common::{crossings, stepping};
 use std::f64::consts::TAU;
 
-#[path = "common/crossings.rs"]
-mod crossings;
-#[path = "common/stepping.rs"]
-mod stepping;
 use crossings::Crossings;
 use stepping::{parse, run};
 

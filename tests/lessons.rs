@@ -3,8 +3,8 @@
 //! something the simulation does not do fails here; and a lesson file with a mistake gets
 //! one line naming file:line:field.
 
-#[path = "common/exploding.rs"]
-mod exploding;
+mod common;
+use common::exploding;
 
 use gyrolab::lab::Input;
 use gyrolab::lesson::{self, Lesson, Step};

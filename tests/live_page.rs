@@ -3,10 +3,8 @@
 //! student's changes has the bits the native lab has after the same inputs. Skipped
 //! without Chromium or the wasm32 toolchain, unless CI requires them.
 
-#[path = "common/browser.rs"]
-mod browser;
-#[path = "common/wasm_module.rs"]
-mod wasm_module;
+mod common;
+use common::{browser, wasm_module};
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -2,20 +2,15 @@
 //! output streamed in bounded memory, an `--out` file replaced only by a run that
 //! succeeded, and never a NaN or inf.
 
-#[path = "common/listing.rs"]
-mod listing;
+mod common;
+use common::binary::{BIN, gyrolab};
+use common::listing;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-const BIN: &str = env!("CARGO_BIN_EXE_gyrolab");
-
 const HEADER: &str =
     "t,body,integrator,px,py,pz,qw,qx,qy,qz,wx,wy,wz,wbx,wby,wbz,lx,ly,lz,energy,vx,vy,vz";
-
-fn gyrolab(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().expect("binary runs")
-}
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

@@ -1,8 +1,8 @@
 //! The coloured solve on several threads: bitwise the same as on one, with either
 //! solver; and a 10,000-box pile that settles without exploding or gaining energy.
 
-#[path = "common/bits.rs"]
-mod bits;
+mod common;
+use common::bits;
 
 use bits::state_bits;
 use gyrolab::contact::SolverKind;

@@ -1,8 +1,8 @@
 //! Set-up codes: a code of a lab opens a lab that runs bitwise the same; a code of a
 //! lesson opens it at its step; a damaged code, or one of another version, is one line.
 
-#[path = "common/setup_code.rs"]
-mod setup_code;
+mod common;
+use common::setup_code;
 
 use gyrolab::integrators::Integrator;
 use gyrolab::lab::Input;

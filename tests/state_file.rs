@@ -2,15 +2,11 @@
 //! exactly where one longer run would be, and refuses corrupted, truncated and
 //! mismatched files with one line on stderr and exit code 2.
 
+mod common;
+use common::binary::gyrolab;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use tempfile::TempDir;
-
-const BIN: &str = env!("CARGO_BIN_EXE_gyrolab");
-
-fn gyrolab(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().expect("binary runs")
-}
 
 fn stderr(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).unwrap()

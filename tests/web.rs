@@ -3,19 +3,13 @@
 //! under 5 MB, saying what it cut; a refused page is one line, exit 2, and no file. The
 //! page in a real browser is `tests/browser.rs`.
 
+mod common;
+use common::binary::gyrolab;
+use common::exploding;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
-
-#[path = "common/exploding.rs"]
-mod exploding;
-
-const BIN: &str = env!("CARGO_BIN_EXE_gyrolab");
-
-fn gyrolab(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().expect("binary runs")
-}
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()

@@ -1,7 +1,16 @@
-//! Helpers of the fuzz suite: where to cut a scene file, what to cut it with, and how to
-//! judge a run of the binary.
+//! Helpers the test files share, one module each: every test file takes this one module
+//! (`mod common;`) and uses what it needs, so each test binary leaves some unused.
+#![allow(dead_code)]
 
+pub mod binary;
+pub mod bits;
+pub mod browser;
+pub mod crossings;
+pub mod exploding;
+pub mod listing;
 pub mod mutate;
 pub mod ron_map;
 pub mod setup_code;
+pub mod stepping;
 pub mod verdict;
+pub mod wasm_module;
