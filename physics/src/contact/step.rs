@@ -100,25 +100,27 @@ pub struct StepState {
     listed: Vec<usize>,
     /// Scratch of the finalize stage: each awake body's state with its solved velocities.
     solved: Vec<BodyState>,
-    /// Each awake body's kick in the current solver sub-step, by body index: how a body
-    /// that no row pushes is told to fly free.
-    kicks: Vec<Kick>,
+    /// Each awake body's velocities before the current solver sub-step's kick, by body
+    /// index: how a body that no row pushes is told to fly free (see [`kicked`]).
+    unkicked: Vec<(DVec3, DVec3)>,
 }
 
-/// A body's velocities before and after a sub-step's kick, and the loads that gave it.
-/// If the rows leave the kicked velocities as they were, no row pushed the body, and it
-/// takes its integrator's own step under those loads from the velocities before the
+/// The velocities `(v, ω)` of solver body `b` after a kick by `gravity` and `load` over
+/// `h`. If the rows leave a body's kicked velocities as they were, no row pushed it, and
+/// it takes its integrator's own step under those loads from the velocities before the
 /// kick: a free body's step, which for the linear motion of the implicit and exact
 /// integrators is the ballistic `x + hv₀ + ½h²g`, not the sub-step's symplectic Euler
 /// (`x + hv₀ + h²g`, which runs ahead of free fall by `g·h·t/2`). A body in contact keeps
 /// the symplectic update the solver's rest relies on: applied to a resting body, the
 /// ballistic step would lift it `½h²g` every sub-step.
-#[derive(Clone, Copy, Debug, Default)]
-struct Kick {
-    before: (DVec3, DVec3),
-    after: (DVec3, DVec3),
-    gravity: DVec3,
-    loads: Loads,
+#[inline]
+fn kicked(b: &SolverBody, gravity: DVec3, load: Option<&Loads>, h: f64) -> (DVec3, DVec3) {
+    let (mut v, mut w) = (b.v + gravity * h, b.w);
+    if let Some(l) = load {
+        v += l.force * (b.inv_mass * h);
+        w += b.inv_inertia * l.torque * h;
+    }
+    (v, w)
 }
 
 impl StepState {
@@ -253,7 +255,7 @@ impl Contacts {
                 for _ in 0..settings.iterations {
                     state.iterate(settings, h);
                 }
-                state.integrate_positions(bodies, integrator, h, movers)?;
+                state.integrate_positions(bodies, (integrator, gravity, loads), h, movers)?;
             }
             // The soft step: the stages per solver sub-step with soft rows, a relax pass
             // after each, restitution at the end [Catto 2024].
@@ -266,7 +268,12 @@ impl Contacts {
                     for _ in 0..settings.substep_iterations {
                         state.iterate(settings, h_sub);
                     }
-                    state.integrate_positions(bodies, integrator, h_sub, movers)?;
+                    state.integrate_positions(
+                        bodies,
+                        (integrator, gravity, loads),
+                        h_sub,
+                        movers,
+                    )?;
                     state.update_contacts(settings);
                     state.relax(settings, h_sub);
                 }
@@ -604,24 +611,12 @@ impl StepState {
     /// Integrate velocities: gravity's kick over `h` to every awake body, and the kick of
     /// any other loads (`loads` is indexed by body and may be shorter: no load).
     pub(crate) fn integrate_velocities(&mut self, gravity: DVec3, loads: &[Loads], h: f64) {
-        self.kicks.resize(self.awake.len(), Kick::default());
+        self.unkicked
+            .resize(self.awake.len(), (DVec3::ZERO, DVec3::ZERO));
         for &i in &self.moving {
             let b = &mut self.bodies[i];
-            let before = (b.v, b.w);
-            b.v += gravity * h;
-            let mut load = Loads::default();
-            if let Some(l) = loads.get(i) {
-                b.v += l.force * (b.inv_mass * h);
-                b.w += b.inv_inertia * l.torque * h;
-                load = *l;
-            }
-            let after = (b.v, b.w);
-            self.kicks[i] = Kick {
-                before,
-                after,
-                gravity,
-                loads: load,
-            };
+            self.unkicked[i] = (b.v, b.w);
+            (b.v, b.w) = kicked(b, gravity, loads.get(i), h);
         }
     }
 
@@ -703,7 +698,7 @@ impl StepState {
     pub(crate) fn integrate_positions(
         &mut self,
         bodies: &mut [Body],
-        integrator: Integrator,
+        (integrator, gravity, loads): (Integrator, DVec3, &[Loads]),
         h: f64,
         movers: &mut dyn Movers,
     ) -> Result<(), StepError> {
@@ -723,19 +718,18 @@ impl StepState {
                 movers.advance(i, &mut bodies[i], h)?;
             }
         }
-        let (awake, moved, kicks) = (&self.awake, &moved, &self.kicks);
+        let (awake, moved, unkicked) = (&self.awake, &moved, &self.unkicked);
         let free = |i: usize, body: &mut Body, solver: &mut SolverBody, pose: &mut Pose| {
             if moved.binary_search(&i).is_err() {
-                let kick = &kicks[i];
-                if (solver.v, solver.w) == kick.after {
-                    // No row pushed it: a free body's step (see `Kick`).
-                    let (v, w) = kick.before;
-                    hand_velocities(body, &SolverBody { v, w, ..*solver })?;
-                    let loads = Loads {
-                        force: kick.loads.force + kick.gravity * body.props.mass,
-                        ..kick.loads
-                    };
-                    integrator.step(&body.props, &mut body.state, loads, h)?;
+                let (v, w) = unkicked[i];
+                let start = SolverBody { v, w, ..*solver };
+                if (solver.v, solver.w) == kicked(&start, gravity, loads.get(i), h) {
+                    // No row pushed it: a free body's step (see `kicked`).
+                    hand_velocities(body, &start)?;
+                    let load = loads.get(i).copied().unwrap_or_default();
+                    let force = load.force + gravity * body.props.mass;
+                    let load = Loads { force, ..load };
+                    integrator.step(&body.props, &mut body.state, load, h)?;
                 } else {
                     hand_velocities(body, solver)?;
                     integrator.step(&body.props, &mut body.state, Loads::default(), h)?;
