@@ -554,3 +554,31 @@ fn hack_names_the_versions_the_lock_shares() {
         assert!(shared, "only hack/ depends on {name} {version}");
     }
 }
+
+/// The helpers in `tests/common/` are one module every test file takes, so the compiler's
+/// dead-code lint is off there (each test binary uses some of them): instead, every
+/// function they offer is called from a test outside them.
+#[test]
+fn every_shared_test_helper_is_used() {
+    let mut helpers = Vec::new();
+    rust_files(Path::new("tests/common"), &mut helpers);
+    let mut tests = Vec::new();
+    rust_files(Path::new("tests"), &mut tests);
+    let callers: String = (tests.iter())
+        .filter(|p| !p.starts_with("tests/common"))
+        .map(|p| fs::read_to_string(p).unwrap())
+        .collect();
+    let mut unused = Vec::new();
+    for helper in helpers {
+        let text = fs::read_to_string(&helper).unwrap();
+        for name in text.lines().filter_map(|l| {
+            let rest = l.strip_prefix("pub fn ")?;
+            Some(rest.split(['(', '<']).next()?.to_string())
+        }) {
+            if !callers.contains(&format!("{name}(")) && !callers.contains(&format!("{name}::<")) {
+                unused.push(format!("{}: {name}", helper.display()));
+            }
+        }
+    }
+    assert!(unused.is_empty(), "helpers no test calls: {unused:#?}");
+}

@@ -142,23 +142,29 @@ fn update<V>(
             .filter_map(|j| j.b.map(|b| (j.a as u32, b as u32)))
             .chain(links.iter().map(|&(a, b)| (a as u32, b as u32)))
     };
-    let mut awake = std::mem::take(&mut scratch.awake);
-    awake.clear();
-    awake.extend((0..n as u32).filter(|&b| !sleep[b as usize].asleep));
-    let mut links = std::mem::take(&mut scratch.links);
-    let walked = if settings.sleep
-        && awake.len() < n
-        && awake_links(graph, joined(), (&awake, &mut links), sleep)
+    // The bodies walked (the awake ones, or every one) and the awake ones' links.
+    let mut walked = std::mem::take(&mut scratch.awake);
+    walked.clear();
+    walked.extend((0..n as u32).filter(|&b| !sleep[b as usize].asleep));
+    let mut edges = std::mem::take(&mut scratch.links);
+    let (islands, count) = if settings.sleep
+        && walked.len() < n
+        && awake_links(graph, joined(), (&walked, &mut edges), sleep)
     {
-        decide(n, links.iter().copied(), (&awake, sleep, scratch), settings)
+        decide(
+            n,
+            edges.iter().copied(),
+            (&walked, sleep, scratch),
+            settings,
+        )
     } else {
-        let edges = graph.ends().iter().map(|&[a, b]| (a, b)).chain(joined());
-        awake.clear();
-        awake.extend(0..n as u32);
-        decide(n, edges, (&awake, sleep, scratch), settings)
+        let every = graph.ends().iter().map(|&[a, b]| (a, b)).chain(joined());
+        walked.clear();
+        walked.extend(0..n as u32);
+        decide(n, every, (&walked, sleep, scratch), settings)
     };
-    (scratch.awake, scratch.links) = (awake, links);
-    walked
+    (scratch.awake, scratch.links) = (walked, edges);
+    (islands, count)
 }
 
 /// Lists in `edges` the links of the `awake` bodies (their contacts, and the `joined`

@@ -7,7 +7,7 @@
 /// `StepState`, detection its proxies and manifolds in its `FoundBuffers`).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Scratch {
-    /// Body or proxy indices: the awake ones a stage walks.
+    /// Body indices: the awake ones a stage walks (the sleep stage: the bodies it walks).
     pub(crate) awake: Vec<u32>,
     /// Proxy indices: those made again in this detection.
     pub(crate) remade: Vec<u32>,

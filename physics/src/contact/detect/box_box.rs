@@ -150,8 +150,10 @@ fn best_axes((ca, ra, ha): BoxPose, (cb, rb, hb): BoxPose, margin: f64) -> Optio
     for i in 0..3 {
         let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
         for j in 0..3 {
-            // |a_i × b_j|² = 1 − (a_i · b_j)²; parallel edges give no axis.
-            let len2 = 1.0 - cos[i][j] * cos[i][j];
+            // |a_i × b_j|² = (a_i1 · b_j)² + (a_i2 · b_j)², the same cosines as the
+            // rest of the axis (1 − (a_i · b_j)² cancels for nearly parallel edges);
+            // parallel edges give no axis.
+            let len2 = cos[i1][j] * cos[i1][j] + cos[i2][j] * cos[i2][j];
             if len2 < 1e-12 {
                 continue;
             }

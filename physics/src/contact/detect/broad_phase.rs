@@ -411,8 +411,10 @@ impl Kept {
         }
         let (old, new) = self.pairs.split_at_mut(head);
         if !same {
-            // Every key is its pair's own (two distinct places in the order), so an
-            // unstable sort orders them as a stable one would, with no buffer.
+            // Every key is its pair's own (the pairs are distinct, and their two places
+            // in the order, each below 2²⁷, fill the key's low bits), so an unstable
+            // sort orders them as a stable one would, with no buffer.
+            debug_assert!(order.len() < 1 << 27);
             old.sort_unstable_by_key(|p| p.0);
         }
         new.sort_unstable_by_key(|p| p.0);

@@ -198,8 +198,7 @@ pub fn hold<R: Send>(big: bool, f: impl FnOnce() -> R + Send) -> R {
 /// `count` members helping `team`, each on a thread of the pool that takes its job.
 fn helpers(team: &Team, count: usize) {
     match count {
-        0 => {}
-        1 => team.help(),
+        0 | 1 => team.help(),
         _ => {
             rayon::join(|| team.help(), || helpers(team, count - 1));
         }

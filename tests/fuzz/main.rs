@@ -13,7 +13,13 @@
 //! counts every outcome over `GYROLAB_FUZZ_CASES` cases without stopping (see
 //! docs/testing.md).
 
+// The helpers every test file shares (the set-up codes among them); the fuzz suite's own
+// (where to cut a file, how to judge a run) are this folder's modules.
+#[path = "../common/mod.rs"]
 mod common;
+mod mutate;
+mod ron_map;
+mod verdict;
 
 use gyrolab::lab::Input;
 use std::collections::BTreeMap;
@@ -23,8 +29,8 @@ use proptest::prelude::*;
 use proptest::sample::select;
 use proptest::test_runner::{Config, TestRunner};
 
-use common::mutate::{self, Mutation, OutTarget, SceneArg};
-use common::verdict::{self, Class, Expect, Sandbox};
+use mutate::{Mutation, OutTarget, SceneArg};
+use verdict::{Class, Expect, Sandbox};
 
 /// The `.ron` files of `assets/<folder>/`, `(name, text)`, sorted by name.
 fn ron_files(folder: &str) -> Vec<(String, String)> {
@@ -57,7 +63,7 @@ fn lessons() -> &'static [(String, String)] {
     static LESSONS: OnceLock<Vec<(String, String)>> = OnceLock::new();
     LESSONS.get_or_init(|| {
         let mut all = ron_files("lessons");
-        let readouts = include_str!("lessons/readouts.ron");
+        let readouts = include_str!("../lessons/readouts.ron");
         all.push(("tests/lessons/readouts".into(), readouts.into()));
         all
     })
@@ -532,7 +538,7 @@ fn hostile_setup() -> impl Strategy<Value = String> {
     (scene, dt, steps, friction, compared, (step, answers, any::<bool>())).prop_map(
         |(scene, dt, steps, friction, compared, (step, answers, lesson))| {
             let hash = gyrolab::scene::Scene::load(scene).map_or(0, |s| s.source_hash);
-            let text = include_str!("../assets/lessons/restitution.ron");
+            let text = include_str!("../../assets/lessons/restitution.ron");
             let lesson_hash = twox_hash::XxHash3_64::oneshot(text.as_bytes());
             let lesson = if lesson {
                 format!(
