@@ -242,7 +242,7 @@ impl Contacts {
 
     /// Sets every plane's friction coefficient and wakes every one of `bodies` bodies, so
     /// that the change shows at once.
-    pub fn set_plane_friction(&mut self, friction: f64, bodies: usize) {
+    pub(crate) fn set_plane_friction(&mut self, friction: f64, bodies: usize) {
         self.planes.iter_mut().for_each(|p| p.friction = friction);
         (0..bodies).for_each(|b| self.wake(b));
     }
@@ -250,7 +250,7 @@ impl Contacts {
     /// Places the kinematic colliders for the next step: one per frame of the world's
     /// `frames` (joints to frames index them), each set by `place(frame, collider)` from
     /// what it was last step (its parts are kept, so a frame's shapes are copied once).
-    pub fn place_colliders(&mut self, frames: usize, place: impl FnMut(usize, &mut Kinematic)) {
+    pub(crate) fn place_colliders(&mut self, frames: usize, place: impl FnMut(usize, &mut Kinematic)) {
         self.kinematic.resize_with(frames, Kinematic::default);
         let mut place = place;
         (self.kinematic.iter_mut().enumerate()).for_each(|(k, kin)| place(k, kin));
@@ -258,7 +258,7 @@ impl Contacts {
 
     /// Which bodies the solver neither collides nor moves in the next step, by body
     /// index (see [`Contacts::is_passive`]).
-    pub fn set_passive(&mut self, passive: impl IntoIterator<Item = bool>) {
+    pub(crate) fn set_passive(&mut self, passive: impl IntoIterator<Item = bool>) {
         self.passive.clear();
         self.passive.extend(passive);
     }
@@ -369,7 +369,7 @@ impl Contacts {
 
     /// New solver settings (validated by the caller), with every one of `bodies` bodies
     /// woken so that the change shows at once.
-    pub fn set_settings(&mut self, settings: SolverSettings, bodies: usize) {
+    pub(crate) fn set_settings(&mut self, settings: SolverSettings, bodies: usize) {
         self.settings = settings;
         (0..bodies).for_each(|b| self.wake(b));
     }
@@ -392,7 +392,7 @@ impl Contacts {
     /// Breaks every joint that carried more than its limits in the step just solved (its
     /// rows' impulses summed over the step, over the step's length), at `time`, the
     /// step's end; a broken joint keeps no rows and no impulses.
-    pub fn break_joints(&mut self, time: f64) {
+    pub(crate) fn break_joints(&mut self, time: f64) {
         let (h, poses) = (self.state.step_h(), self.state.poses());
         let world = self.state.awake().len();
         for &k in self.state.active_joints() {
@@ -465,7 +465,7 @@ impl Contacts {
     }
 
     /// Whether the solver leaves the body alone this step (see [`Contacts::set_passive`]).
-    pub fn is_passive(&self, body: usize) -> bool {
+    pub(crate) fn is_passive(&self, body: usize) -> bool {
         self.passive.get(body).copied().unwrap_or(false)
     }
 }

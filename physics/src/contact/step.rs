@@ -319,7 +319,7 @@ impl Contacts {
     /// Readout: what the last step found, for the app (the sleep stage counts the
     /// islands): the points of the contacts it solved only, so that an asleep heap is
     /// not walked for it.
-    pub fn update_stats(&mut self) {
+    pub(crate) fn update_stats(&mut self) {
         let values = self.graph.values();
         self.stats.contacts = self.graph.len();
         self.stats.points = (self.state.job_contacts.iter())
