@@ -250,7 +250,11 @@ impl Contacts {
     /// Places the kinematic colliders for the next step: one per frame of the world's
     /// `frames` (joints to frames index them), each set by `place(frame, collider)` from
     /// what it was last step (its parts are kept, so a frame's shapes are copied once).
-    pub(crate) fn place_colliders(&mut self, frames: usize, place: impl FnMut(usize, &mut Kinematic)) {
+    pub(crate) fn place_colliders(
+        &mut self,
+        frames: usize,
+        place: impl FnMut(usize, &mut Kinematic),
+    ) {
         self.kinematic.resize_with(frames, Kinematic::default);
         let mut place = place;
         (self.kinematic.iter_mut().enumerate()).for_each(|(k, kin)| place(k, kin));
