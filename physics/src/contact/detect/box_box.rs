@@ -251,26 +251,28 @@ fn face_contact(
     let inc_center = ci + ri.col(k) * (inc_sign * hi[k]);
     let (a1, a2) = ((k + 1) % 3, (k + 2) % 3);
     let (e1, e2) = (ri.col(a1) * hi[a1], ri.col(a2) * hi[a2]);
-    let mut poly: Polygon = [
+    // Clipped from one buffer into the other and back: the polygons stay where they are
+    // (returned by value, each clip copied its whole buffer).
+    let (mut poly, mut next) = (Polygon::new(), Polygon::new());
+    poly.extend([
         (inc_center + e1 + e2, 0),
         (inc_center - e1 + e2, 1),
         (inc_center - e1 - e2, 2),
         (inc_center + e1 - e2, 3),
-    ]
-    .into_iter()
-    .collect();
+    ]);
+    let (mut poly, mut next) = (&mut poly, &mut next);
     for (plane, (dir, ext)) in [(du, hr[u]), (-du, hr[u]), (dv, hr[v]), (-dv, hr[v])]
         .into_iter()
         .enumerate()
     {
         let offset = dir.dot(face_center) + ext * (1.0 + CLIP_TOLERANCE);
-        poly = clip(&poly, dir, offset, plane as u32);
-        if poly.is_empty() {
+        clip(poly, (dir, offset, plane as u32), next);
+        if next.is_empty() {
             return None;
         }
+        std::mem::swap(&mut poly, &mut next);
     }
-    let candidates: Candidates = poly
-        .into_iter()
+    let candidates: Candidates = (poly.iter().copied())
         .filter_map(|(p, id)| {
             let sep = n.dot(p - face_center);
             (sep <= margin).then(|| {
@@ -296,12 +298,12 @@ fn face_contact(
 /// An incident face's corners as the side planes clip it, with their feature ids.
 type Polygon = ArrayVec<(DVec3, u32), MAX_CANDIDATES>;
 
-/// Sutherland–Hodgman against `dir · p ≤ offset`. A new vertex's id is derived from its
-/// edge's end ids and the plane, so the same configuration gives the same ids. A convex
-/// polygon gains at most one corner; a corner beyond the room (which only rounding could
-/// make) is left out.
-fn clip(poly: &[(DVec3, u32)], dir: DVec3, offset: f64, plane: u32) -> Polygon {
-    let mut out = Polygon::new();
+/// Sutherland–Hodgman against `dir · p ≤ offset`, into `out`. A new vertex's id is derived
+/// from its edge's end ids and the plane, so the same configuration gives the same ids. A
+/// convex polygon gains at most one corner; a corner beyond the room (which only rounding
+/// could make) is left out.
+fn clip(poly: &[(DVec3, u32)], (dir, offset, plane): (DVec3, f64, u32), out: &mut Polygon) {
+    out.clear();
     for i in 0..poly.len() {
         let (p, ip) = poly[i];
         let (q, iq) = poly[(i + 1) % poly.len()];
@@ -316,7 +318,6 @@ fn clip(poly: &[(DVec3, u32)], dir: DVec3, offset: f64, plane: u32) -> Polygon {
             let _ = out.try_push((p + (q - p) * t, id));
         }
     }
-    out
 }
 
 /// Edge against edge: the closest points of A's edge along axis `i` and B's along `j`
