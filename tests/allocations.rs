@@ -3,43 +3,22 @@
 //! rows' colours, the team's jobs) is kept from step to step or lives on the stack.
 //! Counted by a global allocator that this test binary alone installs.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use gyrolab::scene::Scene;
 use gyrolab::world::World;
 
-struct Counting;
-
-/// Allocations and reallocations, on every thread.
-static CALLS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        CALLS.fetch_add(1, Ordering::SeqCst);
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new: usize) -> *mut u8 {
-        CALLS.fetch_add(1, Ordering::SeqCst);
-        unsafe { System.realloc(ptr, layout, new) }
-    }
-}
+mod common;
+use common::counting::{self, Counting};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
 /// The allocations `steps` steps of `world` make.
 fn allocations(world: &mut World, steps: usize) -> usize {
-    let before = CALLS.load(Ordering::SeqCst);
+    let before = counting::calls();
     for _ in 0..steps {
         world.advance(1.0 / 60.0).unwrap();
     }
-    CALLS.load(Ordering::SeqCst) - before
+    counting::calls() - before
 }
 
 /// The 1,000-box pile kept awake, once it has settled into a heap (5 s), on one thread

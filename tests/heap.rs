@@ -2,36 +2,20 @@
 //! the allocator really hands out when a snapshot is taken, counted by a global
 //! allocator that this test binary alone installs.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use gyrolab::lab::Lab;
 use gyrolab::scene::Scene;
 
-struct Counting;
-
-static ALLOCATED: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATED.fetch_add(layout.size(), Ordering::SeqCst);
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        ALLOCATED.fetch_sub(layout.size(), Ordering::SeqCst);
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
+mod common;
+use common::counting::{self, Counting};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
 /// Bytes allocated and still held after `f`, which returns what holds them.
 fn held_by<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let before = ALLOCATED.load(Ordering::SeqCst);
+    let before = counting::held();
     let value = f();
-    (value, ALLOCATED.load(Ordering::SeqCst) - before)
+    (value, counting::held() - before)
 }
 
 /// Snapshots of scenes of every kind: `heap_bytes` is what the snapshot holds, to the

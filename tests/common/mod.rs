@@ -5,6 +5,7 @@
 pub mod binary;
 pub mod bits;
 pub mod browser;
+pub mod counting;
 pub mod crossings;
 pub mod exploding;
 pub mod listing;
