@@ -14,9 +14,9 @@ use std::collections::HashMap;
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use gyrolab::contact::graph::{ContactGraph, NONE};
-use gyrolab::contact::islands::components;
+use gyrolab::collision::graph::{ContactGraph, NONE};
 use gyrolab::scene::Scene;
+use gyrolab::solver::islands::components;
 
 const BODIES: u32 = 1000;
 const STEPS: usize = 100;

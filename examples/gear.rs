@@ -7,7 +7,8 @@
 //! the same world and checks the ratio.
 
 use glam::DVec3;
-use gyrolab::contact::{Jacobian, Pose, UserRow};
+use gyrolab::collision::Pose;
+use gyrolab::joints::{Jacobian, UserRow};
 use gyrolab::scene::Scene;
 use gyrolab::world::World;
 

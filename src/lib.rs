@@ -1,6 +1,6 @@
 //! gyrolab: a rigid-body physics sandbox that shows why rotation is hard.
 //!
-//! The physics (`math` ← `body` ← `integrators` ← {`hierarchy`, `contact`} ← `world`) is
+//! The physics (`math` ← `body` ← `integrators` ← {`hierarchy`, `collision`, `joints`, `solver`} ← `contacts` ← `world`) is
 //! the crate `gyrolab-physics`, re-exported here under the same names; on it the crate
 //! `gyrolab-lab` runs `scene` ← `lab` ← `lesson` (and `palette`, the colours every view
 //! shares), also re-exported; on them run `web` ← {`cli`, `app`}. `atomic_file` (files
@@ -10,7 +10,9 @@
 //! the lab is handed) serve them. See docs/architecture.md for what each holds.
 
 pub use gyrolab_lab::{lab, lesson, palette, scene};
-pub use gyrolab_physics::{body, contact, heap, hierarchy, integrators, math, world};
+pub use gyrolab_physics::{
+    body, collision, contacts, heap, hierarchy, integrators, joints, math, solver, world,
+};
 
 pub mod atomic_file;
 pub mod gif_clip;

@@ -18,7 +18,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use browser::Browser;
-use gyrolab::lesson::{self, Step};
+use gyrolab::lesson::{self, Card};
 use serde_json::{Value, json};
 
 const BIN: &str = env!("CARGO_BIN_EXE_gyrolab");
@@ -174,21 +174,21 @@ fn take(chromium: &str, name: &str, dir: &Path, play_to_end: bool) {
     let lesson = lesson::load(name).unwrap();
     let walk = lesson::run::walk_through(&lesson).unwrap();
     let mut s = Student::open(chromium, name, &page_of(name, dir));
-    let first_readout = (lesson.steps.iter()).position(|s| matches!(s, Step::Readout { .. }));
+    let first_readout = (lesson.steps.iter()).position(|s| matches!(s, Card::Readout { .. }));
     for (k, step) in lesson.steps.iter().enumerate() {
         assert_eq!(s.state()["step"], json!(k), "{name}");
         match step {
-            Step::Question {
+            Card::Question {
                 choices, answer, ..
             } => question(&mut s, k, &choices[*answer], *answer),
-            Step::Run { .. } => run(&mut s, k, play_to_end),
-            Step::Readout { .. } => {
+            Card::Run { .. } => run(&mut s, k, play_to_end),
+            Card::Readout { .. } => {
                 readout(&mut s, k, walk.measured[k].as_ref().unwrap());
                 if Some(k) == first_readout {
                     s.shot(k, "readout");
                 }
             }
-            Step::Explain { text } => {
+            Card::Explain { text } => {
                 let first = text.split_whitespace().take(8).collect::<Vec<_>>();
                 let page = s.text().split_whitespace().collect::<Vec<_>>().join(" ");
                 assert!(
@@ -197,7 +197,7 @@ fn take(chromium: &str, name: &str, dir: &Path, play_to_end: bool) {
                     k + 1
                 );
             }
-            Step::Try { .. } => {
+            Card::Try { .. } => {
                 assert_eq!(
                     s.state()["time"].as_f64(),
                     Some(0.0),
@@ -298,7 +298,7 @@ fn answers_copied(s: &mut Student, lesson: &gyrolab::lesson::Lesson) {
         "{name}: {answers}"
     );
     for step in &lesson.steps {
-        if let Step::Question {
+        if let Card::Question {
             choices, answer, ..
         } = step
         {
@@ -381,7 +381,7 @@ fn the_page_script_reads_the_poses_the_page_holds() {
     let path = page_of("dancing-pole", dir.path());
     let html = std::fs::read_to_string(&path).unwrap();
     let data: Value = serde_json::from_str(gyrolab::web::data_of(&html).unwrap()).unwrap();
-    let part = &data["parts"][0];
+    let part = &data["takes"][0];
     let bytes = data_encoding::BASE64
         .decode(part["poses"].as_str().unwrap().as_bytes())
         .unwrap();

@@ -3,14 +3,14 @@
 //! energy and never turns over.
 
 use gyrolab::integrators::Integrator;
+use gyrolab::lab::lane::Lane;
 use gyrolab::lab::metrics::separatrix_ratio;
-use gyrolab::lab::run::Run;
 use gyrolab::scene::Scene;
 
 /// `E/(L²/2I₂)` at each whole second, and the run at the end of the scene.
-fn run(integrator: Integrator) -> (Vec<f64>, Run) {
+fn run(integrator: Integrator) -> (Vec<f64>, Lane) {
     let scene = Scene::load("clamp-drift").unwrap();
-    let mut run = Run::new(scene.build(), integrator);
+    let mut run = Lane::new(scene.build(), integrator);
     let steps_per_second = (1.0 / scene.dt).round() as usize;
     let mut ratios = Vec::new();
     for k in 1..=(scene.duration / scene.dt).round() as usize {

@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-use gyrolab::lesson::{self, Step};
+use gyrolab::lesson::{self, Card};
 
 const BIN: &str = env!("CARGO_BIN_EXE_gyrolab");
 
@@ -27,7 +27,7 @@ fn right_answers(name: &str) -> String {
     let lesson = lesson::load(name).unwrap();
     (lesson.steps.iter())
         .filter_map(|s| match s {
-            Step::Question { answer, .. } => Some(format!("{}\n", (b'a' + *answer as u8) as char)),
+            Card::Question { answer, .. } => Some(format!("{}\n", (b'a' + *answer as u8) as char)),
             _ => None,
         })
         .collect()
@@ -49,25 +49,25 @@ fn walks_to_the_end(name: &str) -> String {
     let mut questions = 0;
     for (k, step) in lesson.steps.iter().enumerate() {
         let head = format!("step {}: ", k + 1);
-        if !matches!(step, Step::Readout { .. }) {
+        if !matches!(step, Card::Readout { .. }) {
             assert!(text.contains(&head), "{head} missing in\n{text}");
         }
         match step {
-            Step::Question {
+            Card::Question {
                 text: q, choices, ..
             } => {
                 questions += 1;
                 assert!(text.contains(&format!("{head}question: {q}")), "{text}");
                 assert!(text.contains(&format!("  a) {}\n", choices[0])), "{text}");
             }
-            Step::Readout { theory, .. } => {
+            Card::Readout { theory, .. } => {
                 let line = format!("step {}, ", k + 1);
                 assert!(text.contains(&line), "{line} missing in\n{text}");
                 assert!(text.contains(&format!("  theory: {theory}\n")), "{text}");
             }
-            Step::Explain { text: e } => assert!(text.contains(&format!("{head}{e}\n"))),
-            Step::Run { .. } => assert!(text.contains(&format!("{head}run: ")), "{text}"),
-            Step::Try { text: t, .. } => assert!(text.contains(&format!("{head}now try: {t}"))),
+            Card::Explain { text: e } => assert!(text.contains(&format!("{head}{e}\n"))),
+            Card::Run { .. } => assert!(text.contains(&format!("{head}run: ")), "{text}"),
+            Card::Try { text: t, .. } => assert!(text.contains(&format!("{head}now try: {t}"))),
         }
     }
     assert_eq!(text.matches(": right\n").count(), questions, "{text}");

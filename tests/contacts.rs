@@ -12,10 +12,11 @@ use stepping::{parse, run};
 
 use glam::DVec3;
 use gyrolab::body::inertia::Shape;
-use gyrolab::contact::detect::broad_phase::SweepAndPrune;
-use gyrolab::contact::{Aabb, ROW_EPSILON, SolverKind};
+use gyrolab::collision::Aabb;
+use gyrolab::collision::broad_phase::SweepAndPrune;
 use gyrolab::integrators::Integrator;
 use gyrolab::scene::Scene;
+use gyrolab::solver::{ROW_EPSILON, SolverKind};
 use gyrolab::world::World;
 use proptest::prelude::*;
 

@@ -170,7 +170,7 @@ fn foucaults_pendulum_precesses_at_omega_sin_latitude() {
         &format!("position: ({:?}, {:?}, 0.0),", start.x, start.y),
     );
     let mut world = Scene::parse("foucault.ron", &text).unwrap().build();
-    assert!(world.contacts().unwrap().joints()[0].frame == Some(1));
+    assert!(world.joints()[0].frame == Some(1));
     let mut meter = PrecessionMeter::default();
     let mut rod = (f64::MAX, 0.0f64);
     while world.time() < 40.0 {

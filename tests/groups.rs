@@ -4,8 +4,8 @@ mod common;
 use common::bits;
 
 use bits::state_bits;
-use gyrolab::contact::SolverKind;
 use gyrolab::scene::Scene;
+use gyrolab::solver::SolverKind;
 use gyrolab::world::World;
 
 fn pile(count: usize, solver: SolverKind, scalar: bool) -> (World, f64) {
@@ -18,7 +18,7 @@ fn pile(count: usize, solver: SolverKind, scalar: bool) -> (World, f64) {
 }
 
 fn rows_solved(world: &World) -> u64 {
-    world.contacts().unwrap().state().rows_solved_in_slots()
+    world.contacts().unwrap().last_step().rows_solved_in_slots()
 }
 
 /// A thousand boxes piling up, solved eight at a time in SIMD groups and one row at a time: every body's
@@ -45,7 +45,7 @@ fn the_groups_solve_bitwise_as_the_rows_one_at_a_time() {
         for step in 0..150 {
             pool.install(|| grouped.advance(dt)).unwrap();
             pool.install(|| rows.advance(dt)).unwrap();
-            row_passes += passes * grouped.contacts().unwrap().state().contact_rows() as u64;
+            row_passes += passes * grouped.contacts().unwrap().last_step().contact_rows() as u64;
             assert!(
                 state_bits(&grouped) == state_bits(&rows),
                 "{solver}: the groups differ from the rows at step {step}"

@@ -42,6 +42,6 @@ fn heap_bytes_is_what_a_snapshot_holds() {
     let world = pile.world();
     let floor = std::mem::size_of_val(world.bodies())
         + world.contacts().unwrap().graph().len()
-            * std::mem::size_of::<gyrolab::contact::Contact>();
+            * std::mem::size_of::<gyrolab::collision::Contact>();
     assert!(pile.snapshot().heap_bytes() > floor);
 }

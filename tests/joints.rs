@@ -11,9 +11,9 @@ use crossings::Crossings;
 use stepping::{parse, run};
 
 use glam::DVec3;
-use gyrolab::contact::{JointSolver, SolverKind};
 use gyrolab::lab::mechanism::Mechanism;
 use gyrolab::scene::Scene;
+use gyrolab::solver::{JointSolver, SolverKind};
 use gyrolab::world::World;
 
 const G: f64 = 9.81;
@@ -272,7 +272,7 @@ fn hang(
     joint: &str,
     (breaks, limit): (bool, f64),
     what: &str,
-    carried: impl Fn(&gyrolab::contact::Break) -> f64,
+    carried: impl Fn(&gyrolab::joints::Break) -> f64,
 ) {
     let dt = 1.0 / 60.0;
     let mut world = parse(&format!(
@@ -442,7 +442,7 @@ fn a_hub_of_200_arms_costs_what_a_chain_of_200_links_does() {
     );
     for (what, world) in [("star", &star), ("chain", &chain)] {
         let c = world.contacts().unwrap();
-        let direct = c.state();
+        let direct = c.last_step();
         assert!(
             direct.direct_loops().is_empty() && direct.direct_singular().is_empty(),
             "{what}"

@@ -7,7 +7,7 @@ mod common;
 use common::exploding;
 
 use gyrolab::lab::Input;
-use gyrolab::lesson::{self, Lesson, Step};
+use gyrolab::lesson::{self, Card, Lesson};
 
 #[test]
 fn every_shipped_lesson_states_what_the_simulation_measures() {
@@ -16,7 +16,7 @@ fn every_shipped_lesson_states_what_the_simulation_measures() {
         let readouts = l
             .steps
             .iter()
-            .filter(|s| matches!(s, Step::Readout { .. }))
+            .filter(|s| matches!(s, Card::Readout { .. }))
             .count();
         let measured = lesson::run::run(&l).unwrap();
         assert_eq!(measured.len(), readouts, "{name}");
@@ -869,7 +869,7 @@ fn the_bounce_explanation_s_figures_are_measured() {
         .steps
         .iter()
         .find_map(|s| match s {
-            Step::Explain { text } => Some(text.clone()),
+            Card::Explain { text } => Some(text.clone()),
             _ => None,
         })
         .unwrap();

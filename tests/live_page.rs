@@ -304,7 +304,7 @@ fn save(b: &mut Browser, name: &str) {
 fn right_answers(lesson: &gyrolab::lesson::Lesson) -> serde_json::Value {
     let answers: std::collections::BTreeMap<usize, usize> = (lesson.steps.iter().enumerate())
         .filter_map(|(k, s)| match s {
-            gyrolab::lesson::Step::Question { answer, .. } => Some((k, *answer)),
+            gyrolab::lesson::Card::Question { answer, .. } => Some((k, *answer)),
             _ => None,
         })
         .collect();
@@ -599,8 +599,8 @@ fn a_readout_measures_the_run_taken_again() {
     let mut walk = gyrolab::lesson::walk::Walk::start(lesson.clone(), &mut lab).unwrap();
     while walk.at < at {
         match walk.step().cloned() {
-            Some(gyrolab::lesson::Step::Question { answer, .. }) => walk.answer(answer),
-            Some(gyrolab::lesson::Step::Run { until, event }) => {
+            Some(gyrolab::lesson::Card::Question { answer, .. }) => walk.answer(answer),
+            Some(gyrolab::lesson::Card::Run { until, event }) => {
                 walk.run_out(&mut lab, until, event.as_ref()).unwrap()
             }
             _ => {}

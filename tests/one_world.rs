@@ -2,9 +2,9 @@
 //! analytic answers and invariants.
 
 use glam::DVec3;
-use gyrolab::contact::ROW_EPSILON;
 use gyrolab::hierarchy::rig::Mount;
 use gyrolab::scene::Scene;
+use gyrolab::solver::ROW_EPSILON;
 use gyrolab::world::World;
 
 const TURNTABLE: &str = include_str!("../assets/scenes/turntable.ron");

@@ -5,9 +5,9 @@ mod common;
 use common::bits;
 
 use bits::state_bits;
-use gyrolab::contact::SolverKind;
-use gyrolab::contact::solver::parallel::PARALLEL_ROWS;
 use gyrolab::scene::Scene;
+use gyrolab::solver::SolverKind;
+use gyrolab::solver::parallel::PARALLEL_ROWS;
 use gyrolab::world::World;
 
 fn pile(count: usize, solver: SolverKind) -> (World, f64) {
@@ -39,7 +39,7 @@ fn the_coloured_solve_is_bitwise_the_same_on_any_number_of_threads() {
                 pool.install(|| world.advance(*dt)).unwrap();
             }
             let contacts = worlds[0].0.contacts().unwrap();
-            widest = widest.max(contacts.state().widest_colour());
+            widest = widest.max(contacts.last_step().widest_colour());
             let reference = state_bits(&worlds[0].0);
             for (threads, (world, _)) in [2, 4].iter().zip(&worlds[1..]) {
                 assert!(

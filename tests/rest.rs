@@ -4,8 +4,9 @@
 
 use glam::swizzles::Vec3Swizzles;
 use glam::{DQuat, DVec3, EulerRot};
-use gyrolab::contact::{Geom, ROW_EPSILON};
+use gyrolab::collision::Geom;
 use gyrolab::scene::Scene;
+use gyrolab::solver::ROW_EPSILON;
 use gyrolab::world::World;
 use rayon::prelude::*;
 
@@ -165,7 +166,7 @@ fn crash_variant(friction: f64, walls: bool, loose: bool) -> World {
             .replace(&side_wall("-1.25"), "");
     }
     let world = parse(&text);
-    let inelastic = |m: &gyrolab::contact::Material| m.restitution == 0.0;
+    let inelastic = |m: &gyrolab::body::Material| m.restitution == 0.0;
     assert!(
         world.bodies().iter().all(|b| inelastic(&b.material))
             && inelastic(&world.frames()[0].material)

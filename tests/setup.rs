@@ -8,7 +8,7 @@ use gyrolab::integrators::Integrator;
 use gyrolab::lab::Input;
 use gyrolab::lab::Lab;
 use gyrolab::lab::fingerprint::fingerprint;
-use gyrolab::lesson::{self, Setting, Step, setup::Setup, walk::Walk};
+use gyrolab::lesson::{self, Card, Setting, setup::Setup, walk::Walk};
 use gyrolab::scene::Scene;
 use setup_code::code_of;
 
@@ -304,8 +304,8 @@ fn walked(name: &str, to: usize) -> (Lab, Walk) {
     let mut walk = Walk::start(l, &mut lab).unwrap();
     while walk.at < to {
         match walk.step() {
-            Some(Step::Question { answer, .. }) => walk.answer(*answer),
-            Some(Step::Run { until, event }) => {
+            Some(Card::Question { answer, .. }) => walk.answer(*answer),
+            Some(Card::Run { until, event }) => {
                 walk.run_out(&mut lab, *until, event.as_ref()).unwrap()
             }
             _ => {}
@@ -339,14 +339,14 @@ fn a_code_copied_after_a_try_replays_its_earlier_runs_bitwise() {
         .position(|s| {
             matches!(
                 s,
-                Step::Try {
+                Card::Try {
                     set: Setting::Dt(_),
                     ..
                 }
             )
         })
         .expect("energy-drift changes the step in a \"now try\"");
-    let before = (0..first_try).filter(|&k| matches!(steps[k], Step::Readout { .. }));
+    let before = (0..first_try).filter(|&k| matches!(steps[k], Card::Readout { .. }));
     assert!(before.count() > 0, "a readout before the try");
     for to in 0..steps.len() {
         let (mut a, walk) = walked("energy-drift", to);

@@ -114,7 +114,7 @@ fn a_scene_page_holds_the_poses_simulate_writes() {
             &[scene, "--scene", "--duration", seconds],
             &dir.path().join("p.html"),
         );
-        let part = &data(&html)["parts"][0];
+        let part = &data(&html)["takes"][0];
         let rows = simulated(&[scene, "--integrator", integrator, "--duration", seconds]);
         let bodies = part["bodies"].as_array().unwrap().len();
         let compared = poses_agree(part, &rows);
@@ -135,8 +135,8 @@ fn a_lesson_page_holds_each_parts_runs() {
     let html = page(&["energy-drift"], &dir.path().join("p.html"));
     let page = data(&html);
     let lesson = gyrolab::lesson::load("energy-drift").unwrap();
-    let starts: Vec<usize> = lesson.parts().map(|r| r.start).collect();
-    let parts = page["parts"].as_array().unwrap();
+    let starts: Vec<usize> = lesson.takes().map(|r| r.start).collect();
+    let parts = page["takes"].as_array().unwrap();
     assert_eq!(parts.len(), starts.len());
     assert!(parts.len() >= 2, "the lesson has a \"now try\"");
     for (part, start) in parts.iter().zip(starts) {
@@ -199,7 +199,7 @@ fn pages_stay_under_five_megabytes_and_say_what_they_cut() {
     let dir = tempfile::tempdir().unwrap();
     let html = page(&["pile"], &dir.path().join("pile.html"));
     assert!(html.len() <= 5_000_000, "{}", html.len());
-    let part = &data(&html)["parts"][0];
+    let part = &data(&html)["takes"][0];
     let note = part["note"].as_str().unwrap_or_default();
     assert!(
         note.contains("frames a second") && note.contains("1000 bodies"),
@@ -227,7 +227,7 @@ fn pages_stay_under_five_megabytes_and_say_what_they_cut() {
         &dir.path().join("thirty.html"),
     );
     let page = data(&html);
-    let part = &page["parts"][0];
+    let part = &page["takes"][0];
     assert_eq!(part["bodies"].as_array().unwrap().len(), 30);
     assert_eq!(end_of(part).round(), 30.0);
     assert!(part["note"].is_null(), "{}", part["note"]);
@@ -247,7 +247,7 @@ fn joints_and_many_parts_are_in_the_budget() {
         &dir.path().join("w.html"),
     );
     assert!(html.len() <= 5_000_000, "{}", html.len());
-    let part = &data(&html)["parts"][0];
+    let part = &data(&html)["takes"][0];
     assert!(part["joints"].as_u64().unwrap() > 0);
     let tries = (0..40)
         .map(|k| format!("Try(text: \"friction {k}\", set: Friction(0.{k:02})), Run(until: 30.0),"))
@@ -258,7 +258,7 @@ fn joints_and_many_parts_are_in_the_budget() {
     std::fs::write(&path, lesson).unwrap();
     let html = page(&[path.to_str().unwrap()], &dir.path().join("forty.html"));
     assert!(html.len() <= 5_000_000, "{}", html.len());
-    assert_eq!(data(&html)["parts"].as_array().unwrap().len(), 41);
+    assert_eq!(data(&html)["takes"].as_array().unwrap().len(), 41);
 }
 
 /// A scene whose first lane stops (explicit Euler overflowing at t = 0.4 s) is recorded
@@ -272,7 +272,7 @@ fn a_scene_whose_first_lane_stops_ends_there() {
         &[scene.to_str().unwrap(), "--duration", "5"],
         &dir.path().join("b.html"),
     );
-    let part = &data(&html)["parts"][0];
+    let part = &data(&html)["takes"][0];
     let note = part["note"].as_str().unwrap();
     assert!(
         note.contains("explicit-euler-world lane stopped at t = 0.4000 s"),

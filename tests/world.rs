@@ -106,7 +106,7 @@ fn a_joint_to_a_frame_ends_where_the_frame_is_now() {
         for _ in 0..steps {
             world.advance(scene.dt).unwrap();
         }
-        let poses = gyrolab::contact::Contacts::poses(world.bodies());
+        let poses = gyrolab::contacts::Contacts::poses(world.bodies());
         let (_, end) = world.joint_poses(&poses, k).unwrap();
         let frame = &world.frames()[f].global.transform;
         assert_eq!(

@@ -467,8 +467,8 @@
     setIfIdle("spin", s.start.spin);
     setIfIdle("perturbation", s.start.perturbation);
     if (document.activeElement !== $("inertia")) {
-      const moments = s.start.preset === "Custom" ? s.start.custom : null;
-      $("inertia").value = moments ? moments.join(", ") : "";
+      const principal = s.start.preset === "Custom" ? s.start.custom : null;
+      $("inertia").value = principal ? principal.join(", ") : "";
       $("inertia").placeholder = "the scene's body";
     }
   }

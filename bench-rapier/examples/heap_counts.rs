@@ -124,7 +124,7 @@ fn gyrolab_fall(size: usize) -> Fall {
         w.advance(1.0 / 60.0).expect("finite step");
         let seconds = start.elapsed().as_secs_f64();
         let c = w.contacts().expect("contacts");
-        let awake = |b: u32| b != gyrolab::contact::NONE && !c.is_asleep(b as usize);
+        let awake = |b: u32| b != gyrolab::collision::NONE && !c.is_asleep(b as usize);
         let mut counts = Counts {
             awake: (0..w.bodies().len()).filter(|&b| !c.is_asleep(b)).count(),
             moving: (c.sleep().iter())

@@ -10,7 +10,9 @@
 //! The physics crate's modules are re-exported under their own names, so that the lab's
 //! paths read as gyrolab's.
 
-pub use gyrolab_physics::{body, contact, heap, hierarchy, integrators, math, world};
+pub use gyrolab_physics::{
+    body, collision, contacts, heap, hierarchy, integrators, joints, math, solver, world,
+};
 
 pub mod scene;
 

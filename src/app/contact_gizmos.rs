@@ -8,7 +8,7 @@ use super::layout::lane_offset;
 use super::physics::Sim;
 use super::timing::Timed;
 use super::view::View;
-use crate::contact::geometry::tangents;
+use crate::collision::geometry::tangents;
 
 pub struct ContactsPlugin;
 

@@ -8,10 +8,10 @@
 use bevy_egui::egui;
 use egui_plot::{HLine, LineStyle, PlotPoints, Points};
 
-use crate::contact::SolverKind;
 use crate::hierarchy::InertialForces;
 use crate::lab::dock::DockKind;
 use crate::lab::dock_series::{Pendulum, RiderForces};
+use crate::solver::SolverKind;
 use crate::world::Stage;
 
 use super::colors::{FORCE_COLORS, STAGE_COLORS, egui_color};

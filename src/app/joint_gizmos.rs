@@ -10,8 +10,10 @@ use super::layout::lane_offset;
 use super::physics::Sim;
 use super::timing::Timed;
 use super::view::View;
-use crate::contact::geometry::tangents;
-use crate::contact::{Contacts, Joint, JointKind, Pose};
+use crate::collision::Pose;
+use crate::collision::geometry::tangents;
+use crate::contacts::Contacts;
+use crate::joints::{Joint, JointKind};
 
 pub struct JointsPlugin;
 
@@ -37,7 +39,7 @@ fn draw(sim: Res<Sim>, view: Res<View>, mut gizmos: Gizmos) {
         };
         let offset = lane_offset(&sim, lane).as_dvec3();
         let poses = Contacts::poses(run.world().bodies());
-        let h = c.state().step_h();
+        let h = c.last_step().step_h();
         for (k, j) in c.joints().iter().enumerate() {
             let Some((pa, pb)) = run.world().joint_poses(&poses, k) else {
                 continue;

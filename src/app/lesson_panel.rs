@@ -12,7 +12,7 @@ use super::draw_order::Panels;
 use super::physics::{PhysicsSet, Sim};
 use super::view::{Message, View};
 use crate::lab::Limit;
-use crate::lesson::{self, Event, Step, setup::Setup, walk::Walk};
+use crate::lesson::{self, Card, Event, setup::Setup, walk::Walk};
 
 pub struct LessonPlugin {
     /// A lesson to open at the start (`--lesson`).
@@ -152,13 +152,13 @@ fn lesson_ui(
         walk.at + 1
     ));
     match walk.step().cloned() {
-        Some(Step::Question { text, choices, .. }) => question(ui, walk, &text, &choices),
-        Some(Step::Run { until, event }) => run(ui, walk, sim, time, (until, event)),
-        Some(Step::Readout { theory, .. }) => readout(ui, walk, &theory),
-        Some(Step::Explain { text }) => {
+        Some(Card::Question { text, choices, .. }) => question(ui, walk, &text, &choices),
+        Some(Card::Run { until, event }) => run(ui, walk, sim, time, (until, event)),
+        Some(Card::Readout { theory, .. }) => readout(ui, walk, &theory),
+        Some(Card::Explain { text }) => {
             ui.label(text);
         }
-        Some(Step::Try { text, .. }) => {
+        Some(Card::Try { text, .. }) => {
             ui.label(egui::RichText::new(format!("Now try: {text}")).strong());
             ui.weak("The setting is changed, and the run starts again from the beginning.");
         }
@@ -298,11 +298,11 @@ fn readout(ui: &mut egui::Ui, walk: &Walk, theory: &str) {
 /// away before its run is seen).
 fn predictions(ui: &mut egui::Ui, walk: &Walk) {
     let rest = &walk.lesson.steps[walk.at..];
-    if rest.iter().any(|s| matches!(s, Step::Run { .. })) {
+    if rest.iter().any(|s| matches!(s, Card::Run { .. })) {
         return;
     }
     for (k, step) in walk.lesson.steps[..walk.at].iter().enumerate() {
-        let Step::Question {
+        let Card::Question {
             choices, answer, ..
         } = step
         else {

@@ -7,7 +7,7 @@ use bevy_egui::egui;
 use glam::DVec3;
 
 use crate::body::inertia::Shape;
-use crate::contact::{JointSolver, SolverKind, SolverSettings};
+use crate::solver::{JointSolver, SolverKind, SolverSettings};
 
 use super::physics::Sim;
 use super::view::{Message, View};
@@ -108,8 +108,8 @@ fn joints(ui: &mut egui::Ui, sim: &mut Sim) {
         return;
     }
     let (loops, singular) = (
-        c.state().direct_loops().len(),
-        c.state().direct_singular().len(),
+        c.last_step().direct_loops().len(),
+        c.last_step().direct_singular().len(),
     );
     let mut s = *c.settings();
     egui::ComboBox::from_label("joint solver")

@@ -10,7 +10,7 @@ use std::io::{BufRead, IsTerminal};
 use std::path::Path;
 
 use crate::lab::Lab;
-use crate::lesson::{self, Step, measure::Measured, setup::Setup, walk::Walk};
+use crate::lesson::{self, Card, measure::Measured, setup::Setup, walk::Walk};
 
 use super::output::Output;
 use super::{CliError, emit};
@@ -65,12 +65,12 @@ fn take_step(
     let k = walk.at + 1;
     let mut out = String::new();
     match walk.step().cloned() {
-        Some(Step::Question { text, choices, .. }) => {
+        Some(Card::Question { text, choices, .. }) => {
             emit(&question(k, &text, &choices))?;
             let choice = read_answer(k, choices.len(), input, echo)?;
             walk.answer(choice);
         }
-        Some(Step::Run { until, event }) => {
+        Some(Card::Run { until, event }) => {
             // The walk holds the lab by its limit: still while a question before the
             // run is unanswered (the walk goes past a question only once answered).
             walk.run_out(lab, until, event.as_ref()).map_err(CliError)?;
@@ -79,15 +79,15 @@ fn take_step(
                 None => writeln!(out, "step {k}: run: ran to t = {:.4} s", lab.time()),
             };
         }
-        Some(Step::Readout { theory, .. }) => {
+        Some(Card::Readout { theory, .. }) => {
             if let Some(m) = &walk.measured[walk.at] {
                 let _ = writeln!(out, "{m}\n  theory: {theory}");
             }
         }
-        Some(Step::Explain { text }) => {
+        Some(Card::Explain { text }) => {
             let _ = writeln!(out, "step {k}: {text}");
         }
-        Some(Step::Try { text, .. }) => {
+        Some(Card::Try { text, .. }) => {
             let _ = writeln!(out, "step {k}: now try: {text}");
         }
         None => {}
@@ -100,7 +100,7 @@ fn take_step(
 pub(super) fn answers(walk: &Walk) -> String {
     let mut out = String::new();
     for (k, step) in walk.lesson.steps.iter().enumerate() {
-        if let Step::Question {
+        if let Card::Question {
             choices, answer, ..
         } = step
             && let Some(given) = walk.answers[k]

@@ -41,7 +41,7 @@ pub fn setup(code: &str) -> Result<LanesToRun, CliError> {
 /// How long the run of the part holding step `at` is (each "now try" starts the run
 /// again): none for a part without a run.
 pub fn part_run(lesson: &Lesson, at: usize) -> Option<f64> {
-    let part = lesson.parts().find(|p| p.contains(&at))?;
+    let part = lesson.takes().find(|p| p.contains(&at))?;
     Lesson::run_length(&lesson.steps[part])
 }
 

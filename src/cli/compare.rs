@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use crate::integrators::{Integrator, NAME_WIDTH};
 use crate::lab::diagnosis;
-use crate::lab::run::Run;
+use crate::lab::lane::Lane;
 use crate::world::World;
 
 use super::{CliError, CompareArgs, TableFormat, parse_integrator, prepare, step_count};
@@ -54,7 +54,7 @@ fn measure(
     }
     let ns = start.elapsed().as_nanos() as f64 / (done.max(1) as f64 * world.bodies().len() as f64);
 
-    let mut run = Run::new(world.clone(), integrator);
+    let mut run = Lane::new(world.clone(), integrator);
     let mut failure = None;
     for n in 0..steps {
         if n % PROGRESS_EVERY == 0 {

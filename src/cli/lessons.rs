@@ -8,7 +8,7 @@ use std::fmt::Write;
 use std::path::Path;
 
 use crate::lab::Lab;
-use crate::lesson::{self, Step, measure::Measured, setup::Setup, walk::Walk};
+use crate::lesson::{self, Card, measure::Measured, setup::Setup, walk::Walk};
 use crate::scene::Scene;
 
 use super::output::Output;
@@ -89,7 +89,7 @@ fn counted(n: usize, thing: &str) -> String {
 /// step, the choice's text, right or wrong.
 fn answers_carried(w: &Walk) -> String {
     let asked = (w.lesson.steps.iter())
-        .filter(|s| matches!(s, Step::Question { .. }))
+        .filter(|s| matches!(s, Card::Question { .. }))
         .count();
     let given = w.answers.iter().flatten().count();
     let mut text = match given {
@@ -147,7 +147,7 @@ pub(super) fn walk_to(
     }
     let questions: Vec<(usize, usize)> = (lesson.steps.iter().enumerate())
         .filter_map(|(k, s)| match s {
-            Step::Question { choices, .. } => Some((k, choices.len())),
+            Card::Question { choices, .. } => Some((k, choices.len())),
             _ => None,
         })
         .collect();

@@ -358,17 +358,17 @@ pub(crate) fn prepare(args: &SceneArgs) -> Result<(Scene, World, f64), CliError>
         contacts.set_solver(solver);
     }
     let first = &mut world.bodies_mut()[0];
-    if let Some(Vec3Arg(moments)) = args.inertia {
+    if let Some(Vec3Arg(principal)) = args.inertia {
         let omega = first.state.body_omega(&first.props);
-        for (k, m) in moments.to_array().into_iter().enumerate() {
+        for (k, m) in principal.to_array().into_iter().enumerate() {
             ranges::INERTIA
                 .check(format!("I{}", k + 1), m)
                 .map_err(|e| CliError(format!("--inertia: {e}")))?;
         }
         first.props.inertia =
-            Inertia::new(moments).map_err(|e| CliError(format!("--inertia: {e}")))?;
+            Inertia::new(principal).map_err(|e| CliError(format!("--inertia: {e}")))?;
         first.state = BodyState {
-            angular_momentum: first.state.orientation * (moments * omega),
+            angular_momentum: first.state.orientation * (principal * omega),
             ..first.state
         };
     }

@@ -117,7 +117,7 @@ impl Told {
     /// What a world (a fresh scene's, or a saved state's) has already: its breaks are
     /// not news.
     fn of(world: &World) -> Self {
-        let joints = world.contacts().map_or(&[][..], |c| c.joints());
+        let joints = world.joints();
         Self {
             broken: joints.iter().map(|j| !j.holds()).collect(),
             loops: false,
@@ -146,13 +146,13 @@ impl Told {
                 ));
             }
         }
-        let loops = c.state().direct_loops().len();
+        let loops = c.last_step().direct_loops().len();
         if loops > 0 && !std::mem::replace(&mut self.loops, true) {
             progress.say(&format!(
                 "{loops} joint(s) close a loop: the direct joint solve leaves them to the iterative one"
             ));
         }
-        let singular = c.state().direct_singular().len();
+        let singular = c.last_step().direct_singular().len();
         if singular > 0 && !std::mem::replace(&mut self.singular, true) {
             progress.say(&format!(
                 "{singular} joint(s) have rows that depend on each other (a singular block): \

@@ -13,29 +13,29 @@ pub const FRAMES_A_SECOND: f64 = 30.0;
 /// five frames a second no longer reads as motion.
 pub const FEWEST_FRAMES_A_SECOND: f64 = 5.0;
 
-/// All the parts' plots together at most: each part's series are thinned to its share.
+/// All the takes' plots together at most: each take's series are thinned to its share.
 pub const PLOT_BYTES: usize = 1_000_000;
 
-/// One part's plots at most (about fifteen series of [`super::plots::MOST_SAMPLES`]).
-pub const PART_PLOT_BYTES: usize = 100_000;
+/// One take's plots at most (about fifteen series of [`super::plots::MOST_SAMPLES`]).
+pub const TAKE_PLOT_BYTES: usize = 100_000;
 
 /// Room kept for the JSON around the data.
 const MARGIN: usize = 20_000;
 
-/// The bytes a part's plots may take, among `parts`.
-pub fn plot_bytes(parts: usize) -> usize {
-    (PLOT_BYTES / parts.max(1)).min(PART_PLOT_BYTES)
+/// The bytes a take's plots may take, among `takes`.
+pub fn plot_bytes(takes: usize) -> usize {
+    (PLOT_BYTES / takes.max(1)).min(TAKE_PLOT_BYTES)
 }
 
-/// The bytes left for the frames of `parts` parts: the page's fixed files (`fixed`), each
-/// part's own JSON without its frames (`part`: lanes, shapes), its plots' share, and the
+/// The bytes left for the frames of `takes` takes: the page's fixed files (`fixed`), each
+/// take's own JSON without its frames (`take`: lanes, shapes), its plots' share, and the
 /// lesson's text (`text`) taken out of [`MOST_BYTES`].
-pub fn frame_bytes_left(fixed: usize, parts: usize, part: usize, text: usize) -> usize {
-    let taken = fixed + parts * (part + plot_bytes(parts)) + text + MARGIN;
+pub fn frame_bytes_left(fixed: usize, takes: usize, take: usize, text: usize) -> usize {
+    let taken = fixed + takes * (take + plot_bytes(takes)) + text + MARGIN;
     MOST_BYTES.saturating_sub(taken)
 }
 
-/// How a part is recorded.
+/// How a take is recorded.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sampling {
     /// Physics steps between frames.
@@ -46,7 +46,7 @@ pub struct Sampling {
     pub note: Option<String>,
 }
 
-/// What a part has to record.
+/// What a take has to record.
 #[derive(Clone, Copy, Debug)]
 pub struct Need {
     /// The physics step, s.

@@ -22,7 +22,7 @@ use record::Recording;
 use crate::lab::Lab;
 use crate::lesson::run::{Seen, walk_watched};
 use crate::lesson::setup::Setup;
-use crate::lesson::{self, Lesson, Step};
+use crate::lesson::{self, Card, Lesson};
 use crate::scene::{self, Scene};
 
 /// The longest scene run a page records, s: a page is watched, not left running.
@@ -106,7 +106,7 @@ pub fn page(source: PageSource, progress: &mut dyn FnMut(f64)) -> Result<Made, S
     })
 }
 
-/// What a part of `lab` needs to record for `seconds`.
+/// What a take of `lab` needs to record for `seconds`.
 fn need(lab: &Lab, seconds: f64, may_cut: bool) -> Need {
     let runs = lab.lanes().len() + usize::from(lab.ghost().is_some());
     let world = lab.world();
@@ -120,18 +120,18 @@ fn need(lab: &Lab, seconds: f64, may_cut: bool) -> Need {
     }
 }
 
-/// A part's recording started on `lab` for `seconds`, as dense as `parts` parts whose
+/// A take's recording started on `lab` for `seconds`, as dense as `takes` takes whose
 /// frames share `frame_bytes` by their length allow.
-fn start_part(
+fn start_take(
     lab: &Lab,
     label: String,
     seconds: f64,
     may_cut: bool,
     share: (usize, usize),
 ) -> Recording {
-    let (frame_bytes, parts) = share;
+    let (frame_bytes, takes) = share;
     let plan = budget::plan(need(lab, seconds, may_cut), frame_bytes);
-    Recording::start(lab, label, plan, budget::plot_bytes(parts))
+    Recording::start(lab, label, plan, budget::plot_bytes(takes))
 }
 
 fn scene_page(mut lab: Lab, seconds: f64, progress: &mut dyn FnMut(f64)) -> Result<Page, String> {
@@ -142,9 +142,9 @@ fn scene_page(mut lab: Lab, seconds: f64, progress: &mut dyn FnMut(f64)) -> Resu
         ));
     }
     let setup = Setup::of(&lab, None)?.to_code();
-    let bare = start_part(&lab, "run".into(), seconds, true, (0, 1)).bytes();
+    let bare = start_take(&lab, "run".into(), seconds, true, (0, 1)).bytes();
     let left = budget::frame_bytes_left(page::fixed_bytes(), 1, bare, 0);
-    let mut recording = start_part(&lab, "run".into(), seconds, true, (left, 1));
+    let mut recording = start_take(&lab, "run".into(), seconds, true, (left, 1));
     let until = recording.until();
     // A lane that stops on an error stops in the page too, as in the app, and the page
     // says so. The lab's time is the first lane's: once it stops, so does the recording.
@@ -173,41 +173,41 @@ fn scene_page(mut lab: Lab, seconds: f64, progress: &mut dyn FnMut(f64)) -> Resu
         description: scene.description.clone(),
         setup,
         camera: Camera::of(scene, lab.world()),
-        parts: vec![recording],
+        takes: vec![recording],
         steps: Vec::new(),
     })
 }
 
-/// Walks the lesson as `gyrolab lesson` does, recording each part's runs.
+/// Walks the lesson as `gyrolab lesson` does, recording each take's runs.
 fn lesson_page(
     lesson: &Lesson,
     progress: &mut dyn FnMut(f64),
 ) -> Result<(Page, Vec<String>), String> {
-    let ranges: Vec<_> = lesson.parts().collect();
-    let mut part_of = vec![0; lesson.steps.len()];
+    let ranges: Vec<_> = lesson.takes().collect();
+    let mut take_of = vec![0; lesson.steps.len()];
     for (p, r) in ranges.iter().enumerate() {
-        part_of[r.clone()].fill(p);
+        take_of[r.clone()].fill(p);
     }
     let seconds: Vec<f64> = (ranges.iter())
         .map(|r| Lesson::run_length(&lesson.steps[r.clone()]).unwrap_or(0.0))
         .collect();
     let total: f64 = seconds.iter().sum::<f64>().max(f64::MIN_POSITIVE);
-    // How far the runs before each part go, for the progress.
+    // How far the runs before each take go, for the progress.
     let before: Vec<f64> = (seconds.iter())
         .scan(0.0, |sum, s| Some(std::mem::replace(sum, *sum + s)))
         .collect();
-    let mut parts: Vec<Recording> = Vec::new();
+    let mut takes: Vec<Recording> = Vec::new();
     let mut ends = vec![None; lesson.steps.len()];
     let mut first: Option<(Result<String, String>, Option<Camera>)> = None;
-    // The frames' bytes, worked out when the first part starts: every part is taken to
+    // The frames' bytes, worked out when the first take starts: every take is taken to
     // need as much JSON besides its frames as the first.
     let mut frame_bytes = 0;
     let walk = walk_watched(lesson, |seen, walk, lab| {
-        let p = part_of[walk.at];
+        let p = take_of[walk.at];
         match seen {
-            Seen::Arrived if p == parts.len() => {
+            Seen::Arrived if p == takes.len() => {
                 first.get_or_insert_with(|| {
-                    let bare = start_part(lab, String::new(), 0.0, false, (0, 1)).bytes();
+                    let bare = start_take(lab, String::new(), 0.0, false, (0, 1)).bytes();
                     let (fixed, n) = (page::fixed_bytes(), ranges.len());
                     frame_bytes = budget::frame_bytes_left(fixed, n, bare, 2 * lesson.text.len());
                     let code = Setup::of(lab, Some(walk)).map(|s| s.to_code());
@@ -215,10 +215,10 @@ fn lesson_page(
                 });
                 let share = (frame_bytes as f64 * seconds[p] / total) as usize;
                 let label = match walk.step() {
-                    Some(Step::Try { text, .. }) => text.clone(),
+                    Some(Card::Try { text, .. }) => text.clone(),
                     _ => "start".into(),
                 };
-                parts.push(start_part(
+                takes.push(start_take(
                     lab,
                     label,
                     seconds[p],
@@ -227,14 +227,14 @@ fn lesson_page(
                 ));
             }
             Seen::Stepped => {
-                parts[p].stepped(lab);
+                takes[p].stepped(lab);
                 progress((before[p] + lab.time()) / total);
             }
             Seen::Leaving => {
-                if let Some(Step::Run { .. }) = walk.step() {
+                if let Some(Card::Run { .. }) = walk.step() {
                     ends[walk.at] = Some(lab.time());
                 }
-                parts[p].close(lab);
+                takes[p].close(lab);
             }
             _ => {}
         }
@@ -253,8 +253,8 @@ fn lesson_page(
         description: scene.description.clone(),
         setup: setup?,
         camera,
-        parts,
-        steps: steps::of(&walk, &ends, &part_of)?,
+        takes,
+        steps: steps::of(&walk, &ends, &take_of)?,
     };
     Ok((page, disagree))
 }

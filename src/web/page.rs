@@ -1,4 +1,4 @@
-//! The page itself: the recorded parts, the lesson's steps and what frames the view, as
+//! The page itself: the recorded takes, the lesson's steps and what frames the view, as
 //! JSON inside the template (`assets/web/page.html`) with its style, its script and
 //! three.js (`assets/web/`, with its version and licence): one file that opens from disk
 //! with no network.
@@ -12,7 +12,22 @@ use crate::world::World;
 
 const TEMPLATE: &str = include_str!("../../assets/web/page.html");
 const STYLE: &str = include_str!("../../assets/web/page.css");
-const SCRIPT: &str = include_str!("../../assets/web/page.js");
+/// The page's script, one file per concern, joined into one closure here: its opening
+/// and constants, helpers, the data read in, the page's state, the 3D view, the plots,
+/// drawing and playback, the lesson panel, the side panel and controls (with the test
+/// hooks and the start), and its close.
+const SCRIPT: &str = concat!(
+    include_str!("../../assets/web/page/open.js"),
+    include_str!("../../assets/web/page/helpers.js"),
+    include_str!("../../assets/web/page/data.js"),
+    include_str!("../../assets/web/page/state.js"),
+    include_str!("../../assets/web/page/view.js"),
+    include_str!("../../assets/web/page/plots.js"),
+    include_str!("../../assets/web/page/playback.js"),
+    include_str!("../../assets/web/page/lesson.js"),
+    include_str!("../../assets/web/page/controls.js"),
+    include_str!("../../assets/web/page/close.js"),
+);
 /// three.js r187 with its OrbitControls, bundled as one script (assets/web/README.md).
 pub(super) const THREE: &str = include_str!("../../assets/web/three-0.187.0-orbit.min.js");
 
@@ -31,6 +46,9 @@ pub fn fixed_bytes() -> usize {
     TEMPLATE.len() + STYLE.len() + SCRIPT.len() + THREE.len()
 }
 
+/// What a recorded page holds, as the JSON in its `#gyrolab-data`: this type and the ones
+/// it holds ([`Recording`], [`PageStep`], [`Camera`]) are the one description of the
+/// data's shape; `assets/web/page/data.js` reads it.
 #[derive(Debug, Serialize)]
 pub struct Page {
     pub generator: String,
@@ -44,7 +62,7 @@ pub struct Page {
     /// The set-up code that opens the same thing in the app (`gyrolab --setup CODE`).
     pub setup: String,
     pub camera: Option<Camera>,
-    pub parts: Vec<Recording>,
+    pub takes: Vec<Recording>,
     pub steps: Vec<PageStep>,
 }
 

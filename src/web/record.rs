@@ -11,7 +11,7 @@ use crate::lab::Lab;
 use crate::lab::drawing::{Drawing, drawn_joints, joint_ends};
 use crate::world::World;
 
-/// One part of a page: a run of every lane from its start.
+/// One take of a page: a run of every lane from its start.
 #[derive(Clone, Debug, Serialize)]
 pub struct Recording {
     pub label: String,

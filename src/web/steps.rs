@@ -3,28 +3,28 @@
 
 use serde::Serialize;
 
-use crate::lesson::Step;
+use crate::lesson::Card;
 use crate::lesson::walk::Walk;
 
-/// One step of a lesson, and the part of the page (the run) it belongs to.
+/// One step of a lesson, and the take of the page (the run) it belongs to.
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum PageStep {
     Question {
-        part: usize,
+        take: usize,
         text: String,
         choices: Vec<String>,
         answer: usize,
     },
-    /// Plays the part on to `end`: `until`, or sooner where `event` came first.
+    /// Plays the take on to `end`: `until`, or sooner where `event` came first.
     Run {
-        part: usize,
+        take: usize,
         until: f64,
         end: f64,
         event: Option<String>,
     },
     Readout {
-        part: usize,
+        take: usize,
         time: f64,
         quantity: String,
         unit: String,
@@ -41,42 +41,42 @@ pub enum PageStep {
         line: String,
     },
     Explain {
-        part: usize,
+        take: usize,
         text: String,
     },
     Try {
-        part: usize,
+        take: usize,
         text: String,
     },
 }
 
 /// The steps of `walk`, walked to its end: `ends` holds each run's end (by step) and
-/// `parts` each step's part. A readout the walk did not reach is refused.
-pub fn of(walk: &Walk, ends: &[Option<f64>], parts: &[usize]) -> Result<Vec<PageStep>, String> {
+/// `takes` each step's take. A readout the walk did not reach is refused.
+pub fn of(walk: &Walk, ends: &[Option<f64>], takes: &[usize]) -> Result<Vec<PageStep>, String> {
     let steps = walk.lesson.steps.iter().enumerate();
     steps
         .map(|(k, step)| {
-            let part = parts[k];
+            let take = takes[k];
             Ok(match step {
-                Step::Question {
+                Card::Question {
                     text,
                     choices,
                     answer,
                 } => PageStep::Question {
-                    part,
+                    take,
                     text: text.clone(),
                     choices: choices.clone(),
                     answer: *answer,
                 },
-                Step::Run { until, event } => PageStep::Run {
-                    part,
+                Card::Run { until, event } => PageStep::Run {
+                    take,
                     until: *until,
                     end: ends[k].unwrap_or(*until),
                     event: event.as_ref().map(|e| e.to_string()),
                 },
-                Step::Readout { theory, .. } => match &walk.measured[k] {
+                Card::Readout { theory, .. } => match &walk.measured[k] {
                     Some(m) => PageStep::Readout {
-                        part,
+                        take,
                         time: m.time,
                         quantity: m.quantity.to_string(),
                         unit: m.quantity.unit().trim().to_string(),
@@ -96,12 +96,12 @@ pub fn of(walk: &Walk, ends: &[Option<f64>], parts: &[usize]) -> Result<Vec<Page
                         ));
                     }
                 },
-                Step::Explain { text } => PageStep::Explain {
-                    part,
+                Card::Explain { text } => PageStep::Explain {
+                    take,
                     text: text.clone(),
                 },
-                Step::Try { text, .. } => PageStep::Try {
-                    part,
+                Card::Try { text, .. } => PageStep::Try {
+                    take,
                     text: text.clone(),
                 },
             })

@@ -443,7 +443,7 @@ fn setup_codes() -> &'static [String] {
         // file, which the code carries.
         let drift = gyrolab::lesson::load("energy-drift").unwrap();
         let tried = (drift.steps.iter())
-            .position(|s| matches!(s, gyrolab::lesson::Step::Try { .. }))
+            .position(|s| matches!(s, gyrolab::lesson::Card::Try { .. }))
             .unwrap();
         let mut drifted = Lab::new(Scene::load("free-body").unwrap());
         let mut past_try = Walk::start(drift, &mut drifted).unwrap();

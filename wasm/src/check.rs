@@ -6,12 +6,12 @@
 
 use std::hash::Hasher;
 
-use gyrolab_lab::contact::JointSolver;
 use gyrolab_lab::lab::{Input, Lab};
 use gyrolab_lab::lesson::run::{Seen, walk_watched};
 use gyrolab_lab::lesson::setup::Setup;
-use gyrolab_lab::lesson::{self, Step};
+use gyrolab_lab::lesson::{self, Card};
 use gyrolab_lab::scene::{Scene, scene_names};
+use gyrolab_lab::solver::JointSolver;
 use gyrolab_lab::world::World;
 use twox_hash::XxHash3_64;
 
@@ -171,8 +171,8 @@ fn setup_run(code: &str) -> Result<String, String> {
     while let Some(step) = walk.step().cloned() {
         digest.add_lab(&lab);
         match step {
-            Step::Question { answer, .. } => walk.answer(answer),
-            Step::Run { until, event } => {
+            Card::Question { answer, .. } => walk.answer(answer),
+            Card::Run { until, event } => {
                 walk.run_out_watched(&mut lab, until, event.as_ref(), &mut |lab| {
                     digest.add_lab(lab)
                 })?
@@ -202,9 +202,9 @@ pub fn code_at_first_try(name: &str) -> Result<String, String> {
     loop {
         match walk.step().cloned() {
             None => return Err(format!("{name} has no \"now try\"")),
-            Some(Step::Try { .. }) => return Setup::of(&lab, Some(&walk)).map(|s| s.to_code()),
-            Some(Step::Question { answer, .. }) => walk.answer(answer),
-            Some(Step::Run { until, event }) => walk.run_out(&mut lab, until, event.as_ref())?,
+            Some(Card::Try { .. }) => return Setup::of(&lab, Some(&walk)).map(|s| s.to_code()),
+            Some(Card::Question { answer, .. }) => walk.answer(answer),
+            Some(Card::Run { until, event }) => walk.run_out(&mut lab, until, event.as_ref())?,
             Some(_) => {}
         }
         let at = walk.at;

@@ -5,8 +5,8 @@
 use std::cell::RefCell;
 
 use glam::DVec3;
-use gyrolab_lab::contact::{Motor, SolverSettings};
 use gyrolab_lab::integrators::Integrator;
+use gyrolab_lab::joints::Motor;
 use gyrolab_lab::lab::drawing::{self, Drawing, drawn_joints};
 use gyrolab_lab::lab::presets::Start;
 use gyrolab_lab::lab::{Input, Lab};
@@ -14,6 +14,7 @@ use gyrolab_lab::lesson::setup::Setup;
 use gyrolab_lab::lesson::walk::Walk;
 use gyrolab_lab::lesson::{self, Lesson};
 use gyrolab_lab::scene::Scene;
+use gyrolab_lab::solver::SolverSettings;
 use gyrolab_lab::world::grab::Grab;
 use serde::{Deserialize, Serialize};
 

@@ -5,7 +5,7 @@
 //! app's and `gyrolab lesson`'s.
 
 use gyrolab_lab::lab::Lab;
-use gyrolab_lab::lesson::Step;
+use gyrolab_lab::lesson::Card;
 use gyrolab_lab::lesson::walk::Walk;
 use serde::Serialize;
 
@@ -81,7 +81,7 @@ impl LessonView {
 fn step_view(walk: &Walk, lab: &Lab) -> StepView {
     let k = walk.at;
     match walk.step() {
-        Some(Step::Question {
+        Some(Card::Question {
             text,
             choices,
             answer,
@@ -91,12 +91,12 @@ fn step_view(walk: &Walk, lab: &Lab) -> StepView {
             chosen: walk.answers[k],
             right: walk.answers[k].map(|c| c == *answer),
         },
-        Some(Step::Run { until, event }) => StepView::Run {
+        Some(Card::Run { until, event }) => StepView::Run {
             until: *until,
             event: event.as_ref().map(|e| e.to_string()),
             ended: walk.ended(lab, *until, event.as_ref()),
         },
-        Some(Step::Readout { theory, .. }) => match &walk.measured[k] {
+        Some(Card::Readout { theory, .. }) => match &walk.measured[k] {
             Some(m) => StepView::Readout {
                 line: m.to_string(),
                 measured: m.shown(m.measured),
@@ -109,8 +109,8 @@ fn step_view(walk: &Walk, lab: &Lab) -> StepView {
             },
             None => StepView::End,
         },
-        Some(Step::Explain { text }) => StepView::Explain { text: text.clone() },
-        Some(Step::Try { text, .. }) => StepView::Try { text: text.clone() },
+        Some(Card::Explain { text }) => StepView::Explain { text: text.clone() },
+        Some(Card::Try { text, .. }) => StepView::Try { text: text.clone() },
         None => StepView::End,
     }
 }
@@ -120,7 +120,7 @@ fn answers_text(walk: &Walk) -> String {
     for (k, step) in walk.lesson.steps.iter().enumerate() {
         match (step, walk.answers[k], &walk.measured[k]) {
             (
-                Step::Question {
+                Card::Question {
                     text: q,
                     choices,
                     answer,
@@ -131,7 +131,7 @@ fn answers_text(walk: &Walk) -> String {
                 let verdict = if c == *answer { "right" } else { "wrong" };
                 text += &format!("{}. {q} {}: {verdict}\n", k + 1, choices[c]);
             }
-            (Step::Readout { .. }, _, Some(m)) => text += &format!("{}. {m}\n", k + 1),
+            (Card::Readout { .. }, _, Some(m)) => text += &format!("{}. {m}\n", k + 1),
             _ => {}
         }
     }

@@ -8,8 +8,8 @@ use glam::{DVec2, DVec3};
 
 use super::dock::{Dock, DockKind, riders};
 use super::history::{Series, Stamped};
+use super::lane::Lane;
 use super::mechanism::MechanismSample;
-use super::run::Run;
 use super::stage_time::PerStage;
 use crate::hierarchy::PrecessionMeter;
 use crate::hierarchy::precession::FoucaultSite;
@@ -210,7 +210,7 @@ pub struct DockSeries {
 
 impl DockSeries {
     /// Empty series for the scene's lanes.
-    pub fn new(scene: &Scene, lanes: &[Run]) -> Self {
+    pub fn new(scene: &Scene, lanes: &[Lane]) -> Self {
         let world = lanes[0].world();
         let contacts = if world.contacts().is_some() {
             vec![Series::default(); lanes.len()]
@@ -276,7 +276,7 @@ impl DockSeries {
 
     /// One physics step's samples of the dock's readouts; a lane that stopped on an
     /// error records nothing.
-    pub fn record(&mut self, dock: &Dock, lanes: &[Run], stages: &PerStage) {
+    pub fn record(&mut self, dock: &Dock, lanes: &[Lane], stages: &PerStage) {
         let world = lanes[0].world();
         if let Some(p) = &mut self.pendulum {
             p.record(world);

@@ -9,13 +9,14 @@ use super::layout::LaneLayout;
 use crate::body::inertia::{Part as BodyPart, Shape};
 use glam::DVec3;
 
-use crate::contact::{Contacts, JointKind};
+use crate::contacts::Contacts;
+use crate::joints::JointKind;
 use crate::palette;
 use crate::world::World;
 
 /// A lane as the page draws it.
 #[derive(Clone, Debug, Serialize)]
-pub struct Lane {
+pub struct LaneLook {
     /// Its integrator's name.
     pub name: String,
     pub color: String,
@@ -55,7 +56,7 @@ pub struct Ground {
 /// What a view draws of a lab, poses apart.
 #[derive(Clone, Debug, Serialize)]
 pub struct Drawing {
-    pub lanes: Vec<Lane>,
+    pub lanes: Vec<LaneLook>,
     /// The exact solution is drawn over every lane, after the lanes' runs.
     pub ghost: bool,
     pub bodies: Vec<Drawn>,
@@ -70,7 +71,7 @@ impl Drawing {
         let world = lab.world();
         Self {
             lanes: (lab.lanes().iter().enumerate())
-                .map(|(i, run)| Lane {
+                .map(|(i, run)| LaneLook {
                     name: run.integrator().name().to_string(),
                     color: palette::hex(palette::INTEGRATORS[run.integrator() as usize]),
                     offset: layout.offset(i).to_array(),
@@ -97,7 +98,7 @@ impl Drawing {
 /// The joints of `world` a page draws: those whose anchors part (a ball, hinge or fixed
 /// joint's meet, and a brick wall's hundred would be drawn as nothing).
 pub fn drawn_joints(world: &World) -> Vec<usize> {
-    let joints = world.contacts().map_or(&[][..], |c| c.joints());
+    let joints = world.joints();
     (joints.iter().enumerate())
         .filter(|(_, j)| {
             matches!(

@@ -74,7 +74,7 @@ fn relative_change(integrator: Integrator, props: &MassProps, l: DVec3) -> Optio
 mod tests {
     use super::*;
 
-    /// The article's figures, on its body (moments 2.5, 1.4, 1.3) and square (|L| to
+    /// The article's figures, on its body (principal moments 2.5, 1.4, 1.3) and square (|L| to
     /// 50): the midpoint's energy error stays bounded however large the step (under 1%;
     /// the article reports about 0.3% with its own sub-steps), and the object
     /// trapezoid's is round-off (the article: under 1e-5).

@@ -12,8 +12,9 @@ use serde::{Deserialize, Serialize};
 use super::limit::Limit;
 use super::presets::Start;
 use crate::body::inertia::Shape;
-use crate::contact::{Motor, SolverSettings};
 use crate::integrators::{Integrator, Loads};
+use crate::joints::Motor;
+use crate::solver::SolverSettings;
 use crate::world::grab::Grab;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -5,7 +5,7 @@
 use glam::DVec3;
 
 use super::Lab;
-use super::runs::radius_of;
+use super::lanes::radius_of;
 use crate::world::World;
 
 #[derive(Clone, Copy, Debug, PartialEq)]

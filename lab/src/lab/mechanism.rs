@@ -4,7 +4,7 @@
 use glam::DVec3;
 
 use super::history::Stamped;
-use crate::contact::Contacts;
+use crate::contacts::Contacts;
 use crate::scene::{Readout, Scene};
 use crate::world::World;
 

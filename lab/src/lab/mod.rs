@@ -24,6 +24,8 @@ pub mod fingerprint;
 pub mod history;
 pub mod input;
 pub mod input_log;
+pub mod lane;
+pub mod lanes;
 pub mod layout;
 mod limit;
 pub mod mechanism;
@@ -32,8 +34,6 @@ pub mod moment;
 pub mod presets;
 pub mod recorders;
 pub mod records;
-pub mod run;
-pub mod runs;
 mod seek;
 pub mod snapshot;
 pub mod stage_time;
@@ -42,8 +42,8 @@ pub mod timeline;
 pub mod web_plots;
 
 use crate::body::inertia::Shape;
-use crate::contact::Motor;
 use crate::integrators::Integrator;
+use crate::joints::Motor;
 use crate::scene::Scene;
 use crate::world::grab::Grab;
 use crate::world::{Stage, World};
@@ -52,12 +52,12 @@ pub use clock::MAX_STEPS_PER_DT;
 use dock::Dock;
 pub use input::Input;
 use input::Logged;
+use lane::Lane;
+use lanes::Lanes;
 pub use limit::Limit;
 use moment::Moment;
 use presets::Start;
 use recorders::Recorders;
-use run::Run;
-use runs::Runs;
 use snapshot::LabState;
 use stage_time::{Now, StageTimes};
 use timeline::Timeline;
@@ -81,7 +81,7 @@ pub struct Lab {
     /// shown.
     clock: Clock,
     /// The runs, the exact ghost, the grab and a plugin's loads.
-    runs: Runs,
+    runs: Lanes,
     /// Every series recorded of the run: plots, trails, export and the dock's.
     recorders: Recorders,
     /// What the dock under the view shows for this kind of scene, and its meters.
@@ -169,7 +169,7 @@ impl Lab {
             start: Start::of_scene(&scene),
             clock: Clock::new(scene.dt),
             compared,
-            runs: Runs::default(),
+            runs: Lanes::default(),
             recorders: Recorders::default(),
             generation,
             scene_generation,
@@ -230,10 +230,11 @@ impl Lab {
     fn restart(&mut self) -> Result<(), String> {
         let world = self.start.apply(&self.scene)?;
         let lanes = if self.side_by_side() {
-            Runs::compared(world, &self.compared)
+            Lanes::compared(world, &self.compared)
         } else {
-            let integrator = (self.runs.runs().first()).map_or(world.integrator(), Run::integrator);
-            Runs::single(world, integrator)
+            let integrator =
+                (self.runs.runs().first()).map_or(world.integrator(), Lane::integrator);
+            Lanes::single(world, integrator)
         };
         self.runs = lanes;
         self.recorders = Recorders::new(&self.scene, self.runs.runs());
@@ -655,7 +656,7 @@ impl Lab {
 
     /// The runs side by side (one for scenes of several bodies), changed only through
     /// [`Lab::apply`].
-    pub fn lanes(&self) -> &[Run] {
+    pub fn lanes(&self) -> &[Lane] {
         self.runs.runs()
     }
 
@@ -665,7 +666,7 @@ impl Lab {
     }
 
     /// The exact solution drawn over every lane, when it exists.
-    pub fn ghost(&self) -> Option<&Run> {
+    pub fn ghost(&self) -> Option<&Lane> {
         self.runs.ghost()
     }
 
@@ -684,7 +685,7 @@ mod tests {
     /// then a line a record (the names here need no quoting).
     fn csv(lab: &Lab) -> String {
         let mut out = format!("{}\n", records::CSV_HEADER);
-        let worlds = lab.lanes().iter().map(Run::world);
+        let worlds = lab.lanes().iter().map(Lane::world);
         lab.recorders().export().for_each_record(worlds, |r| {
             let values: Vec<String> = r.values.iter().map(f64::to_string).collect();
             out += &format!("{},{},{},{}\n", r.t, r.body, r.integrator, values.join(","));
@@ -699,7 +700,7 @@ mod tests {
     #[test]
     fn single_body_scenes_run_the_compared_integrators_over_the_ghost() {
         let lab = lab("dzhanibekov");
-        let lanes: Vec<_> = lab.lanes().iter().map(Run::integrator).collect();
+        let lanes: Vec<_> = lab.lanes().iter().map(Lane::integrator).collect();
         assert_eq!(lanes, DEFAULT_COMPARED);
         assert_eq!(lab.ghost().unwrap().integrator(), Integrator::Analytic);
         let start = lab.world().bodies()[0].state;
@@ -856,7 +857,7 @@ mod tests {
         lab.step();
         let after: Vec<String> = csv(&lab).lines().map(String::from).collect();
         // The export is lane after lane: each lane's rows must start with what they were.
-        let lane_rows = |rows: &[String], lane: &Run| -> Vec<String> {
+        let lane_rows = |rows: &[String], lane: &Lane| -> Vec<String> {
             let tag = format!(",{},", lane.integrator());
             rows.iter().filter(|r| r.contains(&tag)).cloned().collect()
         };

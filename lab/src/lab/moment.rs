@@ -16,8 +16,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use twox_hash::XxHash3_64;
 
+use super::lane::Lane;
 use super::presets::Start;
-use super::run::Run;
 use super::snapshot::LabState;
 use super::{Lab, MAX_STEPS_PER_DT};
 use crate::integrators::Integrator;
@@ -84,7 +84,7 @@ impl Moment {
                 dt,
                 steps_per_dt: 1,
                 steps_taken: 0,
-                lanes: vec![Run::new(world.snapshot(), integrator)],
+                lanes: vec![Lane::new(world.snapshot(), integrator)],
                 ghost: None,
                 grab: None,
                 circling: None,
@@ -105,7 +105,7 @@ impl Moment {
             scene: scene.origin.clone(),
             scene_name: scene.name.clone(),
             scene_hash: hex(scene.source_hash),
-            integrators: lanes.iter().map(Run::integrator).collect(),
+            integrators: lanes.iter().map(Lane::integrator).collect(),
             step: self.state.step,
             time: lanes[0].world().time(),
             bodies: lanes.iter().map(|r| r.world().bodies().len()).collect(),

@@ -123,16 +123,16 @@ impl InertiaPreset {
     }
 }
 
-/// Half extents of the box of mass `mass` whose principal moments are `moments`: from
+/// Half extents of the box of mass `mass` whose principal moments are `principal`: from
 /// `I_x = m(b² + c²)/3` and its two siblings. It exists exactly when the moments satisfy
 /// the triangle inequality; a flat plate (a zero side) is drawn with a sliver of thickness.
-pub fn equivalent_box(mass: f64, moments: DVec3) -> Result<DVec3, String> {
-    Inertia::new(moments).map_err(|e| e.to_string())?;
+pub fn equivalent_box(mass: f64, principal: DVec3) -> Result<DVec3, String> {
+    Inertia::new(principal).map_err(|e| e.to_string())?;
     if !(mass.is_finite() && mass > 0.0) {
         return Err(format!("mass must be positive, got {mass}"));
     }
-    let sum = moments.element_sum();
-    let squares = (DVec3::splat(sum) - 2.0 * moments) * (1.5 / mass);
+    let sum = principal.element_sum();
+    let squares = (DVec3::splat(sum) - 2.0 * principal) * (1.5 / mass);
     let half = squares.max(DVec3::ZERO).powf(0.5);
     Ok(half.max(DVec3::splat(1e-3 * half.max_element())))
 }
@@ -162,15 +162,15 @@ impl SpinAxis {
 }
 
 /// Body axes sorted by moment, smallest first (stable, so equal moments keep axis order).
-fn axes_by_moment(moments: DVec3) -> [usize; 3] {
+fn axes_by_inertia(principal: DVec3) -> [usize; 3] {
     let mut axes = [0, 1, 2];
-    axes.sort_by(|&a, &b| moments[a].total_cmp(&moments[b]));
+    axes.sort_by(|&a, &b| principal[a].total_cmp(&principal[b]));
     axes
 }
 
 /// The rank by moment (0 smallest) of body axis `axis`.
-fn rank_of(moments: DVec3, axis: usize) -> usize {
-    axes_by_moment(moments)
+fn rank_of(principal: DVec3, axis: usize) -> usize {
+    axes_by_inertia(principal)
         .iter()
         .position(|&a| a == axis)
         .unwrap_or(0)
@@ -200,15 +200,15 @@ impl Start {
     pub fn of_scene(scene: &Scene) -> Self {
         let world = scene.build();
         let body = &world.bodies()[0];
-        let moments = body.props.inertia.principal();
+        let principal = body.props.inertia.principal();
         let omega = body.state.body_omega(&body.props);
         let spin_axis = omega.abs().max_position();
-        let axis = SpinAxis::ALL[rank_of(moments, spin_axis)];
+        let axis = SpinAxis::ALL[rank_of(principal, spin_axis)];
         let mut rest = omega;
         rest[spin_axis] = 0.0;
         Self {
             preset: InertiaPreset::Scene,
-            custom: moments,
+            custom: principal,
             axis,
             spin: omega[spin_axis],
             perturbation: rest.length(),
@@ -236,8 +236,8 @@ impl Start {
         scene.validate()?;
         let mut world = scene.build();
         let body = &mut world.bodies_mut()[0];
-        let moments = body.props.inertia.principal();
-        let axes = axes_by_moment(moments);
+        let principal = body.props.inertia.principal();
+        let axes = axes_by_inertia(principal);
         let spin_axis = axes[self.axis.rank()];
         let direction = if self.preset == InertiaPreset::Scene && self.axis == self.scene_axis {
             self.scene_direction
@@ -248,7 +248,7 @@ impl Start {
         };
         let omega = DVec3::AXES[spin_axis] * self.spin + direction * self.perturbation;
         let orientation = body.state.orientation;
-        body.state.angular_momentum = orientation * (moments * omega);
+        body.state.angular_momentum = orientation * (principal * omega);
         Ok(world)
     }
 }
@@ -260,11 +260,11 @@ mod tests {
 
     #[test]
     fn the_equivalent_box_has_the_requested_moments() {
-        let (mass, moments) = (2.0, DVec3::new(0.3, 0.5, 0.7));
-        let half = equivalent_box(mass, moments).unwrap();
+        let (mass, principal) = (2.0, DVec3::new(0.3, 0.5, 0.7));
+        let half = equivalent_box(mass, principal).unwrap();
         let tensor = Shape::Box { half_extents: half }.inertia_tensor(mass);
         let got = DVec3::new(tensor.x_axis.x, tensor.y_axis.y, tensor.z_axis.z);
-        assert!((got - moments).abs().max_element() < 1e-12, "{got}");
+        assert!((got - principal).abs().max_element() < 1e-12, "{got}");
     }
 
     #[test]
@@ -307,13 +307,13 @@ mod tests {
                 start.axis = axis;
                 let world = start.apply(&scene).unwrap();
                 let body = &world.bodies()[0];
-                let moments = body.props.inertia.principal();
+                let principal = body.props.inertia.principal();
                 let omega = body.state.body_omega(&body.props);
                 let spun = omega.abs().max_position();
-                let rank = rank_of(moments, spun);
+                let rank = rank_of(principal, spun);
                 // Equal moments (the pole) make two ranks the same axis class.
-                let expected = moments[axes_by_moment(moments)[axis.rank()]];
-                assert_eq!(moments[spun], expected, "{preset:?} {axis:?} rank {rank}");
+                let expected = principal[axes_by_inertia(principal)[axis.rank()]];
+                assert_eq!(principal[spun], expected, "{preset:?} {axis:?} rank {rank}");
                 assert!((omega.length() - start.spin.hypot(start.perturbation)).abs() < 1e-9);
             }
         }

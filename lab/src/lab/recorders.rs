@@ -6,7 +6,7 @@ use super::dock::Dock;
 use super::dock_series::DockSeries;
 use super::export::ExportStates;
 use super::history::{Sample, Series, Trail};
-use super::run::Run;
+use super::lane::Lane;
 use super::stage_time::PerStage;
 use crate::integrators::Integrator;
 use crate::scene::Scene;
@@ -28,7 +28,7 @@ pub struct Recorders {
 
 impl Recorders {
     /// Empty recorders for the lanes of `scene`.
-    pub fn new(scene: &Scene, lanes: &[Run]) -> Self {
+    pub fn new(scene: &Scene, lanes: &[Lane]) -> Self {
         Self {
             history: vec![Series::default(); lanes.len()],
             trails: lanes
@@ -49,7 +49,7 @@ impl Recorders {
 
     /// One physics step of every lane that has not stopped on an error, the ghost, and
     /// the dock's readouts.
-    pub fn record(&mut self, lanes: &[Run], ghost: Option<&Run>, dock: &Dock, stages: &PerStage) {
+    pub fn record(&mut self, lanes: &[Lane], ghost: Option<&Lane>, dock: &Dock, stages: &PerStage) {
         for (lane, run) in lanes.iter().enumerate() {
             if run.error().is_none() {
                 self.history[lane].record(sample(run));
@@ -125,7 +125,7 @@ impl Recorders {
     }
 }
 
-fn sample(run: &Run) -> Sample {
+fn sample(run: &Lane) -> Sample {
     let body = &run.world().bodies()[0];
     Sample {
         t: run.world().time(),

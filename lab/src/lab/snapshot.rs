@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Lab;
 use super::dock::Circling;
-use super::run::Run;
+use super::lane::Lane;
 use crate::heap::vec_bytes;
 use crate::world::grab::Grab;
 
@@ -19,8 +19,8 @@ pub struct LabState {
     pub steps_per_dt: u32,
     /// Integrator steps taken of the physics step under way (zero between steps).
     pub steps_taken: u32,
-    pub lanes: Vec<Run>,
-    pub ghost: Option<Run>,
+    pub lanes: Vec<Lane>,
+    pub ghost: Option<Lane>,
     pub grab: Option<(usize, Grab)>,
     pub circling: Option<Circling>,
 }
@@ -29,8 +29,8 @@ impl LabState {
     /// The bytes the state owns on the heap.
     pub fn heap_bytes(&self) -> usize {
         vec_bytes(&self.lanes)
-            + self.lanes.iter().map(Run::heap_bytes).sum::<usize>()
-            + self.ghost.as_ref().map_or(0, Run::heap_bytes)
+            + self.lanes.iter().map(Lane::heap_bytes).sum::<usize>()
+            + self.ghost.as_ref().map_or(0, Lane::heap_bytes)
     }
 }
 

@@ -16,4 +16,4 @@ pub mod tolerance;
 pub mod walk;
 
 pub use builtin::{lesson_names, load};
-pub use schema::{Axis, Event, Lesson, MOST_CHOICES, Quantity, Setting, Step};
+pub use schema::{Axis, Card, Event, Lesson, MOST_CHOICES, Quantity, Setting};

@@ -1,7 +1,7 @@
 //! Reading a lesson: RON parsed and checked, with the scene files' errors (file, line,
 //! column, field).
 
-use super::schema::{CONTROLS, Event, Lesson, MOST_CHOICES, Quantity, Setting, Step};
+use super::schema::{CONTROLS, Card, Event, Lesson, MOST_CHOICES, Quantity, Setting};
 use super::tolerance::Tolerance;
 use crate::integrators::Integrator;
 use crate::scene::ranges::DURATION;
@@ -40,8 +40,8 @@ impl Lesson {
     }
 
     /// A readout of one integrator's lane names one of the lesson's integrators.
-    fn lane_of(&self, step: &Step) -> Result<(), Invalid> {
-        let Step::Readout { quantity, .. } = step else {
+    fn lane_of(&self, step: &Card) -> Result<(), Invalid> {
+        let Card::Readout { quantity, .. } = step else {
             return Ok(());
         };
         let Some(integrator) = quantity.integrator() else {
@@ -68,7 +68,7 @@ impl Lesson {
     fn name_first_bodies(&mut self, scene: &Scene) {
         let first = scene.bodies.first().map(|b| b.name.clone());
         for step in &mut self.steps {
-            if let Step::Readout {
+            if let Card::Readout {
                 quantity:
                     Quantity::Height {
                         body: body @ None, ..
@@ -134,13 +134,13 @@ impl Lesson {
         for (i, step) in self.steps.iter().enumerate() {
             let at = |field: &str| format!("steps[{i}].{field}");
             match step {
-                Step::Question { text, choices, .. } => {
+                Card::Question { text, choices, .. } => {
                     said(&at("text"), text)?;
                     choices_ok(choices).map_err(|e| e.under(&at("choices")))?;
                 }
-                Step::Readout { theory, .. } => said(&at("theory"), theory)?,
-                Step::Explain { text } | Step::Try { text, .. } => said(&at("text"), text)?,
-                Step::Run { .. } => {}
+                Card::Readout { theory, .. } => said(&at("theory"), theory)?,
+                Card::Explain { text } | Card::Try { text, .. } => said(&at("text"), text)?,
+                Card::Run { .. } => {}
             }
         }
         Ok(())
@@ -356,9 +356,9 @@ pub const MAX_STEPS: f64 = 100_000.0;
 
 /// One step, against the scene run at `dt`; `until` is the last run's end, which runs
 /// must pass (a "now try" starts the run again, and may change `dt`).
-fn step_ok(step: &Step, scene: &Scene, (dt, until): (&mut f64, &mut f64)) -> Result<(), Invalid> {
+fn step_ok(step: &Card, scene: &Scene, (dt, until): (&mut f64, &mut f64)) -> Result<(), Invalid> {
     match step {
-        Step::Question {
+        Card::Question {
             choices, answer, ..
         } => {
             if *answer >= choices.len() {
@@ -371,7 +371,7 @@ fn step_ok(step: &Step, scene: &Scene, (dt, until): (&mut f64, &mut f64)) -> Res
                 ));
             }
         }
-        Step::Run { until: to, event } => {
+        Card::Run { until: to, event } => {
             DURATION.check("until", *to)?;
             if let Some(event) = event {
                 event_ok(event, scene)?;
@@ -392,7 +392,7 @@ fn step_ok(step: &Step, scene: &Scene, (dt, until): (&mut f64, &mut f64)) -> Res
             }
             *until = *to;
         }
-        Step::Readout {
+        Card::Readout {
             quantity,
             stated,
             tolerance,
@@ -406,8 +406,8 @@ fn step_ok(step: &Step, scene: &Scene, (dt, until): (&mut f64, &mut f64)) -> Res
                 .map_err(|e| Invalid::new("tolerance", e))?;
             measurable(quantity, scene).map_err(|e| e.under("quantity"))?;
         }
-        Step::Explain { .. } => {}
-        Step::Try { set, .. } => {
+        Card::Explain { .. } => {}
+        Card::Try { set, .. } => {
             setting_ok(set, scene, dt).map_err(|e| e.under("set"))?;
             *until = 0.0;
         }

@@ -2,7 +2,7 @@
 //! readout measured where it stands ([`super::measure`]), and the walk written as CSV.
 
 use super::measure::Measured;
-use super::schema::{Lesson, Step};
+use super::schema::{Card, Lesson};
 use super::walk::Walk;
 use crate::lab::Lab;
 
@@ -40,7 +40,7 @@ pub fn csv_rows(walk: &Walk) -> Vec<Vec<String>> {
     for (k, step) in walk.lesson.steps.iter().enumerate() {
         let row = match (step, walk.answers[k], &walk.measured[k]) {
             (
-                Step::Question {
+                Card::Question {
                     text,
                     choices,
                     answer,
@@ -52,7 +52,7 @@ pub fn csv_rows(walk: &Walk) -> Vec<Vec<String>> {
                 let said = [text.as_str(), &choices[chosen], &right];
                 question_row(title, k, said)
             }
-            (Step::Readout { theory, .. }, _, Some(m)) => readout_row(title, m, theory),
+            (Card::Readout { theory, .. }, _, Some(m)) => readout_row(title, m, theory),
             _ => continue,
         };
         rows.push(row);
@@ -180,8 +180,8 @@ pub fn walk_watched(
     watch(Seen::Arrived, &walk, &lab);
     while walk.step().is_some() {
         match walk.step() {
-            Some(Step::Question { answer, .. }) => walk.answer(*answer),
-            Some(Step::Run { until, event }) => walk
+            Some(Card::Question { answer, .. }) => walk.answer(*answer),
+            Some(Card::Run { until, event }) => walk
                 .run_out_watched(&mut lab, *until, event.as_ref(), &mut |lab| {
                     watch(Seen::Stepped, &walk, lab)
                 })

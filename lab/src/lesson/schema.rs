@@ -24,7 +24,7 @@ pub struct Lesson {
     /// Settings the lesson changes from the scene's own, in order, at its start.
     #[serde(default)]
     pub set: Vec<Setting>,
-    pub steps: Vec<Step>,
+    pub steps: Vec<Card>,
     /// Where the lesson came from: a built-in name or a path.
     #[serde(skip)]
     pub origin: String,
@@ -35,12 +35,12 @@ pub struct Lesson {
 }
 
 impl Lesson {
-    /// The lesson's parts, as ranges of its steps: each "now try" starts the run again
-    /// and a new part, which it opens.
-    pub fn parts(&self) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+    /// The lesson's takes, as ranges of its steps: each "now try" starts the run again
+    /// and a new take, which it opens.
+    pub fn takes(&self) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
         let starts: Vec<usize> = std::iter::once(0)
             .chain((self.steps.iter().enumerate()).filter_map(|(k, s)| {
-                matches!(s, Step::Try { .. })
+                matches!(s, Card::Try { .. })
                     .then_some(k)
                     .filter(|&k| k > 0)
             }))
@@ -50,10 +50,10 @@ impl Lesson {
     }
 
     /// How far the runs among `steps` go: the longest `until`, none without a run.
-    pub fn run_length(steps: &[Step]) -> Option<f64> {
+    pub fn run_length(steps: &[Card]) -> Option<f64> {
         (steps.iter())
             .filter_map(|s| match s {
-                Step::Run { until, .. } => Some(*until),
+                Card::Run { until, .. } => Some(*until),
                 _ => None,
             })
             .reduce(f64::max)
@@ -68,7 +68,7 @@ pub const CONTROLS: [&str; 5] = ["scene", "integrators", "dt", "start", "solver"
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub enum Step {
+pub enum Card {
     /// Asked before the run; the student's answer is kept.
     Question {
         text: String,
@@ -115,7 +115,7 @@ pub enum Setting {
     /// The first body's spin rate about its spin axis, rad/s.
     Spin(f64),
     /// The contact solver's settings (those not written take their defaults).
-    Solver(crate::contact::SolverSettings),
+    Solver(crate::solver::SolverSettings),
 }
 
 /// What a run can run to, in its first lane.

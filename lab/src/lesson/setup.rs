@@ -22,12 +22,13 @@ use serde::{Deserialize, Serialize};
 use twox_hash::XxHash3_64;
 
 use super::walk::Walk;
-use super::{Lesson, Step};
-use crate::contact::{Motor, SolverSettings};
+use super::{Card, Lesson};
 use crate::integrators::Integrator;
+use crate::joints::Motor;
 use crate::lab::Lab;
 use crate::lab::presets::Start;
 use crate::scene::Scene;
+use crate::solver::SolverSettings;
 
 /// The set-up format this gyrolab writes and reads; a code of another is refused.
 pub const VERSION: u32 = 1;
@@ -126,7 +127,7 @@ fn lesson_base(scene: &Scene, lesson: &Lesson, at: usize) -> Result<Lab, String>
     let mut settings = lesson.clone();
     let tries: Vec<_> = (lesson.steps.iter().take(at + 1))
         .filter_map(|s| match s {
-            Step::Try { set, .. } => Some(set.clone()),
+            Card::Try { set, .. } => Some(set.clone()),
             _ => None,
         })
         .collect();
@@ -381,7 +382,7 @@ fn start_lesson(lab: &mut Lab, at: &LessonAt) -> Result<Walk, String> {
     }
     for (k, answer) in at.answers.iter().enumerate() {
         let choices = match &lesson.steps[k] {
-            Step::Question { choices, .. } => choices.len(),
+            Card::Question { choices, .. } => choices.len(),
             _ => 0,
         };
         if answer.is_some_and(|a| a >= choices) {

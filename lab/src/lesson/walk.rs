@@ -5,7 +5,7 @@
 
 use super::measure::{Measured, measure};
 use super::read::MAX_STEPS;
-use super::schema::{Event, Lesson, Setting, Step};
+use super::schema::{Card, Event, Lesson, Setting};
 use super::tolerance::Tolerance;
 use crate::integrators::Integrator;
 use crate::lab::Input;
@@ -68,7 +68,7 @@ impl Walk {
         Ok(walk)
     }
 
-    pub fn step(&self) -> Option<&Step> {
+    pub fn step(&self) -> Option<&Card> {
         self.lesson.steps.get(self.at)
     }
 
@@ -91,11 +91,11 @@ impl Walk {
     pub fn limit(&self, lab: &Lab) -> Limit {
         for (k, step) in self.lesson.steps.iter().enumerate().skip(self.at) {
             match step {
-                Step::Question { .. } if self.answers[k].is_none() => return Limit::Still,
-                Step::Readout { .. } if self.measured[k].is_none() => return Limit::Still,
-                Step::Run { event: Some(e), .. } if e.time(lab).is_some() => return Limit::Still,
-                &Step::Run { until, .. } => return Limit::Until(until),
-                Step::Try { .. } if k > self.at => return Limit::Free,
+                Card::Question { .. } if self.answers[k].is_none() => return Limit::Still,
+                Card::Readout { .. } if self.measured[k].is_none() => return Limit::Still,
+                Card::Run { event: Some(e), .. } if e.time(lab).is_some() => return Limit::Still,
+                &Card::Run { until, .. } => return Limit::Until(until),
+                Card::Try { .. } if k > self.at => return Limit::Free,
                 _ => {}
             }
         }
@@ -112,8 +112,8 @@ impl Walk {
     /// reach its end.
     pub fn can_go_on(&self, lab: &Lab) -> bool {
         match self.step() {
-            Some(Step::Question { .. }) => self.answers[self.at].is_some(),
-            Some(Step::Run { until, event }) => self.ended(lab, *until, event.as_ref()),
+            Some(Card::Question { .. }) => self.answers[self.at].is_some(),
+            Some(Card::Run { until, event }) => self.ended(lab, *until, event.as_ref()),
             Some(_) => true,
             None => false,
         }
@@ -152,9 +152,9 @@ impl Walk {
         answers: &[Option<usize>],
     ) -> Result<(), String> {
         let target = target.min(self.lesson.steps.len().saturating_sub(1));
-        // Each "now try" starts the run again: the runs' ends, part by part.
+        // Each "now try" starts the run again: the runs' ends, take by take.
         let steps = &self.lesson.steps;
-        let until: f64 = (self.lesson.parts())
+        let until: f64 = (self.lesson.takes())
             .filter_map(|p| Lesson::run_length(&steps[p.start.min(target)..p.end.min(target)]))
             .sum();
         if until / lab.h() > MAX_STEPS {
@@ -165,7 +165,7 @@ impl Walk {
             ));
         }
         while self.at < target {
-            if let Some(Step::Run { until, event }) = self.step() {
+            if let Some(Card::Run { until, event }) = self.step() {
                 self.run_out(lab, *until, event.as_ref())?;
             }
             self.answer_from(answers);
@@ -187,7 +187,7 @@ impl Walk {
 
     /// Leaving the step shown: a run to an event keeps when the event came.
     fn leave(&mut self, lab: &Lab) {
-        if let Some(Step::Run {
+        if let Some(Card::Run {
             event: Some(event), ..
         }) = self.step()
         {
@@ -233,7 +233,7 @@ impl Walk {
     /// The student's choice, while the lesson has not gone past the question (a
     /// prediction is made before the result is seen).
     pub fn answer(&mut self, choice: usize) {
-        if let Some(Step::Question { choices, .. }) = self.step()
+        if let Some(Card::Question { choices, .. }) = self.step()
             && choice < choices.len()
             && self.at == self.furthest
         {
@@ -245,7 +245,7 @@ impl Walk {
     /// changed what the lesson leaves unlocked and ran its run again, the readout shows
     /// what that run measures beside what the lesson states. Nothing at another step.
     pub fn measure_again(&mut self, lab: &mut Lab) -> Result<(), String> {
-        if matches!(self.step(), Some(Step::Readout { .. })) {
+        if matches!(self.step(), Some(Card::Readout { .. })) {
             self.measured[self.at] = None;
             self.arrive(lab)?;
             self.hold(lab);
@@ -258,14 +258,14 @@ impl Walk {
         // A step reached again (after going back) is as it was left.
         let first = self.at > self.furthest || self.at == 0;
         self.furthest = self.furthest.max(self.at);
-        if let Some(Step::Try { set, .. }) = self.step()
+        if let Some(Card::Try { set, .. }) = self.step()
             && first
         {
             let set = set.clone();
             lab.apply(Input::Restart)?;
             apply(lab, &set)?;
         }
-        if let Some(Step::Readout {
+        if let Some(Card::Readout {
             quantity,
             stated,
             tolerance,

@@ -7,9 +7,9 @@ use glam::DVec3;
 
 use super::schema::euler_deg;
 use super::{BodyDesc, Scene, contacts, frames};
+use crate::body::Material;
 use crate::body::inertia::{Inertia, MassProperties};
 use crate::body::{Body, BodyState, MassProps};
-use crate::contact::Material;
 use crate::hierarchy::rig::{Carrier, Frame, Mount, Rider};
 use crate::hierarchy::{DynamicTransform, Transform};
 use crate::world::World;

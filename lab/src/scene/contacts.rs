@@ -15,11 +15,12 @@ use super::ranges::{
     SPIN, STIFFNESS, TORQUE, TRAVEL, VELOCITY,
 };
 use super::{BodyDesc, PartDesc, euler_deg};
+use crate::body::Material;
 use crate::body::inertia::Shape;
-use crate::contact::{
-    Contacts, JointKind, LinearMotor, Material, Motor, Placement, Plane, Pose, SolverSettings,
-    Spring,
-};
+use crate::collision::{Plane, Pose};
+use crate::contacts::Contacts;
+use crate::joints::{JointKind, LinearMotor, Motor, Placement, Spring};
+use crate::solver::SolverSettings;
 use crate::world::World;
 
 #[derive(Clone, Debug, Deserialize)]

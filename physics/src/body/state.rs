@@ -81,7 +81,7 @@ impl BodyState {
     }
 
     /// Rotational kinetic energy `½ ω·L` in body axes, `ω = I⁻¹L`: never `L²`, which
-    /// overflows for a heavy body (moments of 1e200) whose energy fits in a double.
+    /// overflows for a heavy body (principal moments of 1e200) whose energy fits in a double.
     pub fn rotational_energy(&self, props: &MassProps) -> f64 {
         let lb = self.body_momentum();
         (0.5 * lb * (lb * props.inertia.inverse())).element_sum()

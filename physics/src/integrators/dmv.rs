@@ -93,14 +93,14 @@ fn advance(
     let hs = h / n as f64;
     let mut q = q0;
     let mut iterations = 0;
-    let mut moments = inertia;
+    let mut preprocessed = inertia;
     for k in 0..n {
         let m = q.inverse() * l;
         // H and C are invariants of the free flow, so Ĩ is computed once per step.
         if preprocess && k == 0 {
-            moments = preprocessed_inertia(inertia, m, hs);
+            preprocessed = preprocessed_inertia(inertia, m, hs);
         }
-        let (e, it) = solve_e(moments, m, 0.5 * hs)?;
+        let (e, it) = solve_e(preprocessed, m, 0.5 * hs)?;
         q = (q * DQuat::from_xyzw(e.x, e.y, e.z, 1.0)).normalize();
         iterations += it;
     }

@@ -6,12 +6,12 @@
 
 use glam::DVec3;
 
-use crate::contact::Softness;
-use crate::contact::geometry::Geom;
-use crate::contact::joints::point_block::point_mass;
-use crate::contact::solver::body::SolverBody;
-use crate::contact::solver::soft::soft_impulse;
+use crate::collision::geometry::Geom;
 use crate::hierarchy::rig::Mount;
+use crate::joints::point_block::point_mass;
+use crate::solver::Softness;
+use crate::solver::body::SolverBody;
+use crate::solver::soft::soft_impulse;
 use crate::world::World;
 
 /// The spring's frequency and damping ratio.

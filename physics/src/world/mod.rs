@@ -33,10 +33,13 @@ pub mod riders;
 mod snapshot;
 
 use crate::body::Body;
-use crate::contact::{Contacts, Pose, SolverSettings};
+use crate::collision::Pose;
+use crate::contacts::Contacts;
 use crate::hierarchy::rig::{self, Frame, Gun, Mount};
 use crate::hierarchy::{Delta, DynamicTransform};
 use crate::integrators::{Integrator, Loads, StepError};
+use crate::joints::Joint;
+use crate::solver::SolverSettings;
 use riders::{FrameMotion, RiderMovers};
 
 /// The stages of one step, in order.
@@ -285,6 +288,12 @@ impl World {
         self.contacts.as_deref()
     }
 
+    /// The joints, by index (none in a world without contacts); a broken one stays,
+    /// holding nothing.
+    pub fn joints(&self) -> &[Joint] {
+        self.contacts.as_deref().map_or(&[], |c| c.joints())
+    }
+
     /// The poses of joint `k`'s two ends as the world stands now, at `poses`
     /// ([`Contacts::poses`] of its bodies): a frame's end where the frame is, not where the
     /// contacts last placed its collider (the start of the last step; nowhere before the
@@ -482,7 +491,7 @@ impl World {
         self.handoff.solved.clear();
         self.handoff
             .solved
-            .extend(contacts.state().awake().iter().copied());
+            .extend(contacts.last_step().awake().iter().copied());
         Ok(())
     }
 

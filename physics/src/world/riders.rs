@@ -12,10 +12,10 @@
 use glam::DVec3;
 
 use crate::body::Body;
-use crate::contact::Movers;
 use crate::hierarchy::rig::{self, Frame, FrameStart, Mount, Rider};
 use crate::hierarchy::{DynamicTransform, Transform, step_in_frame};
 use crate::integrators::{Integrator, Loads, StepError};
+use crate::solver::Movers;
 
 /// The frames' motion through one step, to move riders through any part of it.
 #[derive(Clone, Debug, Default)]
