@@ -211,7 +211,7 @@ fn no_two_types_share_a_name() {
 }
 
 /// The glossary's code names each name what the code defines where they say: a module
-/// path (`contact::solver::kernel::RowPass`) is a module of one of the crates and its last
+/// path (`solver::kernel::RowPass`) is a module of one of the crates and its last
 /// word an item defined in that module or below it; `Type::member` is a type and a
 /// function, field or variant of it, defined in the type's own files.
 #[test]
@@ -581,4 +581,130 @@ fn every_shared_test_helper_is_used() {
         }
     }
     assert!(unused.is_empty(), "helpers no test calls: {unused:#?}");
+}
+
+/// The five words that had two meanings each, held to the one the glossary gives them
+/// (docs/architecture.md, *Words*): what the code, the docs and the page must not write,
+/// where, and what to write instead.
+const ONE_MEANING: [(&str, &[&str], &str); 13] = [
+    (
+        "struct Run ",
+        &["lab/src", "src"],
+        "run: a lane's world is a `Lane`",
+    ),
+    (
+        "run::Run",
+        &["lab/src", "src", "wasm/src", "tests", "docs"],
+        "run: `lane::Lane`",
+    ),
+    (
+        "runs::Runs",
+        &["lab/src", "src", "wasm/src", "tests", "docs"],
+        "run: `lanes::Lanes`",
+    ),
+    (
+        "enum Step ",
+        &["lab/src", "src", "wasm/src"],
+        "step: a lesson's item is a `Card`",
+    ),
+    (
+        "lesson::Step",
+        &["lab/src", "src", "wasm/src", "tests", "docs"],
+        "step: `lesson::Card`",
+    ),
+    (
+        "Lesson::parts",
+        &["lab/src", "src", "docs"],
+        "part: a lesson's segment is a take",
+    ),
+    (
+        "fn parts(",
+        &["lab/src/lesson", "src/web"],
+        "part: `Lesson::takes`",
+    ),
+    (
+        "data.parts",
+        &["assets/web"],
+        "part: a page's segments are its `takes`",
+    ),
+    (
+        "Part(",
+        &["assets/web/page"],
+        "part: a page's segment is a take (`showTake`)",
+    ),
+    (
+        "frames: Vec<MatrixPose>",
+        &["physics/src"],
+        "frame: these are `matrix_poses`",
+    ),
+    (
+        "frames: &[MatrixPose]",
+        &["physics/src"],
+        "frame: these are `matrix_poses`",
+    ),
+    (
+        " moments =",
+        &["lab/src", "src", "physics/src", "assets/web"],
+        "moment: `principal`",
+    ),
+    (
+        "(moments",
+        &["lab/src", "src", "physics/src", "assets/web"],
+        "moment: `principal`",
+    ),
+];
+
+/// The files under `dirs` (Rust, JavaScript, Markdown) that write `banned`, with its line.
+fn slips(banned: &str, dirs: &[&str]) -> Vec<String> {
+    let mut files = Vec::new();
+    for dir in dirs {
+        text_files(Path::new(dir), &mut files);
+    }
+    let mut found = Vec::new();
+    for file in files {
+        let text = fs::read_to_string(&file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if line.contains(banned) {
+                found.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    found
+}
+
+fn text_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            text_files(&path, out);
+        } else if (path.extension()).is_some_and(|e| e == "rs" || e == "js" || e == "md") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn each_of_the_five_words_keeps_one_meaning() {
+    let mut found = Vec::new();
+    for (banned, dirs, instead) in ONE_MEANING {
+        for slip in slips(banned, dirs) {
+            // This file names them to ban them.
+            if !slip.starts_with("tests/tree.rs") {
+                found.push(format!("{slip}  ({instead})"));
+            }
+        }
+    }
+    assert!(found.is_empty(), "a word in its other meaning: {found:#?}");
+}
+
+/// The check finds a word written in its other meaning.
+#[test]
+fn the_word_check_finds_a_slip() {
+    let dir = std::env::temp_dir().join(format!("gyrolab-words-{}", std::process::id()));
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join("a.js"), "const x = 1;\nshowPart(p);\n").unwrap();
+    let found = slips("Part(", &[dir.to_str().unwrap()]);
+    fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].ends_with("a.js:2: showPart(p);"), "{found:?}");
 }
