@@ -19,7 +19,7 @@ impl Contacts {
     /// pair is inserted, a pair that parted is erased. Pairs of sleeping bodies are
     /// left as they are. The stages run in order: proxies, broad phase, pairs, planes,
     /// kinematic parts, stale contacts.
-    pub fn detect(&mut self, bodies: &[Body], h: f64) {
+    pub(crate) fn detect(&mut self, bodies: &[Body], h: f64) {
         self.state.sleep.fit(bodies.len());
         self.state.graph.reserve_bodies(bodies.len());
         self.state.stamp += 1;

@@ -171,11 +171,6 @@ impl Contacts {
         &self.state.planes
     }
 
-    /// The kinematic colliders, one per frame of the world (set before each step).
-    pub fn kinematic(&self) -> &[Kinematic] {
-        &self.state.kinematic
-    }
-
     /// The joints, by index; a broken one stays, holding nothing.
     pub fn joints(&self) -> &[Joint] {
         &self.state.joints

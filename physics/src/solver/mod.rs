@@ -51,5 +51,6 @@ pub(crate) mod wide;
 
 pub use islands::{Sleep, Sleeping};
 pub use settings::{JointSolver, Softness, SolverKind, SolverSettings};
-pub use step::{Movers, StepState};
+pub(crate) use step::Movers;
+pub use step::StepState;
 pub use wide::ROW_EPSILON;

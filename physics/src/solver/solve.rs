@@ -15,7 +15,7 @@ use crate::solver::step::{Movers, Participants};
 impl Contacts {
     /// Every stage after detection: sleep, the solver's stages with the integration of
     /// the bodies it moves (the world's `movers` move theirs), store impulses, readout.
-    pub fn solve(
+    pub(crate) fn solve(
         &mut self,
         bodies: &mut [Body],
         gravity: DVec3,
