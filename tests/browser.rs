@@ -236,6 +236,10 @@ impl Student {
         let resources =
             (s.browser).eval("performance.getEntriesByType('resource').map(e => e.name)");
         assert_eq!(resources, json!([]), "{name}: the page loaded something");
+        // Before any answer the teacher's box holds its title and its button alone (a
+        // missing text area once showed as the word "null").
+        let teacher = (s.browser).eval("document.getElementById('teacher').textContent");
+        assert_eq!(teacher, json!("For the teacherCopy answers"), "{name}");
         s
     }
 }

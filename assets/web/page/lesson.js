@@ -133,11 +133,13 @@
     const any = state.answers.some((a) => a !== null);
     const status = el("span", { class: "copy-status", id: "copy-status" });
     box.hidden = false;
+    // replaceChildren writes a null child as the text "null": the textarea only when shown.
+    const answers = any || copied ? [el("textarea", { id: "answers-text", readonly: true, rows: 8, text: answersText() })] : [];
     box.replaceChildren(
       el("h2", { text: "For the teacher" }),
       el("button", { id: "copy-answers", type: "button", onclick: () => copyAnswers(status) }, "Copy answers"),
       status,
-      any || copied ? el("textarea", { id: "answers-text", readonly: true, rows: 8, text: answersText() }) : null,
+      ...answers,
     );
   }
 
