@@ -44,14 +44,14 @@ fn many_bodies(c: &mut Criterion) {
     let bodies = (0..100_000)
         .map(|i| {
             let f = i as f64;
-            let moments = DVec3::new(
+            let principal = DVec3::new(
                 1.0 + (f * 0.37).sin().abs(),
                 1.5 + (f * 0.11).cos().abs(),
                 2.0,
             );
             let props = MassProps {
                 mass: 1.0,
-                inertia: Inertia::new(moments).unwrap(),
+                inertia: Inertia::new(principal).unwrap(),
             };
             let omega = DVec3::new((f * 0.7).sin(), 3.0 + (f * 0.3).cos(), (f * 1.3).sin()) * 2.0;
             Body {

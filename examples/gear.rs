@@ -3,7 +3,7 @@
 //! wheel b; the gear row turns the small wheel a the other way, r times as fast. Its
 //! teeth may carry a limited torque, past which they slip.
 //!
-//! `cargo run --release --example gear` prints both wheels' spins; `tests/gear.rs` runs
+//! `cargo run --release --example gear` prints both wheels' spins; `tests/physics_gear.rs` runs
 //! the same world and checks the ratio.
 
 use glam::DVec3;

@@ -1,6 +1,7 @@
 //! gyrolab: a rigid-body physics sandbox that shows why rotation is hard.
 //!
-//! The physics (`math` ← `body` ← `integrators` ← {`hierarchy`, `collision`, `joints`, `solver`} ← `contacts` ← `world`) is
+//! The physics (`math` ← `body` ← `integrators` ← {`hierarchy`, `collision` + `joints` +
+//! `solver` + `contacts`} ← `world`) is
 //! the crate `gyrolab-physics`, re-exported here under the same names; on it the crate
 //! `gyrolab-lab` runs `scene` ← `lab` ← `lesson` (and `palette`, the colours every view
 //! shares), also re-exported; on them run `web` ← {`cli`, `app`}. `atomic_file` (files

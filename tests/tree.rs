@@ -586,51 +586,73 @@ fn every_shared_test_helper_is_used() {
 /// The five words that had two meanings each, held to the one the glossary gives them
 /// (docs/architecture.md, *Words*): what the code, the docs and the page must not write,
 /// where, and what to write instead.
-const ONE_MEANING: [(&str, &[&str], &str); 13] = [
+const ONE_MEANING: [(&str, &[&str], &str); 24] = [
+    ("struct Run ", EVERYWHERE, "run: a lane's world is a `Lane`"),
+    ("run::Run", EVERYWHERE, "run: `lane::Lane`"),
+    ("runs::Runs", EVERYWHERE, "run: `lanes::Lanes`"),
     (
-        "struct Run ",
-        &["lab/src", "src"],
-        "run: a lane's world is a `Lane`",
+        "runs: Lanes",
+        EVERYWHERE,
+        "run: the lab's lanes are `lanes`",
     ),
-    (
-        "run::Run",
-        &["lab/src", "src", "wasm/src", "tests", "docs"],
-        "run: `lane::Lane`",
-    ),
-    (
-        "runs::Runs",
-        &["lab/src", "src", "wasm/src", "tests", "docs"],
-        "run: `lanes::Lanes`",
-    ),
+    ("fn runs(", &["lab/src/lab"], "run: `Lanes::lanes`"),
     (
         "enum Step ",
-        &["lab/src", "src", "wasm/src"],
+        EVERYWHERE,
         "step: a lesson's item is a `Card`",
     ),
+    ("lesson::Step", EVERYWHERE, "step: `lesson::Card`"),
     (
-        "lesson::Step",
-        &["lab/src", "src", "wasm/src", "tests", "docs"],
-        "step: `lesson::Card`",
+        "enum PageStep",
+        EVERYWHERE,
+        "step: a page's card is a `PageCard`",
     ),
     (
+        "enum StepView",
+        EVERYWHERE,
+        "step: the live page's card is a `CardView`",
+    ),
+    (
+        "fn step(&self) -> Option<&Card>",
+        EVERYWHERE,
+        "step: `Walk::card`",
+    ),
+    ("fn step_ok(", EVERYWHERE, "step: `card_ok`"),
+    (
         "Lesson::parts",
-        &["lab/src", "src", "docs"],
+        EVERYWHERE,
         "part: a lesson's segment is a take",
     ),
     (
-        "fn parts(",
-        &["lab/src/lesson", "src/web"],
+        "fn parts(&self) -> impl Iterator<Item = std::ops",
+        EVERYWHERE,
         "part: `Lesson::takes`",
     ),
+    ("fn part_run(", EVERYWHERE, "part: `take_run`"),
     (
         "data.parts",
         &["assets/web"],
         "part: a page's segments are its `takes`",
     ),
     (
+        "[\"parts\"]",
+        &["src", "tests"],
+        "part: a page's segments are its `[\"takes\"]`",
+    ),
+    (
+        "\"parts\": [Part]",
+        &["docs"],
+        "part: a page's segments are its `takes`",
+    ),
+    (
         "Part(",
         &["assets/web/page"],
         "part: a page's segment is a take (`showTake`)",
+    ),
+    (
+        "state.part",
+        &["assets/web/page"],
+        "part: the take shown is `state.take`",
     ),
     (
         "frames: Vec<MatrixPose>",
@@ -642,16 +664,24 @@ const ONE_MEANING: [(&str, &[&str], &str); 13] = [
         &["physics/src"],
         "frame: these are `matrix_poses`",
     ),
-    (
-        " moments =",
-        &["lab/src", "src", "physics/src", "assets/web"],
-        "moment: `principal`",
-    ),
-    (
-        "(moments",
-        &["lab/src", "src", "physics/src", "assets/web"],
-        "moment: `principal`",
-    ),
+    (" moments =", EVERYWHERE, "moment: `principal`"),
+    ("(moments", EVERYWHERE, "moment: `principal`"),
+    ("const moments", &["assets/web"], "moment: `principal`"),
+];
+
+/// Every folder of source, tests, docs and the pages' scripts.
+const EVERYWHERE: &[&str] = &[
+    "physics",
+    "lab/src",
+    "src",
+    "wasm/src",
+    "tests",
+    "benches",
+    "examples",
+    "bench-rapier/benches",
+    "bench-rapier/examples",
+    "docs",
+    "assets/web",
 ];
 
 /// The files under `dirs` (Rust, JavaScript, Markdown) that write `banned`, with its line.
@@ -707,4 +737,21 @@ fn the_word_check_finds_a_slip() {
     fs::remove_dir_all(&dir).unwrap();
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(found[0].ends_with("a.js:2: showPart(p);"), "{found:?}");
+}
+
+/// Each test file is named by the layer it tests (docs/testing.md, *Test files by layer*).
+#[test]
+fn test_files_are_named_by_their_layer() {
+    let layers = ["physics_", "lab_", "lesson_", "cli", "web_", "app"];
+    let misnamed: Vec<String> = fs::read_dir("tests")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .filter(|name| name != "tree.rs" && !layers.iter().any(|l| name.starts_with(l)))
+        .collect();
+    assert!(
+        misnamed.is_empty(),
+        "test files named by no layer: {misnamed:?}"
+    );
 }

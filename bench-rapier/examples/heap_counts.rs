@@ -1,7 +1,7 @@
 //! What each engine integrates in the 30 s sleeping-on fall of the clear heaps: awake
 //! bodies, manifolds and contact points per step, when each box falls asleep for good,
 //! and the fall's time on one thread. The heaps are the bench's (`pile` at 1,000 boxes)
-//! and the other sizes `tests/rest.rs` puts to sleep; rapier's copy is the bench's.
+//! and the other sizes `tests/physics_rest.rs` puts to sleep; rapier's copy is the bench's.
 //!
 //! `cargo run --release -p gyrolab-rapier-bench --example heap_counts -- [SIZES…]`
 //! (default 600 800 1000 1200 1500). Add `--trace SIZE` to print one line a second;

@@ -1,11 +1,13 @@
 //! gyrolab-physics: rigid bodies whose rotation is kept exact, in plain Rust on glam.
 //!
 //! The layers run one way, each using only those before it:
-//! `math` ← `body` ← `integrators` ← {`hierarchy`, `collision`, `joints`, `solver`} ←
-//! `contacts` ← `world`; `heap` (the memory a value owns) serves them all. Collision
-//! (which shapes touch) and solving (contacts and joints turned into impulses) are rooms
-//! apart, joints one of their own; `contacts` holds their state and runs their stages. See README.md for stepping another engine's
-//! bodies with the midpoint rule, and gyrolab's docs/architecture.md for what each holds.
+//! `math` ← `body` ← `integrators` ← {`hierarchy`, contacts} ← `world`; `heap` (the
+//! memory a value owns) serves them all. The contacts' layer is four rooms: `collision`
+//! (which shapes touch), `solver` (contacts and joints turned into impulses), `joints` (a
+//! joint and its rows) and `contacts` (their state and scratch, whose stages are methods
+//! in `collision` and `solver`); they import each other file by file, never in a circle
+//! (gyrolab's tests/tree.rs checks). See README.md for stepping another engine's bodies
+//! with the midpoint rule, and gyrolab's docs/architecture.md for what each holds.
 
 #![deny(missing_docs)]
 

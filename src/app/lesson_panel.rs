@@ -151,7 +151,7 @@ fn lesson_ui(
         "step {} of {n}   (Page Up / Page Down)",
         walk.at + 1
     ));
-    match walk.step().cloned() {
+    match walk.card().cloned() {
         Some(Card::Question { text, choices, .. }) => question(ui, walk, &text, &choices),
         Some(Card::Run { until, event }) => run(ui, walk, sim, time, (until, event)),
         Some(Card::Readout { theory, .. }) => readout(ui, walk, &theory),

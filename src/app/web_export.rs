@@ -201,7 +201,7 @@ mod tests {
         let page: serde_json::Value = serde_json::from_str(web::data_of(&html).unwrap()).unwrap();
         assert_eq!(page["kind"], "lesson");
         assert_eq!(page["steps"].as_array().unwrap().len(), steps);
-        assert_eq!(page["parts"][0]["times"][0], 0.0, "from its start");
+        assert_eq!(page["takes"][0]["times"][0], 0.0, "from its start");
 
         let refused =
             WebExport::start_to(&sim, walking.as_ref(), dir.path().join("no/such/p.html")).unwrap();

@@ -64,7 +64,7 @@ fn take_step(
 ) -> Result<String, CliError> {
     let k = walk.at + 1;
     let mut out = String::new();
-    match walk.step().cloned() {
+    match walk.card().cloned() {
         Some(Card::Question { text, choices, .. }) => {
             emit(&question(k, &text, &choices))?;
             let choice = read_answer(k, choices.len(), input, echo)?;

@@ -21,11 +21,11 @@ pub struct LanesToRun {
 }
 
 /// Lesson `name` at step `step` (from 1): the lab set up as the lesson has it there, for
-/// the run of the step's part.
+/// the run of the step's take.
 pub fn lesson(name: &str, step: usize) -> Result<LanesToRun, CliError> {
     let mut lab = Lab::new(Scene::load(DEFAULT_SCENE)?);
     let walk = walk_to(&mut lab, name, step, &[])?;
-    let until = part_run(&walk.lesson, walk.at);
+    let until = take_run(&walk.lesson, walk.at);
     lanes(lab, until)
 }
 
@@ -34,15 +34,15 @@ pub fn setup(code: &str) -> Result<LanesToRun, CliError> {
     let setup = Setup::from_code(code).map_err(|e| CliError(format!("--setup: {e}")))?;
     let mut lab = Lab::new(Scene::load(DEFAULT_SCENE)?);
     let walk = (setup.open(&mut lab)).map_err(|e| CliError(format!("--setup: {e}")))?;
-    let until = walk.and_then(|w| part_run(&w.lesson, w.at));
+    let until = walk.and_then(|w| take_run(&w.lesson, w.at));
     lanes(lab, until)
 }
 
-/// How long the run of the part holding step `at` is (each "now try" starts the run
-/// again): none for a part without a run.
-pub fn part_run(lesson: &Lesson, at: usize) -> Option<f64> {
-    let part = lesson.takes().find(|p| p.contains(&at))?;
-    Lesson::run_length(&lesson.steps[part])
+/// How long the run of the take holding step `at` is (each "now try" starts the run
+/// again): none for a take without a run.
+pub fn take_run(lesson: &Lesson, at: usize) -> Option<f64> {
+    let take = lesson.takes().find(|p| p.contains(&at))?;
+    Lesson::run_length(&lesson.steps[take])
 }
 
 /// The lab's lanes started again from t = 0, for `until` or the scene's duration.

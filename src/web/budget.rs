@@ -22,7 +22,7 @@ pub const TAKE_PLOT_BYTES: usize = 100_000;
 /// Room kept for the JSON around the data.
 const MARGIN: usize = 20_000;
 
-/// The bytes a take's plots may take, among `takes`.
+/// The bytes a take's plots may use, among `takes`.
 pub fn plot_bytes(takes: usize) -> usize {
     (PLOT_BYTES / takes.max(1)).min(TAKE_PLOT_BYTES)
 }

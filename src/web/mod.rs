@@ -199,7 +199,7 @@ fn lesson_page(
     let mut takes: Vec<Recording> = Vec::new();
     let mut ends = vec![None; lesson.steps.len()];
     let mut first: Option<(Result<String, String>, Option<Camera>)> = None;
-    // The frames' bytes, worked out when the first take starts: every take is taken to
+    // The frames' bytes, worked out when the first take starts: every take is assumed to
     // need as much JSON besides its frames as the first.
     let mut frame_bytes = 0;
     let walk = walk_watched(lesson, |seen, walk, lab| {
@@ -214,7 +214,7 @@ fn lesson_page(
                     (code, Camera::of(lab.scene(), lab.world()))
                 });
                 let share = (frame_bytes as f64 * seconds[p] / total) as usize;
-                let label = match walk.step() {
+                let label = match walk.card() {
                     Some(Card::Try { text, .. }) => text.clone(),
                     _ => "start".into(),
                 };
@@ -231,7 +231,7 @@ fn lesson_page(
                 progress((before[p] + lab.time()) / total);
             }
             Seen::Leaving => {
-                if let Some(Card::Run { .. }) = walk.step() {
+                if let Some(Card::Run { .. }) = walk.card() {
                     ends[walk.at] = Some(lab.time());
                 }
                 takes[p].close(lab);

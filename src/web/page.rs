@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use super::record::Recording;
-use super::steps::PageStep;
+use super::steps::PageCard;
 use crate::scene::Scene;
 use crate::world::World;
 
@@ -47,7 +47,7 @@ pub fn fixed_bytes() -> usize {
 }
 
 /// What a recorded page holds, as the JSON in its `#gyrolab-data`: this type and the ones
-/// it holds ([`Recording`], [`PageStep`], [`Camera`]) are the one description of the
+/// it holds ([`Recording`], [`PageCard`], [`Camera`]) are the one description of the
 /// data's shape; `assets/web/page/data.js` reads it.
 #[derive(Debug, Serialize)]
 pub struct Page {
@@ -63,7 +63,7 @@ pub struct Page {
     pub setup: String,
     pub camera: Option<Camera>,
     pub takes: Vec<Recording>,
-    pub steps: Vec<PageStep>,
+    pub steps: Vec<PageCard>,
 }
 
 /// The scene's camera, as the app sets it on load.

@@ -9,7 +9,7 @@ use crate::lesson::walk::Walk;
 /// One step of a lesson, and the take of the page (the run) it belongs to.
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
-pub enum PageStep {
+pub enum PageCard {
     Question {
         take: usize,
         text: String,
@@ -52,7 +52,7 @@ pub enum PageStep {
 
 /// The steps of `walk`, walked to its end: `ends` holds each run's end (by step) and
 /// `takes` each step's take. A readout the walk did not reach is refused.
-pub fn of(walk: &Walk, ends: &[Option<f64>], takes: &[usize]) -> Result<Vec<PageStep>, String> {
+pub fn of(walk: &Walk, ends: &[Option<f64>], takes: &[usize]) -> Result<Vec<PageCard>, String> {
     let steps = walk.lesson.steps.iter().enumerate();
     steps
         .map(|(k, step)| {
@@ -62,20 +62,20 @@ pub fn of(walk: &Walk, ends: &[Option<f64>], takes: &[usize]) -> Result<Vec<Page
                     text,
                     choices,
                     answer,
-                } => PageStep::Question {
+                } => PageCard::Question {
                     take,
                     text: text.clone(),
                     choices: choices.clone(),
                     answer: *answer,
                 },
-                Card::Run { until, event } => PageStep::Run {
+                Card::Run { until, event } => PageCard::Run {
                     take,
                     until: *until,
                     end: ends[k].unwrap_or(*until),
                     event: event.as_ref().map(|e| e.to_string()),
                 },
                 Card::Readout { theory, .. } => match &walk.measured[k] {
-                    Some(m) => PageStep::Readout {
+                    Some(m) => PageCard::Readout {
                         take,
                         time: m.time,
                         quantity: m.quantity.to_string(),
@@ -96,11 +96,11 @@ pub fn of(walk: &Walk, ends: &[Option<f64>], takes: &[usize]) -> Result<Vec<Page
                         ));
                     }
                 },
-                Card::Explain { text } => PageStep::Explain {
+                Card::Explain { text } => PageCard::Explain {
                     take,
                     text: text.clone(),
                 },
-                Card::Try { text, .. } => PageStep::Try {
+                Card::Try { text, .. } => PageCard::Try {
                     take,
                     text: text.clone(),
                 },

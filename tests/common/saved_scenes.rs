@@ -1,6 +1,6 @@
 //! The scenes a saved state must go on from bitwise, one table for both ways of saving
-//! one: the lab's moments (tests/moment.rs) and the command line's state files
-//! (tests/state_file.rs). Each with the physics steps taken before the save and what it
+//! one: the lab's moments (tests/lab_moment.rs) and the command line's state files
+//! (tests/cli_state_file.rs). Each with the physics steps taken before the save and what it
 //! saves that the others do not.
 
 /// (scene, steps before the save, what its state holds).
@@ -11,7 +11,7 @@ pub const SAVED_SCENES: [(&str, u64, &str); 9] = [
         "lanes side by side with the exact ghost",
     ),
     ("tumbling-crowd", 100, "many free bodies"),
-    ("newtons-cradle", 150, "contacts in a row, bouncing"),
+    ("newtons-cradle", 300, "contacts in a row, bouncing"),
     (
         "tank",
         200,

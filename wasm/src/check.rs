@@ -168,7 +168,7 @@ fn setup_run(code: &str) -> Result<String, String> {
         return scene_run(lab, 5.0);
     };
     let mut digest = Digest::default();
-    while let Some(step) = walk.step().cloned() {
+    while let Some(step) = walk.card().cloned() {
         digest.add_lab(&lab);
         match step {
             Card::Question { answer, .. } => walk.answer(answer),
@@ -200,7 +200,7 @@ pub fn code_at_first_try(name: &str) -> Result<String, String> {
     let mut lab = Lab::new(lesson.scene().map_err(|e| e.to_string())?);
     let mut walk = gyrolab_lab::lesson::walk::Walk::start(lesson, &mut lab)?;
     loop {
-        match walk.step().cloned() {
+        match walk.card().cloned() {
             None => return Err(format!("{name} has no \"now try\"")),
             Some(Card::Try { .. }) => return Setup::of(&lab, Some(&walk)).map(|s| s.to_code()),
             Some(Card::Question { answer, .. }) => walk.answer(answer),

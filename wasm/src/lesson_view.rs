@@ -16,7 +16,9 @@ pub struct LessonView {
     pub at: usize,
     pub count: usize,
     pub can_go_on: bool,
-    pub step: StepView,
+    /// The card shown (`step` in the page's JSON, the word the page shows).
+    #[serde(rename = "step")]
+    pub card: CardView,
     /// The controls the lesson locks, with why, and those it hides.
     pub locked: Vec<(String, String)>,
     pub hidden: Vec<String>,
@@ -27,7 +29,7 @@ pub struct LessonView {
 
 #[derive(Serialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
-pub enum StepView {
+pub enum CardView {
     Question {
         text: String,
         choices: Vec<String>,
@@ -70,7 +72,7 @@ impl LessonView {
             at: walk.at,
             count: lesson.steps.len(),
             can_go_on: walk.can_go_on(lab) && walk.at + 1 < lesson.steps.len(),
-            step: step_view(walk, lab),
+            card: card_view(walk, lab),
             locked: lesson.locked.clone(),
             hidden: lesson.hidden.clone(),
             answers_text: answers_text(walk),
@@ -78,26 +80,26 @@ impl LessonView {
     }
 }
 
-fn step_view(walk: &Walk, lab: &Lab) -> StepView {
+fn card_view(walk: &Walk, lab: &Lab) -> CardView {
     let k = walk.at;
-    match walk.step() {
+    match walk.card() {
         Some(Card::Question {
             text,
             choices,
             answer,
-        }) => StepView::Question {
+        }) => CardView::Question {
             text: text.clone(),
             choices: choices.clone(),
             chosen: walk.answers[k],
             right: walk.answers[k].map(|c| c == *answer),
         },
-        Some(Card::Run { until, event }) => StepView::Run {
+        Some(Card::Run { until, event }) => CardView::Run {
             until: *until,
             event: event.as_ref().map(|e| e.to_string()),
             ended: walk.ended(lab, *until, event.as_ref()),
         },
         Some(Card::Readout { theory, .. }) => match &walk.measured[k] {
-            Some(m) => StepView::Readout {
+            Some(m) => CardView::Readout {
                 line: m.to_string(),
                 measured: m.shown(m.measured),
                 measured_bits: m.measured.map(|x| format!("{:016x}", x.to_bits())),
@@ -107,11 +109,11 @@ fn step_view(walk: &Walk, lab: &Lab) -> StepView {
                 theory: theory.clone(),
                 theory_value: m.theory.map(|t| m.shown(Some(t))),
             },
-            None => StepView::End,
+            None => CardView::End,
         },
-        Some(Card::Explain { text }) => StepView::Explain { text: text.clone() },
-        Some(Card::Try { text, .. }) => StepView::Try { text: text.clone() },
-        None => StepView::End,
+        Some(Card::Explain { text }) => CardView::Explain { text: text.clone() },
+        Some(Card::Try { text, .. }) => CardView::Try { text: text.clone() },
+        None => CardView::End,
     }
 }
 

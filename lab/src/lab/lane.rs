@@ -17,6 +17,8 @@ use crate::world::{Stage, World};
 /// Its fields change only through its methods: the world through a step and the
 /// inputs a lab applies, the measurements with every step.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+// The name state files' errors have always given it.
+#[serde(rename = "Run")]
 pub struct Lane {
     world: World,
     /// States one step back, for interpolated rendering.

@@ -1,4 +1,4 @@
-//! The runs the lab steps: one lane per compared integrator from identical start
+//! The lanes the lab steps: one lane per compared integrator from identical start
 //! conditions (single-body scenes), or one lane switched live (scenes of several
 //! bodies); the exact solution as a ghost over every lane, where it exists; the body
 //! held with the mouse; and the loads a plugin adds between the forces and frames
@@ -31,7 +31,7 @@ pub fn radius_of(world: &World) -> f64 {
 
 #[derive(Clone, Debug, Default)]
 pub struct Lanes {
-    runs: Vec<Lane>,
+    lanes: Vec<Lane>,
     /// The exact solution, drawn translucent over every lane, when it exists.
     ghost: Option<Lane>,
     /// A body the user holds with the mouse: its lane and the pull.
@@ -55,7 +55,7 @@ impl Lanes {
     /// One lane per integrator of `compared`, all from `world`, and the exact ghost for
     /// a torque-free body (not on the ground).
     pub fn compared(world: World, compared: &[Integrator]) -> Self {
-        let runs = compared
+        let lanes = compared
             .iter()
             .map(|&i| Lane::new(world.clone(), i))
             .collect();
@@ -63,7 +63,7 @@ impl Lanes {
             .analytic_applies()
             .then(|| Lane::new(world, Integrator::Analytic));
         Self {
-            runs,
+            lanes,
             ghost,
             ..Self::default()
         }
@@ -72,13 +72,13 @@ impl Lanes {
     /// One lane of `world`, stepped with `integrator`.
     pub fn single(world: World, integrator: Integrator) -> Self {
         Self {
-            runs: vec![Lane::new(world, integrator)],
+            lanes: vec![Lane::new(world, integrator)],
             ..Self::default()
         }
     }
 
-    pub fn runs(&self) -> &[Lane] {
-        &self.runs
+    pub fn lanes(&self) -> &[Lane] {
+        &self.lanes
     }
 
     pub fn ghost(&self) -> Option<&Lane> {
@@ -87,16 +87,16 @@ impl Lanes {
 
     /// Every lane, then the ghost.
     pub fn all(&self) -> impl Iterator<Item = &Lane> {
-        self.runs.iter().chain(&self.ghost)
+        self.lanes.iter().chain(&self.ghost)
     }
 
     fn all_mut(&mut self) -> impl Iterator<Item = &mut Lane> {
-        self.runs.iter_mut().chain(self.ghost.as_mut())
+        self.lanes.iter_mut().chain(self.ghost.as_mut())
     }
 
     /// The first lane's world: what the readouts measure.
     pub fn first(&self) -> &World {
-        self.runs[0].world()
+        self.lanes[0].world()
     }
 
     pub fn grab(&self) -> Option<(usize, Grab)> {
@@ -105,14 +105,17 @@ impl Lanes {
 
     /// Bodies per lane.
     pub fn body_counts(&self) -> Vec<usize> {
-        self.runs.iter().map(|r| r.world().bodies().len()).collect()
+        self.lanes
+            .iter()
+            .map(|r| r.world().bodies().len())
+            .collect()
     }
 
     /// Before one integrator step of `h`: the mouse spring's pull, and each run keeps
     /// its states for interpolated rendering.
     pub fn begin_step(&mut self, h: f64) {
         if let Some((lane, grab)) = self.grab
-            && let Some(run) = self.runs.get_mut(lane)
+            && let Some(run) = self.lanes.get_mut(lane)
         {
             grab.pull(run.world_mut(), h);
         }
@@ -140,12 +143,12 @@ impl Lanes {
         self.loads = PluginLoads::default();
     }
 
-    /// What an input that changes the runs does (the lab's [`Input`]s about its own
+    /// What an input that changes the lanes does (the lab's [`Input`]s about its own
     /// clock, lanes and start are the lab's).
     pub fn apply(&mut self, input: &Input) -> Result<(), String> {
         match *input {
             Input::Hold { lane, grab } => {
-                self.grab = (lane < self.runs.len()).then_some((lane, grab));
+                self.grab = (lane < self.lanes.len()).then_some((lane, grab));
             }
             Input::DragTo(target) => {
                 if let Some((_, grab)) = &mut self.grab {
@@ -156,23 +159,23 @@ impl Lanes {
             Input::SetMotor { joint, motor } => self.set_motor(joint, motor)?,
             Input::SetFriction(friction) => {
                 crate::scene::ranges::FRICTION.check("friction", friction)?;
-                (self.runs.iter_mut()).for_each(|r| r.world_mut().set_friction(friction));
+                (self.lanes.iter_mut()).for_each(|r| r.world_mut().set_friction(friction));
             }
             Input::SetSolverSettings(settings) => {
                 crate::scene::validate_solver(&settings).map_err(|e| e.under("solver"))?;
-                for run in &mut self.runs {
+                for run in &mut self.lanes {
                     run.world_mut().change_solver_settings(|s| *s = settings);
                 }
             }
             Input::AddLoad { lane, body, load } => self.add_load(lane, body, load),
-            ref other => return Err(format!("{other:?} is not a change of the runs")),
+            ref other => return Err(format!("{other:?} is not a change of the lanes")),
         }
         Ok(())
     }
 
     /// Switches the single lane's integrator; whether it changed.
     pub fn switch(&mut self, integrator: Integrator) -> Result<bool, String> {
-        self.runs[0].set_integrator(integrator)
+        self.lanes[0].set_integrator(integrator)
     }
 
     /// The motors of the scene's hinges (the first lane's, every lane has the same), by
@@ -197,7 +200,7 @@ impl Lanes {
         if !self.motors().iter().any(|&(k, _)| k == joint) {
             return Err(format!("joint {joint} has no motor"));
         }
-        for run in &mut self.runs {
+        for run in &mut self.lanes {
             if let Some(c) = run.world_mut().contacts_mut() {
                 c.set_motor(joint, motor);
             }
@@ -219,7 +222,7 @@ impl Lanes {
     /// Where a body dropped in starts: above the scene, or beside it when thrown
     /// (`velocity` not zero), at the scale of the first lane's bodies at the start.
     pub fn spawn_point(&self, velocity: DVec3) -> DVec3 {
-        let radius = radius_of(self.runs[0].start_world()).max(1.0);
+        let radius = radius_of(self.lanes[0].start_world()).max(1.0);
         if velocity == DVec3::ZERO {
             DVec3::new(0.0, 2.0 * radius, 0.0)
         } else {
@@ -231,7 +234,7 @@ impl Lanes {
     /// lanes stay comparable; scenes without contacts take none (nothing would stop it
     /// falling).
     pub fn spawn(&mut self, shape: Shape, position: DVec3, velocity: DVec3) -> Result<(), String> {
-        if self.runs.iter().any(|r| r.world().contacts().is_none()) {
+        if self.lanes.iter().any(|r| r.world().contacts().is_none()) {
             return Err("bodies can be added to scenes with contacts only".into());
         }
         let mass = 1.0;
@@ -242,7 +245,7 @@ impl Lanes {
             BodyState::from_body_omega(&props, glam::DQuat::from_rotation_z(0.3), DVec3::ZERO);
         state.position = position;
         state.velocity = velocity;
-        for run in &mut self.runs {
+        for run in &mut self.lanes {
             let body = Body {
                 name: format!("spawned {}", run.world().bodies().len() + 1),
                 props,
@@ -262,7 +265,7 @@ impl Lanes {
 
     /// Checks a plugin load on body `body` of lane `lane`.
     pub fn check_load(&self, lane: usize, body: usize, load: &Loads) -> Result<(), String> {
-        let bodies = self.runs.get(lane).map(|r| r.world().bodies().len());
+        let bodies = self.lanes.get(lane).map(|r| r.world().bodies().len());
         if bodies.is_none_or(|n| body >= n) {
             return Err(format!("no body {body} in lane {lane}"));
         }
@@ -283,35 +286,35 @@ impl Lanes {
     }
 
     fn add_to_world(&mut self, lane: usize, body: usize, load: Loads) {
-        if let Some(run) = self.runs.get_mut(lane) {
+        if let Some(run) = self.lanes.get_mut(lane) {
             run.world_mut().add_load(body, load);
         }
     }
 
-    /// The runs and the ghost without their worlds' per-step buffers.
+    /// The lanes and the ghost without their worlds' per-step buffers.
     pub fn snapshot(&self) -> (Vec<Lane>, Option<Lane>) {
         (
-            self.runs.iter().map(Lane::snapshot).collect(),
+            self.lanes.iter().map(Lane::snapshot).collect(),
             self.ghost.as_ref().map(Lane::snapshot),
         )
     }
 
-    /// Takes the runs, ghost and grab of a saved state, keeping the runs' per-step
+    /// Takes the lanes, ghost and grab of a saved state, keeping the lanes' per-step
     /// buffers where the lanes match; loads a plugin added for a step that is not taken
     /// now go (the log adds them again). Whether a lane's body count changed.
     pub fn restore(
         &mut self,
-        runs: &[Lane],
+        lanes: &[Lane],
         ghost: Option<&Lane>,
         grab: Option<(usize, Grab)>,
     ) -> bool {
-        let counts: Vec<usize> = runs.iter().map(|r| r.world().bodies().len()).collect();
+        let counts: Vec<usize> = lanes.iter().map(|r| r.world().bodies().len()).collect();
         let changed = self.body_counts() != counts;
-        self.runs.truncate(runs.len());
-        for (lane, theirs) in runs.iter().enumerate() {
-            match self.runs.get_mut(lane) {
+        self.lanes.truncate(lanes.len());
+        for (lane, theirs) in lanes.iter().enumerate() {
+            match self.lanes.get_mut(lane) {
                 Some(mine) => mine.restore(theirs),
-                None => self.runs.push(theirs.clone()),
+                None => self.lanes.push(theirs.clone()),
             }
         }
         match (&mut self.ghost, ghost) {

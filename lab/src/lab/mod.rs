@@ -4,8 +4,8 @@
 //! steps per time step; the plot series and the recording for CSV export. The app's
 //! systems only call into it.
 //!
-//! `Lab` composes parts, each a type of its own: the lanes and their runs with the ghost
-//! and the grab ([`runs`]), the clock (`clock.rs`), the input log inside the timeline
+//! `Lab` composes parts, each a type of its own: the lanes with the ghost
+//! and the grab ([`lanes`]), the clock (`clock.rs`), the input log inside the timeline
 //! ([`input_log`], [`timeline`]), the recording of every series ([`recorders`]) and the
 //! readouts ([`dock`]). Its methods delegate to them; every change to a run is an input,
 //! applied and logged here.
@@ -80,8 +80,8 @@ pub struct Lab {
     /// live, and `dt` under a replay) as `steps_per_dt` integrator steps, and the step
     /// shown.
     clock: Clock,
-    /// The runs, the exact ghost, the grab and a plugin's loads.
-    runs: Lanes,
+    /// The lanes, the exact ghost, the grab and a plugin's loads.
+    lanes: Lanes,
     /// Every series recorded of the run: plots, trails, export and the dock's.
     recorders: Recorders,
     /// What the dock under the view shows for this kind of scene, and its meters.
@@ -169,7 +169,7 @@ impl Lab {
             start: Start::of_scene(&scene),
             clock: Clock::new(scene.dt),
             compared,
-            runs: Lanes::default(),
+            lanes: Lanes::default(),
             recorders: Recorders::default(),
             generation,
             scene_generation,
@@ -214,7 +214,8 @@ impl Lab {
         let mut lab = Lab::build(scene, moment.compared, generation, scene_generation);
         lab.start = moment.start;
         lab.restore_state(&moment.state);
-        lab.recorders = Recorders::new(&lab.scene, lab.runs.runs()).with_switches(moment.switches);
+        lab.recorders =
+            Recorders::new(&lab.scene, lab.lanes.lanes()).with_switches(moment.switches);
         lab.timeline.clear();
         lab.record();
         lab
@@ -233,15 +234,15 @@ impl Lab {
             Lanes::compared(world, &self.compared)
         } else {
             let integrator =
-                (self.runs.runs().first()).map_or(world.integrator(), Lane::integrator);
+                (self.lanes.lanes().first()).map_or(world.integrator(), Lane::integrator);
             Lanes::single(world, integrator)
         };
-        self.runs = lanes;
-        self.recorders = Recorders::new(&self.scene, self.runs.runs());
+        self.lanes = lanes;
+        self.recorders = Recorders::new(&self.scene, self.lanes.lanes());
         self.clock.restart();
         self.timeline.clear();
         self.mode = Mode::Live;
-        self.dock = Dock::new(&self.scene, self.runs.first());
+        self.dock = Dock::new(&self.scene, self.lanes.first());
         self.generation += 1;
         self.record();
         Ok(())
@@ -311,7 +312,7 @@ impl Lab {
         let text = |e: crate::scene::Invalid| e.to_string();
         match input {
             Input::AddLoad { lane, body, load } => {
-                self.runs.check_load(lane, body, &load)?;
+                self.lanes.check_load(lane, body, &load)?;
                 Ok(input)
             }
             Input::Hold { grab, .. } => {
@@ -334,7 +335,7 @@ impl Lab {
             } => {
                 crate::scene::check_shape(&shape).map_err(text)?;
                 VELOCITY.check_each("velocity", velocity).map_err(text)?;
-                let position = position.unwrap_or_else(|| self.runs.spawn_point(velocity));
+                let position = position.unwrap_or_else(|| self.lanes.spawn_point(velocity));
                 POSITION.check_each("position", position).map_err(text)?;
                 Ok(Input::Spawn {
                     shape,
@@ -383,7 +384,7 @@ impl Lab {
                 self.limit = limit;
                 Ok(())
             }
-            run_input => self.runs.apply(&run_input),
+            run_input => self.lanes.apply(&run_input),
         }
     }
 
@@ -392,7 +393,7 @@ impl Lab {
             return Err("this scene compares integrators side by side".into());
         }
         // The plots mark the switch once, when it is first recorded.
-        if self.runs.switch(integrator)? && self.mode == Mode::Live {
+        if self.lanes.switch(integrator)? && self.mode == Mode::Live {
             self.recorders.switched(self.time(), integrator);
         }
         Ok(())
@@ -443,7 +444,7 @@ impl Lab {
     fn begin_tick(&mut self) {
         self.refused = false;
         self.catch_up();
-        self.runs.begin_step(self.clock.h());
+        self.lanes.begin_step(self.clock.h());
     }
 
     /// One stage of the step of every lane and the ghost; a lane whose stage fails stops
@@ -453,7 +454,7 @@ impl Lab {
         if self.refused {
             return;
         }
-        let (h, lanes) = (self.clock.h(), &mut self.runs);
+        let (h, lanes) = (self.clock.h(), &mut self.lanes);
         self.stage_times.time(stage, || lanes.run_stage(stage, h));
     }
 
@@ -463,7 +464,7 @@ impl Lab {
         if self.refused {
             return;
         }
-        self.runs.end_step();
+        self.lanes.end_step();
         self.stage_times.end_step();
         if self.clock.tick() {
             self.record();
@@ -520,7 +521,7 @@ impl Lab {
     /// match. Views respawn what they draw when a lane's body count changes.
     pub(crate) fn restore_state(&mut self, from: &LabState) {
         if self
-            .runs
+            .lanes
             .restore(&from.lanes, from.ghost.as_ref(), from.grab)
         {
             self.generation += 1;
@@ -542,9 +543,9 @@ impl Lab {
     /// After a physics step (or at the start): the circling readout and the step's
     /// fingerprint; live, every recorded series and the timeline too.
     fn record(&mut self) {
-        self.dock.measure(self.runs.first());
+        self.dock.measure(self.lanes.first());
         if self.mode == Mode::Again || self.timeline.enabled() {
-            self.last_fingerprint = fingerprint::fingerprint(self.runs.all().map(|r| r.world()));
+            self.last_fingerprint = fingerprint::fingerprint(self.lanes.all().map(|r| r.world()));
         }
         if self.mode == Mode::Again {
             return;
@@ -556,24 +557,24 @@ impl Lab {
             self.timeline
                 .push(step, time, self.last_fingerprint, keyframe);
         }
-        let (runs, ghost) = (self.runs.runs(), self.runs.ghost());
+        let (runs, ghost) = (self.lanes.lanes(), self.lanes.ghost());
         self.recorders
             .record(runs, ghost, &self.dock, &self.stage_times.smoothed);
     }
 
     pub fn time(&self) -> f64 {
-        self.runs.first().time()
+        self.lanes.first().time()
     }
 
     /// Bodies stepped per physics step, the ghost included.
     pub fn bodies(&self) -> usize {
-        self.runs.all().map(|r| r.world().bodies().len()).sum()
+        self.lanes.all().map(|r| r.world().bodies().len()).sum()
     }
 
     /// The first body's principal moments and its `h·L` in body axes: the midpoint
     /// integrator's Newton problem, the point the convergence map marks.
     pub fn newton_point(&self) -> (DVec3, DVec3) {
-        let body = &self.runs.first().bodies()[0];
+        let body = &self.lanes.first().bodies()[0];
         (
             body.props.inertia.principal(),
             self.h() * body.state.body_momentum(),
@@ -583,13 +584,13 @@ impl Lab {
     /// The motors of the scene's hinges (the first lane's, every lane has the same), by
     /// joint index.
     pub fn motors(&self) -> Vec<(usize, Motor)> {
-        self.runs.motors()
+        self.lanes.motors()
     }
 
     /// The friction of the first lane's first body that has parts: the value the Solver
     /// panel's friction slider starts from.
     pub fn friction(&self) -> Option<f64> {
-        self.runs.friction()
+        self.lanes.friction()
     }
 
     fn apply_spawn(
@@ -598,10 +599,10 @@ impl Lab {
         position: Option<DVec3>,
         velocity: DVec3,
     ) -> Result<(), String> {
-        let position = position.unwrap_or_else(|| self.runs.spawn_point(velocity));
-        self.runs.spawn(shape, position, velocity)?;
+        let position = position.unwrap_or_else(|| self.lanes.spawn_point(velocity));
+        self.lanes.spawn(shape, position, velocity)?;
         // Simulated again, a lane keeps the trail it had.
-        for (lane, bodies) in self.runs.body_counts().into_iter().enumerate() {
+        for (lane, bodies) in self.lanes.body_counts().into_iter().enumerate() {
             self.recorders.add_trail(lane, bodies);
         }
         self.generation += 1;
@@ -626,7 +627,7 @@ impl Lab {
     /// The body held with the mouse: its lane and the pull (set by
     /// [`Input::Hold`], [`Input::DragTo`] and [`Input::Release`]).
     pub fn grab(&self) -> Option<(usize, Grab)> {
-        self.runs.grab()
+        self.lanes.grab()
     }
 
     /// The scene the lab runs.
@@ -657,17 +658,17 @@ impl Lab {
     /// The runs side by side (one for scenes of several bodies), changed only through
     /// [`Lab::apply`].
     pub fn lanes(&self) -> &[Lane] {
-        self.runs.runs()
+        self.lanes.lanes()
     }
 
     /// The first lane's world: what the panels and the readouts read.
     pub fn world(&self) -> &World {
-        self.runs.first()
+        self.lanes.first()
     }
 
     /// The exact solution drawn over every lane, when it exists.
     pub fn ghost(&self) -> Option<&Lane> {
-        self.runs.ghost()
+        self.lanes.ghost()
     }
 
     /// Every series recorded of the run: the plots, trails, export and the dock's.

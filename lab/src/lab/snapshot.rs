@@ -37,7 +37,7 @@ impl LabState {
 impl Lab {
     /// The state the next step reads, without per-step buffers.
     pub fn snapshot(&self) -> LabState {
-        let (lanes, ghost) = self.runs.snapshot();
+        let (lanes, ghost) = self.lanes.snapshot();
         LabState {
             step: self.clock.step(),
             dt: self.clock.dt(),
@@ -45,7 +45,7 @@ impl Lab {
             steps_taken: self.clock.steps_taken(),
             lanes,
             ghost,
-            grab: self.runs.grab(),
+            grab: self.lanes.grab(),
             circling: self.dock.circling().copied(),
         }
     }

@@ -115,7 +115,7 @@ impl Lesson {
             setting_ok(set, scene, &mut dt).map_err(|e| e.under(&format!("set[{i}]")))?;
         }
         for (i, step) in self.steps.iter().enumerate() {
-            step_ok(step, scene, (&mut dt, &mut until))
+            card_ok(step, scene, (&mut dt, &mut until))
                 .and_then(|()| self.lane_of(step))
                 .map_err(|e| e.under(&format!("steps[{i}]")))?;
         }
@@ -356,7 +356,7 @@ pub const MAX_STEPS: f64 = 100_000.0;
 
 /// One step, against the scene run at `dt`; `until` is the last run's end, which runs
 /// must pass (a "now try" starts the run again, and may change `dt`).
-fn step_ok(step: &Card, scene: &Scene, (dt, until): (&mut f64, &mut f64)) -> Result<(), Invalid> {
+fn card_ok(step: &Card, scene: &Scene, (dt, until): (&mut f64, &mut f64)) -> Result<(), Invalid> {
     match step {
         Card::Question {
             choices, answer, ..

@@ -178,8 +178,8 @@ pub fn walk_watched(
     let mut lab = Lab::new(scene);
     let mut walk = Walk::start(lesson.clone(), &mut lab)?;
     watch(Seen::Arrived, &walk, &lab);
-    while walk.step().is_some() {
-        match walk.step() {
+    while walk.card().is_some() {
+        match walk.card() {
             Some(Card::Question { answer, .. }) => walk.answer(*answer),
             Some(Card::Run { until, event }) => walk
                 .run_out_watched(&mut lab, *until, event.as_ref(), &mut |lab| {

@@ -67,7 +67,8 @@ pub const MOST_CHOICES: usize = 26;
 pub const CONTROLS: [&str; 5] = ["scene", "integrators", "dt", "start", "solver"];
 
 #[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+// The name a lesson file's errors give: the file lists its cards under `steps`.
+#[serde(deny_unknown_fields, rename = "Step")]
 pub enum Card {
     /// Asked before the run; the student's answer is kept.
     Question {

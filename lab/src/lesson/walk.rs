@@ -68,7 +68,7 @@ impl Walk {
         Ok(walk)
     }
 
-    pub fn step(&self) -> Option<&Card> {
+    pub fn card(&self) -> Option<&Card> {
         self.lesson.steps.get(self.at)
     }
 
@@ -111,7 +111,7 @@ impl Walk {
     /// Whether the student may go on: a question must be answered first, and a run
     /// reach its end.
     pub fn can_go_on(&self, lab: &Lab) -> bool {
-        match self.step() {
+        match self.card() {
             Some(Card::Question { .. }) => self.answers[self.at].is_some(),
             Some(Card::Run { until, event }) => self.ended(lab, *until, event.as_ref()),
             Some(_) => true,
@@ -165,7 +165,7 @@ impl Walk {
             ));
         }
         while self.at < target {
-            if let Some(Card::Run { until, event }) = self.step() {
+            if let Some(Card::Run { until, event }) = self.card() {
                 self.run_out(lab, *until, event.as_ref())?;
             }
             self.answer_from(answers);
@@ -189,7 +189,7 @@ impl Walk {
     fn leave(&mut self, lab: &Lab) {
         if let Some(Card::Run {
             event: Some(event), ..
-        }) = self.step()
+        }) = self.card()
         {
             let event = event.clone();
             self.events[self.at] = event.time(lab).map(|t| (t, event));
@@ -233,7 +233,7 @@ impl Walk {
     /// The student's choice, while the lesson has not gone past the question (a
     /// prediction is made before the result is seen).
     pub fn answer(&mut self, choice: usize) {
-        if let Some(Card::Question { choices, .. }) = self.step()
+        if let Some(Card::Question { choices, .. }) = self.card()
             && choice < choices.len()
             && self.at == self.furthest
         {
@@ -245,7 +245,7 @@ impl Walk {
     /// changed what the lesson leaves unlocked and ran its run again, the readout shows
     /// what that run measures beside what the lesson states. Nothing at another step.
     pub fn measure_again(&mut self, lab: &mut Lab) -> Result<(), String> {
-        if matches!(self.step(), Some(Card::Readout { .. })) {
+        if matches!(self.card(), Some(Card::Readout { .. })) {
             self.measured[self.at] = None;
             self.arrive(lab)?;
             self.hold(lab);
@@ -258,7 +258,7 @@ impl Walk {
         // A step reached again (after going back) is as it was left.
         let first = self.at > self.furthest || self.at == 0;
         self.furthest = self.furthest.max(self.at);
-        if let Some(Card::Try { set, .. }) = self.step()
+        if let Some(Card::Try { set, .. }) = self.card()
             && first
         {
             let set = set.clone();
@@ -271,7 +271,7 @@ impl Walk {
             tolerance,
             measured: stated_measured,
             ..
-        }) = self.step()
+        }) = self.card()
             && self.measured[self.at].is_none()
         {
             let (name, unit) = (quantity.name(), quantity.unit().trim());

@@ -56,6 +56,8 @@ pub struct Contacts {
 
 /// What a contact step reads and leaves for the next: all a snapshot keeps.
 #[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+// The name state files' errors have always given it.
+#[serde(rename = "Contacts")]
 pub struct ContactState {
     /// The solver's parameters.
     pub(crate) settings: SolverSettings,

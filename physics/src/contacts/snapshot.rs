@@ -2,7 +2,7 @@
 //! warm-start impulses, the joints' impulses, sleep, the broad phase's order), without the
 //! scratch each step rebuilds: the lab's history keeps many, so they stay small.
 
-use crate::contacts::{ContactState, Contacts};
+use crate::contacts::{ContactState, Contacts, Scratch};
 use crate::heap::vec_bytes;
 
 impl Contacts {
@@ -37,11 +37,7 @@ impl Contacts {
     /// the next step reuses.
     pub fn restore(&mut self, from: &Contacts) {
         self.state.restore(&from.state);
-        // This one's proxies are of another moment: none was made at the restored stamp,
-        // and the next detection makes every one again.
-        self.scratch.proxies_made = 0;
-        self.scratch.owners.clear();
-        self.scratch.owners_of = (0, Vec::new());
+        self.scratch.forget_moment();
     }
 
     /// The bytes the state owns on the heap, this box included (scratch not counted: a
@@ -129,5 +125,35 @@ impl ContactState {
         self.stats = *stats;
         self.broad.restore(broad);
         self.stamp = *stamp;
+    }
+}
+
+impl Scratch {
+    /// What the next step must not take from the moment before a restore. Every field is
+    /// named, so a field added to the scratch does not compile until it is sorted here.
+    fn forget_moment(&mut self) {
+        let Scratch {
+            proxies: _,
+            proxies_made,
+            boxes: _,
+            awake_proxies: _,
+            owners,
+            owners_of,
+            stills: _,
+            pairs: _,
+            found: _,
+            pair_plans: _,
+            contact_plans: _,
+            fresh: _,
+            woken: _,
+            step: _,
+            buffers: _,
+            found_buffers: _,
+        } = self;
+        // The proxies are of another moment: none was made at the restored stamp, and the
+        // next detection makes every one again (the rest is rebuilt by each step).
+        *proxies_made = 0;
+        owners.clear();
+        *owners_of = (0, Vec::new());
     }
 }

@@ -8,7 +8,7 @@
 //! 2. **frames** ([`crate::hierarchy`]): the drives advance the frames and their global
 //!    dynamics are propagated top down, once; the frames' motion through the step is
 //!    kept for the riders;
-//! 3. **detect** ([`crate::contact`]): the frames' parts become kinematic colliders at
+//! 3. **detect** ([`crate::collision`]): the frames' parts become kinematic colliders at
 //!    their place at the step's start, moving with their velocity; then sweep and prune,
 //!    manifolds and the contact graph;
 //! 4. **solve**: islands and sleep, then the solver's stages turn contacts and joints

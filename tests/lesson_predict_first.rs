@@ -36,7 +36,7 @@ fn nothing_steps_before_the_question_is_answered() {
     for name in lesson::lesson_names() {
         let mut lab = Lab::new(Scene::load("free-body").unwrap());
         let mut walk = Walk::start(lesson::load(name).unwrap(), &mut lab).unwrap();
-        let Some(&Card::Question { answer, .. }) = walk.step() else {
+        let Some(&Card::Question { answer, .. }) = walk.card() else {
             continue;
         };
         asked += 1;
@@ -47,7 +47,7 @@ fn nothing_steps_before_the_question_is_answered() {
         // A second question before the run (energy-drift, space-pole) holds it still too.
         loop {
             walk.next(&mut lab).unwrap();
-            let Some(&Card::Question { answer, .. }) = walk.step() else {
+            let Some(&Card::Question { answer, .. }) = walk.card() else {
                 break;
             };
             press_everything(&mut lab);
@@ -76,14 +76,14 @@ fn a_run_s_readout_is_taken_at_until_however_it_is_stepped() {
         let mut walk = Walk::start(l.clone(), &mut lab).unwrap();
         let mut times = Vec::new();
         while walk.at + 1 < l.steps.len() {
-            if let Some(&Card::Question { answer, .. }) = walk.step() {
+            if let Some(&Card::Question { answer, .. }) = walk.card() {
                 walk.answer(answer);
             }
             walk.hold(&mut lab);
             for _ in 0..500 {
                 how(&mut lab);
             }
-            if let Some(Card::Run { .. }) = walk.step() {
+            if let Some(Card::Run { .. }) = walk.card() {
                 times.push(lab.time());
             }
             walk.next(&mut lab).unwrap();

@@ -60,7 +60,7 @@ fn the_coloured_solve_is_bitwise_the_same_on_any_number_of_threads() {
 /// the total energy does not rise by more than a tenth of what lifting every box by the
 /// slop (the overlap the contacts leave uncorrected) would take. Settled means every box
 /// slower than the sleep speed, within 20 s. Slow (three to four minutes on two cores):
-/// run it with `cargo test --release --no-default-features --test parallel -- --ignored`.
+/// run it with `cargo test --release --no-default-features --test physics_parallel -- --ignored`.
 #[test]
 #[ignore]
 fn a_ten_thousand_box_pile_settles_without_explosion_or_energy_gain() {

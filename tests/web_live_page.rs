@@ -598,7 +598,7 @@ fn a_readout_measures_the_run_taken_again() {
     let mut lab = Lab::new(lesson.scene().unwrap());
     let mut walk = gyrolab::lesson::walk::Walk::start(lesson.clone(), &mut lab).unwrap();
     while walk.at < at {
-        match walk.step().cloned() {
+        match walk.card().cloned() {
             Some(gyrolab::lesson::Card::Question { answer, .. }) => walk.answer(answer),
             Some(gyrolab::lesson::Card::Run { until, event }) => {
                 walk.run_out(&mut lab, until, event.as_ref()).unwrap()

@@ -1,7 +1,7 @@
 //! `gyrolab web`: one self-contained page of a lesson or a scene. Its poses are the
 //! runs `gyrolab simulate` writes, to f32; it refers to nothing outside itself; it stays
 //! under 5 MB, saying what it cut; a refused page is one line, exit 2, and no file. The
-//! page in a real browser is `tests/browser.rs`.
+//! page in a real browser is `tests/web_browser.rs`.
 
 mod common;
 use common::binary::gyrolab;
@@ -30,9 +30,9 @@ fn data(html: &str) -> Value {
     serde_json::from_str(gyrolab::web::data_of(html).expect("the page has its data")).unwrap()
 }
 
-/// A part's last recorded time.
-fn end_of(part: &Value) -> f64 {
-    part["times"]
+/// A take's last recorded time.
+fn end_of(take: &Value) -> f64 {
+    take["times"]
         .as_array()
         .unwrap()
         .last()
@@ -68,21 +68,21 @@ fn simulated(args: &[&str]) -> Vec<(f64, String, String, [f64; 7])> {
         .collect()
 }
 
-/// Checks the part's poses against `simulate`'s rows at every time both have: each lane
+/// Checks the take's poses against `simulate`'s rows at every time both have: each lane
 /// named by its integrator, each body by its name, position and orientation equal as
 /// f32. Returns how many poses were compared.
-fn poses_agree(part: &Value, rows: &[(f64, String, String, [f64; 7])]) -> usize {
-    let poses = floats(&part["poses"]);
-    let times: Vec<f64> = (part["times"].as_array().unwrap().iter())
+fn poses_agree(take: &Value, rows: &[(f64, String, String, [f64; 7])]) -> usize {
+    let poses = floats(&take["poses"]);
+    let times: Vec<f64> = (take["times"].as_array().unwrap().iter())
         .map(|t| t.as_f64().unwrap())
         .collect();
-    let lanes: Vec<&str> = (part["lanes"].as_array().unwrap().iter())
+    let lanes: Vec<&str> = (take["lanes"].as_array().unwrap().iter())
         .map(|l| l["name"].as_str().unwrap())
         .collect();
-    let bodies: Vec<&str> = (part["bodies"].as_array().unwrap().iter())
+    let bodies: Vec<&str> = (take["bodies"].as_array().unwrap().iter())
         .map(|b| b["name"].as_str().unwrap())
         .collect();
-    let runs = lanes.len() + usize::from(part["ghost"].as_bool().unwrap());
+    let runs = lanes.len() + usize::from(take["ghost"].as_bool().unwrap());
     assert_eq!(poses.len(), times.len() * runs * bodies.len() * 7);
     let mut compared = 0;
     for (t, body, integrator, [px, py, pz, qw, qx, qy, qz]) in rows {
@@ -114,12 +114,12 @@ fn a_scene_page_holds_the_poses_simulate_writes() {
             &[scene, "--scene", "--duration", seconds],
             &dir.path().join("p.html"),
         );
-        let part = &data(&html)["takes"][0];
+        let take = &data(&html)["takes"][0];
         let rows = simulated(&[scene, "--integrator", integrator, "--duration", seconds]);
-        let bodies = part["bodies"].as_array().unwrap().len();
-        let compared = poses_agree(part, &rows);
+        let bodies = take["bodies"].as_array().unwrap().len();
+        let compared = poses_agree(take, &rows);
         // Every frame but the last, which ends at the run's own last step.
-        let frames = part["times"].as_array().unwrap().len();
+        let frames = take["times"].as_array().unwrap().len();
         assert!(
             compared >= (frames - 1) * bodies,
             "{scene}: {compared} of {frames} frames"
@@ -127,21 +127,21 @@ fn a_scene_page_holds_the_poses_simulate_writes() {
     }
 }
 
-/// Each part of a lesson's page holds the runs `simulate --lesson --step` writes for it:
-/// every lane of the part's set-up, its "now try" applied.
+/// Each take of a lesson's page holds the runs `simulate --lesson --step` writes for it:
+/// every lane of the take's set-up, its "now try" applied.
 #[test]
-fn a_lesson_page_holds_each_parts_runs() {
+fn a_lesson_page_holds_each_takes_runs() {
     let dir = tempfile::tempdir().unwrap();
     let html = page(&["energy-drift"], &dir.path().join("p.html"));
     let page = data(&html);
     let lesson = gyrolab::lesson::load("energy-drift").unwrap();
     let starts: Vec<usize> = lesson.takes().map(|r| r.start).collect();
-    let parts = page["takes"].as_array().unwrap();
-    assert_eq!(parts.len(), starts.len());
-    assert!(parts.len() >= 2, "the lesson has a \"now try\"");
-    for (part, start) in parts.iter().zip(starts) {
+    let takes = page["takes"].as_array().unwrap();
+    assert_eq!(takes.len(), starts.len());
+    assert!(takes.len() >= 2, "the lesson has a \"now try\"");
+    for (take, start) in takes.iter().zip(starts) {
         let step = (start + 1).to_string();
-        let end = end_of(part).to_string();
+        let end = end_of(take).to_string();
         let rows = simulated(&[
             "--lesson",
             "energy-drift",
@@ -150,9 +150,48 @@ fn a_lesson_page_holds_each_parts_runs() {
             "--duration",
             &end,
         ]);
-        let compared = poses_agree(part, &rows);
-        assert!(compared > 10, "part from step {step}: {compared}");
+        let compared = poses_agree(take, &rows);
+        assert!(compared > 10, "take from step {step}: {compared}");
     }
+}
+
+/// The page's script reads every key the data holds (the data's shape is written once,
+/// in `web::page::Page` and the types it holds): each key of a lesson page's data, of a
+/// take, a lane, a body, a plot and a card, named in `assets/web/page/` as `.key` or
+/// `"key"`.
+#[test]
+fn the_page_s_script_reads_every_key_the_data_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let html = page(&["energy-drift"], &dir.path().join("p.html"));
+    let data = data(&html);
+    let script: String = std::fs::read_dir("assets/web/page")
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    let take = &data["takes"][0];
+    let objects = [
+        &data,
+        take,
+        &take["lanes"][0],
+        &take["bodies"][0],
+        &take["plots"][0],
+        &take["plots"][0]["series"][0],
+        &data["steps"][0],
+        &data["steps"][1],
+    ];
+    let mut unread = Vec::new();
+    for object in objects {
+        for key in object.as_object().expect("an object").keys() {
+            let read = [format!(".{key}"), format!("\"{key}\"")];
+            if !read.iter().any(|r| script.contains(r.as_str())) {
+                unread.push(key.clone());
+            }
+        }
+    }
+    assert!(
+        unread.is_empty(),
+        "keys the page's script never reads: {unread:?}"
+    );
 }
 
 /// Nothing in the page is loaded from elsewhere: no element names a source, no style
@@ -199,14 +238,14 @@ fn pages_stay_under_five_megabytes_and_say_what_they_cut() {
     let dir = tempfile::tempdir().unwrap();
     let html = page(&["pile"], &dir.path().join("pile.html"));
     assert!(html.len() <= 5_000_000, "{}", html.len());
-    let part = &data(&html)["takes"][0];
-    let note = part["note"].as_str().unwrap_or_default();
+    let take = &data(&html)["takes"][0];
+    let note = take["note"].as_str().unwrap_or_default();
     assert!(
         note.contains("frames a second") && note.contains("1000 bodies"),
         "{note}"
     );
-    let times = part["times"].as_array().unwrap();
-    let rate = (times.len() - 1) as f64 / end_of(part);
+    let times = take["times"].as_array().unwrap();
+    let rate = (times.len() - 1) as f64 / end_of(take);
     assert!((5.0..30.0).contains(&rate), "{rate}");
 
     let scene = include_str!("../assets/scenes/dominoes.ron").replace("count: 20", "count: 30");
@@ -227,11 +266,11 @@ fn pages_stay_under_five_megabytes_and_say_what_they_cut() {
         &dir.path().join("thirty.html"),
     );
     let page = data(&html);
-    let part = &page["takes"][0];
-    assert_eq!(part["bodies"].as_array().unwrap().len(), 30);
-    assert_eq!(end_of(part).round(), 30.0);
-    assert!(part["note"].is_null(), "{}", part["note"]);
-    let frames = part["times"].as_array().unwrap().len();
+    let take = &page["takes"][0];
+    assert_eq!(take["bodies"].as_array().unwrap().len(), 30);
+    assert_eq!(end_of(take).round(), 30.0);
+    assert!(take["note"].is_null(), "{}", take["note"]);
+    let frames = take["times"].as_array().unwrap().len();
     assert!(frames >= 25 * 30, "{frames}");
     assert!(html.len() <= 5_000_000, "{}", html.len());
 }
@@ -247,8 +286,8 @@ fn joints_and_many_parts_are_in_the_budget() {
         &dir.path().join("w.html"),
     );
     assert!(html.len() <= 5_000_000, "{}", html.len());
-    let part = &data(&html)["takes"][0];
-    assert!(part["joints"].as_u64().unwrap() > 0);
+    let take = &data(&html)["takes"][0];
+    assert!(take["joints"].as_u64().unwrap() > 0);
     let tries = (0..40)
         .map(|k| format!("Try(text: \"friction {k}\", set: Friction(0.{k:02})), Run(until: 30.0),"))
         .collect::<String>();
@@ -272,14 +311,14 @@ fn a_scene_whose_first_lane_stops_ends_there() {
         &[scene.to_str().unwrap(), "--duration", "5"],
         &dir.path().join("b.html"),
     );
-    let part = &data(&html)["takes"][0];
-    let note = part["note"].as_str().unwrap();
+    let take = &data(&html)["takes"][0];
+    let note = take["note"].as_str().unwrap();
     assert!(
         note.contains("explicit-euler-world lane stopped at t = 0.4000 s"),
         "{note}"
     );
     assert!(note.contains("The recording ends there"), "{note}");
-    assert!((end_of(part) - 0.4).abs() < 1e-9, "{}", end_of(part));
+    assert!((end_of(take) - 0.4).abs() < 1e-9, "{}", end_of(take));
 }
 
 /// A lesson whose readout disagrees with what it states gets its page, which shows it

@@ -11,7 +11,7 @@ use gyrolab::world::World;
 const H: f64 = 1.0 / 60.0;
 
 /// The clear-start pile of `size` boxes, stepped until every box is asleep (within
-/// twelve seconds, as `tests/rest.rs` requires of such heaps).
+/// twelve seconds, as `tests/physics_rest.rs` requires of such heaps).
 fn rested_pile(size: usize) -> World {
     let mut scene = Scene::load("pile").expect("built-in scene");
     scene.set_generated_size(size).expect("size in range");

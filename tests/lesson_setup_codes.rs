@@ -303,7 +303,7 @@ fn walked(name: &str, to: usize) -> (Lab, Walk) {
     let mut lab = Lab::new(l.scene().unwrap());
     let mut walk = Walk::start(l, &mut lab).unwrap();
     while walk.at < to {
-        match walk.step() {
+        match walk.card() {
             Some(Card::Question { answer, .. }) => walk.answer(*answer),
             Some(Card::Run { until, event }) => {
                 walk.run_out(&mut lab, *until, event.as_ref()).unwrap()

@@ -371,7 +371,7 @@ fn every_lesson_page_is_taken_in_a_real_browser() {
 }
 
 /// The page's script reads the poses the page holds, bit for bit (the poses are
-/// `simulate`'s: `tests/web.rs`).
+/// `simulate`'s: `tests/web_page.rs`).
 #[test]
 fn the_page_script_reads_the_poses_the_page_holds() {
     let Some(chromium) = browser::chromium() else {

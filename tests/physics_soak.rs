@@ -6,7 +6,7 @@
 //! energy error that does not grow after the first minute, the momentum-keeping ones L.
 //!
 //! Ignored in `cargo test` (it takes many minutes):
-//! `cargo test --release --no-default-features --test soak -- --ignored --nocapture`.
+//! `cargo test --release --no-default-features --test physics_soak -- --ignored --nocapture`.
 
 use glam::DVec3;
 use gyrolab::integrators::Integrator;
@@ -240,7 +240,7 @@ macro_rules! soaks {
     ($($test:ident: $scene:literal,)*) => {
         $(
             #[test]
-            #[ignore = "the soak: cargo test --release --test soak -- --ignored --nocapture"]
+            #[ignore = "the soak: cargo test --release --test physics_soak -- --ignored --nocapture"]
             fn $test() {
                 soak($scene);
             }
