@@ -1,9 +1,9 @@
-//! Collision: which shapes touch and where. The detect stage ([`detect`]) places each
-//! body's parts ([`geometry`], [`pose`]; driven colliders in [`kinematic`]) as proxies,
+//! Collision: which shapes touch and where. The detect stage (`detect`) places each
+//! body's parts ([`geometry`], `pose`; driven colliders in `kinematic`) as proxies,
 //! sweeps and prunes their boxes ([`broad_phase`]), makes a manifold for each pair within
-//! reach ([`narrow_phase`], [`box_box`], `manifold.rs`) and keeps them in the contact
-//! graph ([`graph`], each a [`Contact`]); [`ccd`] stops fast bodies short of tunnelling;
-//! [`ray`] casts rays (picking). The solver ([`crate::solver`]) turns the manifolds into
+//! reach (`narrow_phase`, `box_box`, `manifold.rs`) and keeps them in the contact
+//! graph ([`graph`], each a [`Contact`]); `ccd` stops fast bodies short of tunnelling;
+//! `ray` casts rays (picking). The solver ([`crate::solver`]) turns the manifolds into
 //! impulses.
 
 pub(crate) mod box_box;

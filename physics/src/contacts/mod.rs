@@ -1,7 +1,7 @@
 //! The contact and joint state of a world, and what its steps rebuild: [`Contacts`]
 //! holds a [`ContactState`] (what a step reads: settings, planes, joints, the contact
 //! graph, sleep, the broad phase's order; saved in a state file and kept by the
-//! timeline) and a [`Scratch`] (what the stages hand each other, rebuilt every step).
+//! timeline) and a `Scratch` (what the stages hand each other, rebuilt every step).
 //! The stages are methods of `Contacts` in their rooms: detection in
 //! [`crate::collision`] (`detect.rs`, `ccd.rs`), the solve in [`crate::solver`]
 //! (`solve.rs`); the joints are [`crate::joints`].
@@ -234,7 +234,7 @@ impl Contacts {
     }
 
     /// Sets the contact solver (before a run: no body is woken for it, see
-    /// [`Self::set_settings`]).
+    /// `set_settings`).
     pub fn set_solver(&mut self, solver: SolverKind) {
         self.state.settings.solver = solver;
     }

@@ -14,7 +14,7 @@ use super::{Loads, StepInfo, linear_exact};
 /// The world-frame Magnus vector `Ω` for `ω(t) = ω + αt` over `h`, to use as
 /// `q' = exp(Ω) ⊗ q`: `Ω₁ + Ω₂ + Ω₃` and the same-order `h⁵/720` term
 /// [cwzx, Magnus]. With the exact exponential the local error is O(h⁷); the
-/// step uses the third-order one ([`magnus_orientation`]).
+/// step uses the third-order one (`magnus_orientation`).
 #[inline]
 pub fn magnus_rotation(omega: DVec3, alpha: DVec3, h: f64) -> DVec3 {
     let w_new = omega + alpha * h;

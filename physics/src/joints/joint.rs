@@ -3,7 +3,7 @@
 //! velocity motor), a fixed joint (the point block and three angular rows), a slider
 //! (two linear rows across its axis, three angular rows, limits and a motor along it)
 //! and a distance joint (a rod, a rope or a spring between two points). Any of them can
-//! break. The rows themselves are built in [`super::joint_rows`].
+//! break. The rows themselves are built in `super::joint_rows`.
 
 use glam::{DQuat, DVec3};
 
@@ -86,7 +86,7 @@ pub struct Break {
 
 /// Rows a joint can have, each with a slot for its accumulated impulse (kept for warm
 /// starting): 0–2 the point block or linear rows, 3–5 angular rows, 6 and 7 a limit and
-/// a motor (see [`super::joint_rows`] for each kind's use).
+/// a motor (see `super::joint_rows` for each kind's use).
 pub const SLOTS: usize = 8;
 
 /// Where a joint sits, in world coordinates in the starting pose.

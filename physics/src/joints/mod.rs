@@ -1,6 +1,6 @@
-//! Joints: what a joint is ([`joint`]), its rows each step ([`joint_rows`], built of
-//! [`row`]s and [`point_block`]s, with rows of a user's own in [`user_row`]), and the
-//! direct solve of their equality rows ([`direct`], on [`dense`] blocks). The solver
+//! Joints: what a joint is ([`joint`]), its rows each step (`joint_rows`, built of
+//! `row`s and `point_block`s, with rows of a user's own in [`user_row`]), and the
+//! direct solve of their equality rows (`direct`, on `dense` blocks). The solver
 //! ([`crate::solver`]) runs their rows in its passes beside the contacts'.
 
 mod dense;

@@ -39,7 +39,7 @@ const MAX_SAFE_SUBSTEPS: u32 = 1 << 14;
 pub trait ImplicitRule {
     /// Largest `h|L|/I_min` solved in one Newton solve; larger steps are split into
     /// safe sub-steps. For the midpoint (√2) and the object trapezoid (1) it is the
-    /// Kantorovich bound [Kantorovich] for Newton started at `v = 0`, as
+    /// Kantorovich bound \[Kantorovich\] for Newton started at `v = 0`, as
     /// [Mizerski 2020] states it; this Newton starts from [`ImplicitRule::predictor`] and
     /// freezes its Jacobian, and the world trapezoid's √2 is derived nowhere, so for the
     /// iteration as run every bound is measured, not proved: the tests check convergence
@@ -101,7 +101,7 @@ impl Factored {
 ///
 /// After an update of relative size `d`, the remaining error is about `d²` with a fresh
 /// Jacobian and about `d·d_J` with one frozen when the update was `d_J`; iteration stops
-/// when that estimate is below [`PRECISION`].
+/// when that estimate is below `PRECISION`.
 #[inline]
 pub fn newton_solve<R: ImplicitRule>(inertia: DVec3, inv: DVec3, k: DVec3) -> Option<(DVec3, u32)> {
     // Equal moments: a rotation about `k` leaves `k` unchanged, so `I v = k` is every
@@ -148,7 +148,7 @@ pub fn newton_solve<R: ImplicitRule>(inertia: DVec3, inv: DVec3, k: DVec3) -> Op
 
 /// The simple iterator of [Mizerski 2020], section 8: the rule's own equation
 /// `I v = f(v)` applied as a map, `v ← I⁻¹ f(v)`, from `v = 0`, until an update is below
-/// [`PRECISION`] of `v`. It contracts only near `k = 0`, and there slowly; shown beside
+/// `PRECISION` of `v`. It contracts only near `k = 0`, and there slowly; shown beside
 /// Newton's map, it is why Newton is used. Returns `v` and the iterations used, or
 /// `None` if it did not converge in [`MAX_FIXED_POINT`] iterations.
 pub fn fixed_point_solve<R: ObjectSpaceRule>(
