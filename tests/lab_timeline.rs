@@ -147,7 +147,7 @@ fn playing_from_the_past_branches() {
         "the same inputs before the branch, the same step"
     );
     assert!(
-        lab.recorders().history()[0]
+        lab.recorders().series()[0]
             .samples
             .iter()
             .all(|s| s.t <= lab.time())

@@ -583,10 +583,11 @@ fn every_shared_test_helper_is_used() {
     assert!(unused.is_empty(), "helpers no test calls: {unused:#?}");
 }
 
-/// The five words that had two meanings each, held to the one the glossary gives them
+/// The five words that had two meanings each (and *history*, found with them), held to the
+/// one the glossary gives them
 /// (docs/architecture.md, *Words*): what the code, the docs and the page must not write,
 /// where, and what to write instead.
-const ONE_MEANING: [(&str, &[&str], &str); 24] = [
+const ONE_MEANING: [(&str, &[&str], &str); 26] = [
     ("struct Run ", EVERYWHERE, "run: a lane's world is a `Lane`"),
     ("run::Run", EVERYWHERE, "run: `lane::Lane`"),
     ("runs::Runs", EVERYWHERE, "run: `lanes::Lanes`"),
@@ -667,6 +668,16 @@ const ONE_MEANING: [(&str, &[&str], &str); 24] = [
     (" moments =", EVERYWHERE, "moment: `principal`"),
     ("(moments", EVERYWHERE, "moment: `principal`"),
     ("const moments", &["assets/web"], "moment: `principal`"),
+    (
+        "lab::history",
+        EVERYWHERE,
+        "history: the plots' series are `lab::series`",
+    ),
+    (
+        "fn history(&self) -> &[Series]",
+        EVERYWHERE,
+        "history: `Recorders::series`",
+    ),
 ];
 
 /// Every folder of source, tests, docs and the pages' scripts.

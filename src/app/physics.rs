@@ -227,11 +227,11 @@ mod tests {
             .apply(Input::SetDt(0.025))
             .unwrap();
         app.update();
-        let steps_before = app.world().resource::<Sim>().recorders().history()[0]
+        let steps_before = app.world().resource::<Sim>().recorders().series()[0]
             .samples
             .len();
         let elapsed = run(&mut app, 20);
-        let steps = app.world().resource::<Sim>().recorders().history()[0]
+        let steps = app.world().resource::<Sim>().recorders().series()[0]
             .samples
             .len()
             - steps_before;

@@ -8,7 +8,7 @@ use bevy_egui::egui;
 use egui_plot::{Corner, Legend, Line, LineStyle, Plot, PlotPoints, VLine, uniform_grid_spacer};
 
 use crate::integrators::Integrator;
-use crate::lab::history::{Sample, Series};
+use crate::lab::series::{Sample, Series};
 
 use super::colors::{AXIS_COLORS, GHOST_PLOT, egui_color, integrator_color, integrator_text};
 use super::newton_map::{self, NewtonMap};
@@ -84,7 +84,7 @@ fn error_plots(ui: &mut egui::Ui, sim: &Sim, view: &View, layout: Layout, from: 
             ..layout
         };
         plot(ui, id, label, tip, layout, sim, |p| {
-            for (run, series) in sim.lanes().iter().zip(sim.recorders().history()) {
+            for (run, series) in sim.lanes().iter().zip(sim.recorders().series()) {
                 p.line(series_line(
                     run.integrator().name(),
                     series,
@@ -98,7 +98,7 @@ fn error_plots(ui: &mut egui::Ui, sim: &Sim, view: &View, layout: Layout, from: 
                 p.line(
                     series_line(
                         "exact",
-                        sim.recorders().ghost_history(),
+                        sim.recorders().ghost_series(),
                         from,
                         view.log_plots,
                         pick,
@@ -145,7 +145,7 @@ fn omega_plot(ui: &mut egui::Ui, sim: &Sim, view: &View, layout: Layout, from: f
                 p.line(
                     series_line(
                         name,
-                        &sim.recorders().history()[lane],
+                        &sim.recorders().series()[lane],
                         from,
                         false,
                         move |s| s.omega[k],
@@ -157,7 +157,7 @@ fn omega_plot(ui: &mut egui::Ui, sim: &Sim, view: &View, layout: Layout, from: f
                     p.line(
                         series_line(
                             name,
-                            sim.recorders().ghost_history(),
+                            sim.recorders().ghost_series(),
                             from,
                             false,
                             move |s| s.omega[k],

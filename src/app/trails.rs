@@ -4,7 +4,7 @@
 
 use bevy::prelude::*;
 
-use crate::lab::history::Trail;
+use crate::lab::series::Trail;
 
 use super::colors::{HERPOLHODE_COLOR, POLHODE_COLOR};
 use super::layout::omega_scale;

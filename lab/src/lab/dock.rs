@@ -1,6 +1,6 @@
 //! The readouts: what the dock under the app's view is about, chosen by the kind of
 //! scene, and the scene's meters that are part of the run's state. Free bodies show
-//! their energy and momentum drift (the lab's recorders' `history`); a contact scene
+//! their energy and momentum drift (the lab's recorders' `series`); a contact scene
 //! does not conserve energy (friction and inelastic contacts take it out, by design), so
 //! it shows where the energy is, how much touches and how deep, and what the solver's
 //! stages cost; a scene in a moving frame shows the inertial forces on a rider and the

@@ -7,9 +7,9 @@
 use glam::{DVec2, DVec3};
 
 use super::dock::{Dock, DockKind, riders};
-use super::history::{Series, Stamped};
 use super::lane::Lane;
 use super::mechanism::MechanismSample;
+use super::series::{Series, Stamped};
 use super::stage_time::PerStage;
 use crate::hierarchy::PrecessionMeter;
 use crate::hierarchy::precession::FoucaultSite;

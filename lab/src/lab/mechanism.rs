@@ -3,7 +3,7 @@
 
 use glam::DVec3;
 
-use super::history::Stamped;
+use super::series::Stamped;
 use crate::contacts::Contacts;
 use crate::scene::{Readout, Scene};
 use crate::world::World;

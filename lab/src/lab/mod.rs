@@ -21,7 +21,6 @@ pub mod drawing;
 pub mod energy_map;
 pub mod export;
 pub mod fingerprint;
-pub mod history;
 pub mod input;
 pub mod input_log;
 pub mod lane;
@@ -35,6 +34,7 @@ pub mod presets;
 pub mod recorders;
 pub mod records;
 mod seek;
+pub mod series;
 pub mod snapshot;
 pub mod stage_time;
 pub mod sweep;
@@ -808,10 +808,10 @@ mod tests {
         for _ in 0..30 {
             lab.step();
         }
-        assert_eq!(lab.recorders().history()[0].samples.len(), 31);
-        assert_eq!(lab.recorders().ghost_history().samples.len(), 31);
+        assert_eq!(lab.recorders().series()[0].samples.len(), 31);
+        assert_eq!(lab.recorders().ghost_series().samples.len(), 31);
         // The plots show each lane's own drift, and it is not all zero.
-        for (series, run) in lab.recorders().history().iter().zip(lab.lanes()) {
+        for (series, run) in lab.recorders().series().iter().zip(lab.lanes()) {
             let last = series.last().unwrap();
             assert_eq!(last.energy, run.drift().final_energy);
             assert_eq!(last.momentum, run.drift().momentum);
@@ -821,7 +821,7 @@ mod tests {
             .iter()
             .position(|&i| i == Integrator::ExplicitEulerWorld);
         assert!(
-            lab.recorders().history()[euler.unwrap()]
+            lab.recorders().series()[euler.unwrap()]
                 .last()
                 .unwrap()
                 .momentum
@@ -845,7 +845,7 @@ mod tests {
         }
         assert_eq!(lab.world().bodies().len(), 1);
         let before: Vec<String> = csv(&lab).lines().map(String::from).collect();
-        let energy_before = lab.recorders().history()[0].last().unwrap().energy;
+        let energy_before = lab.recorders().series()[0].last().unwrap().energy;
         lab.apply(Input::Spawn {
             shape: Shape::Box {
                 half_extents: DVec3::splat(0.3),
@@ -878,7 +878,7 @@ mod tests {
         }
         // One step of the bounce changes the energy error by round-off only; the new
         // body's 1 kg at 2 m would add about 20 J to a total of a few joules.
-        let energy_after = lab.recorders().history()[0].last().unwrap().energy;
+        let energy_after = lab.recorders().series()[0].last().unwrap().energy;
         assert!(
             (energy_after - energy_before).abs() < 1e-3,
             "{energy_before} -> {energy_after}"

@@ -5,8 +5,8 @@
 use super::dock::Dock;
 use super::dock_series::DockSeries;
 use super::export::ExportStates;
-use super::history::{Sample, Series, Trail};
 use super::lane::Lane;
+use super::series::{Sample, Series, Trail};
 use super::stage_time::PerStage;
 use crate::integrators::Integrator;
 use crate::scene::Scene;
@@ -14,8 +14,8 @@ use crate::scene::Scene;
 #[derive(Clone, Debug, Default)]
 pub struct Recorders {
     /// Plot series, one per lane, and the exact ghost's.
-    history: Vec<Series>,
-    ghost_history: Series,
+    series: Vec<Series>,
+    ghost_series: Series,
     /// Paths of ω's tip, per lane and body.
     trails: Vec<Vec<Trail>>,
     /// Every lane's states, for the CSV export.
@@ -30,7 +30,7 @@ impl Recorders {
     /// Empty recorders for the lanes of `scene`.
     pub fn new(scene: &Scene, lanes: &[Lane]) -> Self {
         Self {
-            history: vec![Series::default(); lanes.len()],
+            series: vec![Series::default(); lanes.len()],
             trails: lanes
                 .iter()
                 .map(|r| vec![Trail::default(); r.world().bodies().len()])
@@ -52,7 +52,7 @@ impl Recorders {
     pub fn record(&mut self, lanes: &[Lane], ghost: Option<&Lane>, dock: &Dock, stages: &PerStage) {
         for (lane, run) in lanes.iter().enumerate() {
             if run.error().is_none() {
-                self.history[lane].record(sample(run));
+                self.series[lane].record(sample(run));
                 for (trail, body) in self.trails[lane].iter_mut().zip(run.world().bodies()) {
                     let s = &body.state;
                     trail.record(s.world_omega(&body.props), s.body_omega(&body.props));
@@ -61,7 +61,7 @@ impl Recorders {
             }
         }
         if let Some(ghost) = ghost.filter(|g| g.error().is_none()) {
-            self.ghost_history.record(sample(ghost));
+            self.ghost_series.record(sample(ghost));
         }
         self.dock.record(dock, lanes, stages);
     }
@@ -87,8 +87,8 @@ impl Recorders {
     pub fn truncate_after(&mut self, t: Option<f64>, gone: usize) {
         if let Some(t) = t {
             self.dock.truncate_after(t);
-            self.history.iter_mut().for_each(|s| s.truncate_after(t));
-            self.ghost_history.truncate_after(t);
+            self.series.iter_mut().for_each(|s| s.truncate_after(t));
+            self.ghost_series.truncate_after(t);
             self.export.truncate_after(t);
             self.switches.retain(|&(at, _)| at < t);
         }
@@ -99,12 +99,12 @@ impl Recorders {
         }
     }
 
-    pub fn history(&self) -> &[Series] {
-        &self.history
+    pub fn series(&self) -> &[Series] {
+        &self.series
     }
 
-    pub fn ghost_history(&self) -> &Series {
-        &self.ghost_history
+    pub fn ghost_series(&self) -> &Series {
+        &self.ghost_series
     }
 
     pub fn trails(&self) -> &[Vec<Trail>] {

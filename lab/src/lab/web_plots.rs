@@ -11,8 +11,8 @@ use serde::{Serialize, Serializer};
 use crate::hierarchy::InertialForces;
 use crate::lab::Lab;
 use crate::lab::dock::DockKind;
-use crate::lab::history::{Sample, Stamped};
 use crate::lab::mechanism::Mechanism;
+use crate::lab::series::{Sample, Stamped};
 use crate::palette::{self, hex};
 
 /// Samples a series keeps in a page: more than a plot a few hundred pixels wide shows.
@@ -139,8 +139,8 @@ fn lane_name(lab: &Lab, lane: usize, what: &str) -> String {
 /// ΔE/E and |ΔL|/|L| of each lane and the exact ghost (dashed), and the body ω of the
 /// lane the app plots first (midpoint's), with the ghost's dashed.
 fn free_body(lab: &Lab) -> Vec<Plot> {
-    let history = lab.recorders().history();
-    let ghost = lab.ghost().map(|_| lab.recorders().ghost_history());
+    let history = lab.recorders().series();
+    let ghost = lab.ghost().map(|_| lab.recorders().ghost_series());
     let error = |title: &str, pick: fn(&Sample) -> f64| Plot {
         title: title.into(),
         log: true,
@@ -407,7 +407,7 @@ mod tests {
     #[test]
     fn a_series_is_the_recording_thinned() {
         let (lab, plots) = plots_after("dzhanibekov", 1500);
-        let history = &lab.recorders().history()[0].samples;
+        let history = &lab.recorders().series()[0].samples;
         assert!(history.len() > MOST_SAMPLES);
         let line = &plots[0].series[0];
         assert!(line.t.len() <= MOST_SAMPLES + 1, "{}", line.t.len());
