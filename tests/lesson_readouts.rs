@@ -887,3 +887,15 @@ fn the_bounce_explanation_s_figures_are_measured() {
     assert!(measured[0].measured < measured[1].measured);
     assert!(measured[1].measured.unwrap() < 0.64);
 }
+
+/// The README's example of `gyrolab lesson restitution` quotes the readout as the build
+/// prints it.
+#[test]
+fn the_readme_quotes_the_restitution_readout_as_measured() {
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    let readme = readme.split_whitespace().collect::<Vec<_>>().join(" ");
+    let measured = lesson::run::run(&lesson::load("restitution").unwrap()).unwrap();
+    let line = measured[0].to_string();
+    let quoted = &line[line.find("measured ").expect("a measured value")..];
+    assert!(readme.contains(quoted), "README.md should quote `{quoted}`");
+}
