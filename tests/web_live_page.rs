@@ -229,6 +229,22 @@ fn a_set_up_code_opens_in_the_page_from_its_address_and_a_damaged_one_runs_nothi
         native_bits(&lab),
         "the code's set-up, run"
     );
+    // Where the page draws, each lane is named over its bodies, as in the app.
+    let labels = b.eval(
+        "document.querySelector('#view canvas') ? \
+         [...document.querySelectorAll('#labels .lane-label')].map((l) => l.textContent) : null",
+    );
+    if !labels.is_null() {
+        let lanes = b.eval("gyrolab.state().lanes.map((l) => l[0])");
+        assert_eq!(labels, lanes, "the lanes' labels");
+        let mut names: Vec<_> = labels.as_array().unwrap().iter().collect();
+        names.sort_by_key(|n| n.as_str());
+        assert_eq!(
+            names,
+            [&json!("midpoint"), &json!("rk4")],
+            "the code's two lanes"
+        );
+    }
 
     let mut b = open(&chromium, &page, "#GL1-not-a-code");
     let error = b.eval("gyrolab.error()");

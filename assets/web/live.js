@@ -129,7 +129,7 @@
 
   // ---- the view ------------------------------------------------------------------------
 
-  const view = { renderer: null, scene: null, camera: null, controls: null, lanes: [] };
+  const view = { renderer: null, scene: null, camera: null, controls: null, lanes: [], labels: [] };
 
   function make3D() {
     try {
@@ -180,6 +180,56 @@
     );
   }
 
+  /** A shape's bounding radius about its body's origin, for placing a lane's label clear
+   *  of its bodies. */
+  function shapeReach(s) {
+    const off = Math.hypot(...(s.offset || [0, 0, 0]));
+    const r = s.radius || 0;
+    const l = s.length || 0;
+    if (s.kind === "box") return off + Math.hypot(...(s.half_extents || [0, 0, 0]));
+    if (s.kind === "cylinder") return off + Math.hypot(r, l / 2);
+    if (s.kind === "capsule") return off + r + l / 2;
+    return off + r;
+  }
+
+  /** Each lane's integrator named over its bodies in the lane's colour, as the app and the
+   *  recorded page name them: side by side, the lanes are told apart by these. */
+  function buildLabels() {
+    view.reach = lab.drawing.bodies.map((b) => Math.max(0.05, ...b.parts.map(shapeReach)));
+    view.labels = lab.drawing.lanes.map((l) => {
+      const node = document.createElement("div");
+      node.className = "lane-label";
+      node.textContent = l.name;
+      node.style.color = l.color;
+      return node;
+    });
+    $("labels").replaceChildren(...view.labels);
+  }
+
+  /** Puts each lane's label over the middle of its bodies at poses `p`, clear of them. */
+  function placeLabels(p) {
+    const bodies = lab.drawing.bodies.length;
+    const canvas = view.renderer.domElement;
+    view.labels.forEach((node, lane) => {
+      const offset = lab.drawing.lanes[lane].offset;
+      let x = 0, z = 0, top = -Infinity, n = 0;
+      for (let b = 0; b < bodies; b++) {
+        const j = 7 * (lane * bodies + b);
+        if (j + 6 >= p.length) break;
+        x += p[j];
+        z += p[j + 2];
+        top = Math.max(top, p[j + 1] + view.reach[b]);
+        n += 1;
+      }
+      const v = scratch.label.set(x / n + offset[0], top + offset[1], z / n + offset[2]);
+      v.project(view.camera);
+      const visible = n > 0 && v.z < 1 && Math.abs(v.x) < 1.2 && Math.abs(v.y) < 1.2;
+      node.style.display = visible ? "" : "none";
+      node.style.left = ((v.x + 1) / 2) * canvas.clientWidth + "px";
+      node.style.top = ((1 - v.y) / 2) * canvas.clientHeight + "px";
+    });
+  }
+
   function shapeKey(s) {
     return [s.kind, s.radius, s.length, s.half_extents].join(":");
   }
@@ -225,6 +275,7 @@
     view.extras = d.planes.map(groundOf);
     view.joints = jointLines();
     view.extras.push(view.joints);
+    buildLabels();
     view.extras.forEach((g) => view.scene.add(g));
     // The camera is framed for a scene opened, not again when lanes or bodies change.
     const framed = lab.handle + ":" + lab.state.scene;
@@ -291,7 +342,7 @@
     view.controls.update();
   }
 
-  const scratch = { m: new THREE.Matrix4(), p: new THREE.Vector3(), q: new THREE.Quaternion(), one: new THREE.Vector3(1, 1, 1) };
+  const scratch = { m: new THREE.Matrix4(), p: new THREE.Vector3(), q: new THREE.Quaternion(), one: new THREE.Vector3(1, 1, 1), label: new THREE.Vector3() };
 
   /** Places every lane's bodies at the poses the lab computed. */
   function draw() {
@@ -316,6 +367,8 @@
     });
     placeJoints();
     view.renderer.render(view.scene, view.camera);
+    // After the render, which brings the camera's matrices up to date.
+    placeLabels(p);
   }
 
   // ---- the controls --------------------------------------------------------------------
