@@ -848,9 +848,17 @@
     ctx.fillStyle = "#cfd3da";
     ctx.font = "11px system-ui, sans-serif";
     ctx.fillText(plot.title, 40, 12);
+    ctx.fillText(t1.toFixed(1) + " s", w - 40, h - 3);
+    if (!lines.some((l) => l.t.length > 1)) {
+      // The start's sample alone: no line and no value scale yet, as the recorded page says.
+      ctx.fillStyle = "#9a9aa8";
+      ctx.textAlign = "center";
+      ctx.fillText("nothing run yet", w / 2, h / 2);
+      ctx.textAlign = "start";
+      return;
+    }
     ctx.fillText(fmt(y1, plot.log), 2, 24);
     ctx.fillText(fmt(y0, plot.log), 2, h - 16);
-    ctx.fillText(t1.toFixed(1) + " s", w - 40, h - 3);
     for (const l of lines) {
       ctx.strokeStyle = l.s.color;
       ctx.setLineDash(l.s.dashed ? [4, 3] : []);
