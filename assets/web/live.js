@@ -327,6 +327,15 @@
         box.expandByPoint(new THREE.Vector3(p[j] + lane.offset[0], p[j + 1] + lane.offset[1], p[j + 2] + lane.offset[2]));
       }
     });
+    // With the ground under them, as the app frames a scene: the floor a ball bounces on.
+    if (!box.isEmpty()) {
+      const middle = box.getCenter(new THREE.Vector3());
+      for (const plane of lab.drawing.planes) {
+        const n = new THREE.Vector3(...plane.normal);
+        if (Math.abs(n.y) < 0.9) continue; // a wall or a ramp, not the ground
+        box.expandByPoint(middle.clone().addScaledVector(n, plane.offset - n.dot(middle)));
+      }
+    }
     const centre = box.isEmpty() ? new THREE.Vector3() : box.getCenter(new THREE.Vector3());
     const size = box.isEmpty() ? 1 : Math.max(box.getSize(new THREE.Vector3()).length(), 0.5);
     // The scene's own camera where it has one (the app's), else one that takes it all in.
