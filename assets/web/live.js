@@ -309,8 +309,27 @@
     view.joints.frustumCulled = false;
   }
 
+  /** A size × size grid of 1 m squares in the XZ plane, each line cut into 1 m pieces, as
+   *  the recorded page draws it: a long line that passes behind the camera is dropped whole
+   *  by some WebGL clippers (Chromium's software one among them), which left only the
+   *  lines across the view. */
+  function gridGeometry(size) {
+    const half = size / 2;
+    const points = [];
+    for (let i = 0; i <= size; i++) {
+      for (let j = 0; j < size; j++) {
+        const a = i - half;
+        const b = j - half;
+        points.push(a, 0, b, a, 0, b + 1, b, 0, a, b + 1, 0, a);
+      }
+    }
+    const geometry = new THREE.BufferGeometry();
+    geometry.setAttribute("position", new THREE.Float32BufferAttribute(points, 3));
+    return geometry;
+  }
+
   function groundOf(plane) {
-    const grid = new THREE.GridHelper(40, 40, 0x8c99a6, 0x555d66);
+    const grid = new THREE.LineSegments(gridGeometry(40), new THREE.LineBasicMaterial({ color: 0x555d66 }));
     const n = new THREE.Vector3(...plane.normal).normalize();
     grid.quaternion.setFromUnitVectors(new THREE.Vector3(0, 1, 0), n);
     grid.position.copy(n.multiplyScalar(plane.offset));
@@ -324,7 +343,10 @@
     view.lanes.filter((lane) => !lane.ghostOf).forEach((lane, run) => {
       for (let b = 0; b < bodies && 7 * (run * bodies + b) < p.length; b++) {
         const j = 7 * (run * bodies + b);
-        box.expandByPoint(new THREE.Vector3(p[j] + lane.offset[0], p[j + 1] + lane.offset[1], p[j + 2] + lane.offset[2]));
+        const centre = new THREE.Vector3(p[j] + lane.offset[0], p[j + 1] + lane.offset[1], p[j + 2] + lane.offset[2]);
+        // The body whole, whichever way it turns.
+        const reach = 2 * (view.reach[b] || 0);
+        box.union(new THREE.Box3().setFromCenterAndSize(centre, new THREE.Vector3(reach, reach, reach)));
       }
     });
     // With the ground under them, as the app frames a scene: the floor a ball bounces on.
