@@ -442,7 +442,9 @@
     box.replaceChildren();
     const inUse = lab.state.lanes.map((l) => l[0]);
     $("scene").value = lab.state.scene;
-    if (lab.drawing.ghost) {
+    // The lab's own word for it, as the app asks: a single body with contacts (a ball on
+    // the ground) has no exact ghost, but its lanes are side by side all the same.
+    if (lab.state.side_by_side) {
       for (const i of catalog.integrators.filter((i) => i.name !== "analytic")) {
         const label = document.createElement("label");
         const check = document.createElement("input");
