@@ -376,6 +376,20 @@ fn every_lesson_taken_live_gives_the_readouts_of_gyrolab_lesson() {
             json!(true)
         );
         assert_eq!(b.eval("gyrolab.state().time").as_f64(), Some(0.0));
+        // Each panel the lesson locks says why under its heading, as the app does.
+        for (control, why) in &lesson.locked {
+            if control == "scene" || lesson.hidden.contains(control) {
+                continue;
+            }
+            let note = b.eval(&format!(
+                "document.querySelector('#{control}-panel .lock-note').textContent"
+            ));
+            assert_eq!(
+                note,
+                json!(format!("locked by the lesson: {why}")),
+                "{name}"
+            );
+        }
         if b.eval("gyrolab.lesson().step.kind") == json!("question") {
             assert_eq!(
                 b.eval("gyrolab.step(10)"),

@@ -635,6 +635,18 @@
     solver: ["solver-panel"], start: ["start-panel"],
   };
 
+  /** The reason a lesson locks a panel, shown under its heading as the app shows it. */
+  function lockNote(section, why) {
+    let note = section.querySelector(":scope > .lock-note");
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "hint lock-note";
+      section.querySelector("h2").after(note);
+    }
+    note.hidden = !why;
+    note.textContent = why ? "locked by the lesson: " + why : "";
+  }
+
   /** Locks and hides what the lesson locks and hides, saying why on the control. */
   function applyLocks() {
     for (const [control, ids] of Object.entries(CONTROLS)) {
@@ -643,6 +655,7 @@
         const e = $(id);
         e.toggleAttribute("inert", !!why);
         e.title = why || "";
+        if (e.tagName === "SECTION") lockNote(e, why);
         if (control !== "solver" && control !== "start") (e.closest("label") || e).hidden = hidden(control);
       }
     }
