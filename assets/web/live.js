@@ -180,22 +180,10 @@
     );
   }
 
-  /** A shape's bounding radius about its body's origin, for placing a lane's label clear
-   *  of its bodies. */
-  function shapeReach(s) {
-    const off = Math.hypot(...(s.offset || [0, 0, 0]));
-    const r = s.radius || 0;
-    const l = s.length || 0;
-    if (s.kind === "box") return off + Math.hypot(...(s.half_extents || [0, 0, 0]));
-    if (s.kind === "cylinder") return off + Math.hypot(r, l / 2);
-    if (s.kind === "capsule") return off + r + l / 2;
-    return off + r;
-  }
-
   /** Each lane's integrator named over its bodies in the lane's colour, as the app and the
    *  recorded page name them: side by side, the lanes are told apart by these. */
   function buildLabels() {
-    view.reach = lab.drawing.bodies.map((b) => Math.max(0.05, ...b.parts.map(shapeReach)));
+    view.reach = lab.drawing.bodies.map((b) => Math.max(0.05, ...b.parts.map(sharedShapes.reach)));
     view.labels = lab.drawing.lanes.map((l) => {
       const node = document.createElement("div");
       node.className = "lane-label";
@@ -309,27 +297,8 @@
     view.joints.frustumCulled = false;
   }
 
-  /** A size × size grid of 1 m squares in the XZ plane, each line cut into 1 m pieces, as
-   *  the recorded page draws it: a long line that passes behind the camera is dropped whole
-   *  by some WebGL clippers (Chromium's software one among them), which left only the
-   *  lines across the view. */
-  function gridGeometry(size) {
-    const half = size / 2;
-    const points = [];
-    for (let i = 0; i <= size; i++) {
-      for (let j = 0; j < size; j++) {
-        const a = i - half;
-        const b = j - half;
-        points.push(a, 0, b, a, 0, b + 1, b, 0, a, b + 1, 0, a);
-      }
-    }
-    const geometry = new THREE.BufferGeometry();
-    geometry.setAttribute("position", new THREE.Float32BufferAttribute(points, 3));
-    return geometry;
-  }
-
   function groundOf(plane) {
-    const grid = new THREE.LineSegments(gridGeometry(40), new THREE.LineBasicMaterial({ color: 0x555d66 }));
+    const grid = new THREE.LineSegments(sharedShapes.gridGeometry(40), new THREE.LineBasicMaterial({ color: 0x555d66 }));
     const n = new THREE.Vector3(...plane.normal).normalize();
     grid.quaternion.setFromUnitVectors(new THREE.Vector3(0, 1, 0), n);
     grid.position.copy(n.multiplyScalar(plane.offset));

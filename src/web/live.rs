@@ -15,7 +15,11 @@ use crate::scene::{read::read_bounded, read::utf8, scene_names};
 
 const TEMPLATE: &str = include_str!("../../assets/web/live.html");
 const STYLE: &str = include_str!("../../assets/web/live.css");
-const SCRIPT: &str = include_str!("../../assets/web/live.js");
+/// The page's script, after what it draws as the recorded page does (`shapes.js`).
+const SCRIPT: &str = concat!(
+    include_str!("../../assets/web/shapes.js"),
+    include_str!("../../assets/web/live.js"),
+);
 
 /// The module's file: `given`, else `GYROLAB_WASM`, else where scripts/build-wasm puts
 /// it beside this program's target directory (`target/wasm/…` for `target/release/`).

@@ -12,11 +12,13 @@ use crate::world::World;
 
 const TEMPLATE: &str = include_str!("../../assets/web/page.html");
 const STYLE: &str = include_str!("../../assets/web/page.css");
-/// The page's script, one file per concern, joined into one closure here: its opening
+/// The page's script, one file per concern, joined into one closure here, after what it
+/// draws as the live page does (`shapes.js`): its opening
 /// and constants, helpers, the data read in, the page's state, the 3D view, the plots,
 /// drawing and playback, the lesson panel, the side panel and controls (with the test
 /// hooks and the start), and its close.
 const SCRIPT: &str = concat!(
+    include_str!("../../assets/web/shapes.js"),
     include_str!("../../assets/web/page/open.js"),
     include_str!("../../assets/web/page/helpers.js"),
     include_str!("../../assets/web/page/data.js"),

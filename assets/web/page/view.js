@@ -87,17 +87,6 @@
     return geometry;
   }
 
-  /** A shape's bounding radius about its body's origin, for framing. */
-  function shapeReach(s) {
-    const off = Math.hypot(...vec3(s.offset, [0, 0, 0]));
-    const r = num(s.radius, 0);
-    const l = num(s.length, 0);
-    if (s.kind === "box") return off + Math.hypot(...vec3(s.half_extents, [0, 0, 0]));
-    if (s.kind === "cylinder") return off + Math.hypot(r, l / 2);
-    if (s.kind === "capsule") return off + r + l / 2;
-    return off + r;
-  }
-
   function localMatrix(s) {
     const q = Array.isArray(s.rotation) && s.rotation.length === 4 ? s.rotation : [0, 0, 0, 1];
     return new THREE.Matrix4().compose(
@@ -184,7 +173,7 @@
       take, world, groups, lanes,
       bodyMatrices: [...Array(take.runs)].map(() => take.bodies.map(() => new THREE.Matrix4())),
       // Each body's reach from its centre: room to frame it, and where its lane's label goes.
-      reach: take.bodies.map((body) => Math.max(0.05, ...(body.parts || []).map(shapeReach))),
+      reach: take.bodies.map((body) => Math.max(0.05, ...(body.parts || []).map(sharedShapes.reach))),
     };
     pv.box = sceneBox(pv);
     const travel = travelBox(take).union(pv.box);
@@ -310,7 +299,7 @@
     group.position.copy(c);
     group.quaternion.setFromUnitVectors(new THREE.Vector3(0, 1, 0), n);
     const grid = new THREE.LineSegments(
-      gridGeometry(size),
+      sharedShapes.gridGeometry(size),
       new THREE.LineBasicMaterial({ color: GRID_COLOR, transparent: true, opacity: 0.6, depthWrite: false }),
     );
     const sheet = new THREE.Mesh(
@@ -321,23 +310,6 @@
     sheet.position.y = -0.002;
     group.add(sheet, grid);
     return group;
-  }
-
-  /** A size × size grid of 1 m squares in the XZ plane, each line cut into 1 m pieces: a
-   *  long line that passes behind the camera is dropped whole by some WebGL clippers. */
-  function gridGeometry(size) {
-    const half = size / 2;
-    const points = [];
-    for (let i = 0; i <= size; i++) {
-      for (let j = 0; j < size; j++) {
-        const a = i - half;
-        const b = j - half;
-        points.push(a, 0, b, a, 0, b + 1, b, 0, a, b + 1, 0, a);
-      }
-    }
-    const geometry = new THREE.BufferGeometry();
-    geometry.setAttribute("position", new THREE.Float32BufferAttribute(points, 3));
-    return geometry;
   }
 
   /** Each lane's name, in an HTML label placed each frame by placeLabels. */
