@@ -10,11 +10,16 @@ use std::path::{Path, PathBuf};
 const ROOTS: [&str; 4] = ["physics/src", "lab/src", "src", "wasm/src"];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    files_of(dir, &["rs"], out);
+}
+
+/// Every file under `dir` whose extension is one of `extensions`.
+fn files_of(dir: &Path, extensions: &[&str], out: &mut Vec<PathBuf>) {
     for entry in fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
+            files_of(&path, extensions, out);
+        } else if (path.extension()).is_some_and(|e| extensions.iter().any(|x| e == *x)) {
             out.push(path);
         }
     }
@@ -699,7 +704,7 @@ const EVERYWHERE: &[&str] = &[
 fn slips(banned: &str, dirs: &[&str]) -> Vec<String> {
     let mut files = Vec::new();
     for dir in dirs {
-        text_files(Path::new(dir), &mut files);
+        files_of(Path::new(dir), &["rs", "js", "md"], &mut files);
     }
     let mut found = Vec::new();
     for file in files {
@@ -711,17 +716,6 @@ fn slips(banned: &str, dirs: &[&str]) -> Vec<String> {
         }
     }
     found
-}
-
-fn text_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            text_files(&path, out);
-        } else if (path.extension()).is_some_and(|e| e == "rs" || e == "js" || e == "md") {
-            out.push(path);
-        }
-    }
 }
 
 #[test]
