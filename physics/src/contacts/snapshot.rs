@@ -60,16 +60,9 @@ impl Contacts {
 }
 
 impl ContactState {
-    /// A copy (the broad phase's without its sweep's buffers).
+    /// A copy, the broad phase's without its sweep's buffers. Every field is named, so a
+    /// field added to the state does not compile until it is copied.
     fn snapshot(&self) -> Self {
-        Self {
-            broad: self.broad.snapshot(),
-            ..self.without_broad()
-        }
-    }
-
-    /// Every field but the broad phase copied, which is left empty.
-    fn without_broad(&self) -> Self {
         let Self {
             settings,
             planes,
@@ -80,7 +73,7 @@ impl ContactState {
             graph,
             sleep,
             stats,
-            broad: _,
+            broad,
             stamp,
         } = self;
         Self {
@@ -93,7 +86,7 @@ impl ContactState {
             graph: graph.clone(),
             sleep: sleep.clone(),
             stats: *stats,
-            broad: Default::default(),
+            broad: broad.snapshot(),
             stamp: *stamp,
         }
     }
