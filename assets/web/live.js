@@ -183,7 +183,6 @@
   /** Each lane's integrator named over its bodies in the lane's colour, as the app and the
    *  recorded page name them: side by side, the lanes are told apart by these. */
   function buildLabels() {
-    view.reach = lab.drawing.bodies.map((b) => Math.max(0.05, ...b.parts.map(sharedShapes.reach)));
     view.labels = lab.drawing.lanes.map((l) => {
       const node = document.createElement("div");
       node.className = "lane-label";
@@ -263,6 +262,8 @@
     view.extras = d.planes.map(groundOf);
     view.joints = jointLines();
     view.extras.push(view.joints);
+    // Each body's reach from its centre: room to frame it, and where its lane's label goes.
+    view.reach = lab.drawing.bodies.map((b) => Math.max(0.05, ...b.parts.map(sharedShapes.reach)));
     buildLabels();
     view.extras.forEach((g) => view.scene.add(g));
     // The camera is framed for a scene opened, not again when lanes or bodies change.
