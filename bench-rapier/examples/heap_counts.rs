@@ -6,7 +6,7 @@
 //! `cargo run --release -p gyrolab-rapier-bench --example heap_counts -- [SIZES…]`
 //! (default 600 800 1000 1200 1500). Add `--trace SIZE` to print one line a second;
 //! `--window SIZE FROM TO` times gyrolab's steps FROM..TO (s) of that heap's fall alone,
-//! ten times over from a copy, on one thread (for a profiler); `--rapier-stages SIZE`
+//! ten times over from a copy, on one thread or on `--threads N` (for a profiler); `--rapier-stages SIZE`
 //! prints rapier's own stage timers, a mean step per second of the fall (they read zero
 //! unless built with `--features rapier3d/profiler`, which the bench leaves off).
 
@@ -327,8 +327,12 @@ fn rapier_stages(size: usize) {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let threads = (args.iter().position(|a| a == "--threads"))
+        .and_then(|i| args.get(i + 1))
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
+        .num_threads(threads)
         .build()
         .expect("a thread pool");
     if let Some(i) = args.iter().position(|a| a == "--window") {
@@ -348,7 +352,11 @@ fn main() {
     let trace: Option<usize> = (args.iter().position(|a| a == "--trace"))
         .and_then(|i| args.get(i + 1))
         .and_then(|s| s.parse().ok());
-    let mut sizes: Vec<usize> = args.iter().filter_map(|a| a.parse().ok()).collect();
+    let after_threads = |i: usize| i > 0 && args[i - 1] == "--threads";
+    let mut sizes: Vec<usize> = (args.iter().enumerate())
+        .filter(|&(i, _)| !after_threads(i))
+        .filter_map(|(_, a)| a.parse().ok())
+        .collect();
     if sizes.is_empty() {
         sizes = vec![600, 800, 1000, 1200, 1500];
     }

@@ -33,8 +33,8 @@ impl Contacts {
             self.state.stats.made = 0;
             return;
         }
-        let big = parallel::worth_threads(self.awake_work(bodies.len()));
-        parallel::on_workers(big, || {
+        let (work, mut team) = (self.awake_work(bodies.len()), self.scratch.teams[0]);
+        team.run(work, || {
             self.update_proxies(bodies, h);
             self.broad_phase();
             self.collide_pairs(bodies);
@@ -48,6 +48,7 @@ impl Contacts {
             self.scratch.found_buffers.touches = grounded;
             self.erase_stale();
         });
+        self.scratch.teams[0] = team;
     }
 
     /// Proxies: each part's proxy and its box, grown by the reach, on its own (on the

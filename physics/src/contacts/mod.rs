@@ -19,6 +19,7 @@ use crate::collision::{Aabb, Contact, ContactGraph, Kinematic, Manifold, Plane, 
 use crate::contacts::buffers::Buffers;
 use crate::joints::joint::{Break, Joint, JointKind, Motor, Placement, SLOTS};
 use crate::joints::user_row::{UserRow, UserRows};
+use crate::solver::choice::TeamChoice;
 use crate::solver::islands::Sleeping;
 use crate::solver::settings::{SolverKind, SolverSettings};
 use crate::solver::step::StepState;
@@ -128,6 +129,8 @@ pub(crate) struct Scratch {
     pub(crate) buffers: Buffers,
     /// The detection's buffers of its own types.
     pub(crate) found_buffers: FoundBuffers,
+    /// Whether detection's and the solve's teams of threads have paid.
+    pub(crate) teams: [TeamChoice; 2],
 }
 
 /// A state file holds the state alone.

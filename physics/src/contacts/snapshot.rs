@@ -142,6 +142,7 @@ impl Scratch {
             step: _,
             buffers: _,
             found_buffers: _,
+            teams: _,
         } = self;
         // The proxies are of another moment: none was made at the restored stamp, and the
         // next detection makes every one again (the rest is rebuilt by each step).

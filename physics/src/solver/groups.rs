@@ -105,9 +105,15 @@ impl Group {
     }
 
     /// Hands each slot's accumulated impulses to its contact's manifold.
-    fn store(&self, rows: &[ContactRows], contacts: &mut [Contact]) {
+    ///
+    /// # Safety
+    /// No other thread writes these rows' contacts now (`contacts` reaches `len` items).
+    unsafe fn store(&self, rows: &[ContactRows], contacts: &Items<Contact>, len: usize) {
         for (l, &i) in self.members.iter().enumerate() {
-            self.rows.store(l, &mut contacts[rows[i].contact].manifold);
+            let c = rows[i].contact;
+            assert!(c < len, "a row's contact is in the graph");
+            // SAFETY: in bounds, and the caller's promise.
+            self.rows.store(l, &mut unsafe { contacts.at(c) }.manifold);
         }
     }
 
@@ -276,16 +282,25 @@ impl Groups {
 
     /// Hands every row's accumulated impulses to its contact's manifold, for the next
     /// step's warm start: from the slots, and from the rows left over.
+    ///
+    /// The groups store on the stage's team: each row is of its own contact (a step
+    /// lists a contact once), so no two of them write the same manifold. Written one
+    /// after another, the stores into manifolds all over the graph were 3% of a
+    /// two-thread step that the second thread spent waiting.
     pub fn store(&self, rows: &[ContactRows], contacts: &mut [Contact]) {
-        let mut store = |r: &ContactRows| r.store(&mut contacts[r.contact].manifold);
         if !self.grouped() {
-            rows.iter().for_each(store);
+            rows.iter()
+                .for_each(|r| r.store(&mut contacts[r.contact].manifold));
             return;
         }
-        self.loose.iter().for_each(|&i| store(&rows[i]));
-        for g in &self.groups {
-            g.store(rows, contacts);
+        for &i in &self.loose {
+            rows[i].store(&mut contacts[rows[i].contact].manifold);
         }
+        let (len, at) = (contacts.len(), Items(contacts.as_mut_ptr()));
+        // SAFETY: each group's rows are of contacts no other group's are.
+        parallel::for_each(self.groups.len(), |g| unsafe {
+            self.groups[g].store(rows, &at, len)
+        });
     }
 
     /// Groups each independent colour's rows `WIDTH` at a time, most points first, so

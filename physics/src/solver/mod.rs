@@ -29,12 +29,14 @@
 //!   them with their bodies; `wide.rs`: the numbers they run on.
 //! - `colouring.rs` and `groups.rs`: the rows packed into colours and SIMD slots, eight
 //!   manifolds at a time; `parallel.rs` and `team.rs`: the passes (warm start,
-//!   iterations, relax, restitution), colour by colour, and the threads.
+//!   iterations, relax, restitution), colour by colour, and the threads; `choice.rs`:
+//!   whether a team of threads pays, timed.
 //!
 //! A joint's rows are built in [`crate::joints`] and run in the same passes.
 
 pub(crate) mod bias;
 pub(crate) mod body;
+pub(crate) mod choice;
 pub(crate) mod colouring;
 pub(crate) mod contact_rows;
 pub(crate) mod groups;

@@ -325,6 +325,15 @@ where
     }
 }
 
+/// `f(i)` for every `i` of `0..len`, on the team when there are enough of them: for
+/// loops whose items write nothing another item reads.
+pub fn for_each(len: usize, f: impl Fn(usize) + Sync) {
+    let each = |range: Range<usize>| range.for_each(&f);
+    if !shared(len, PARALLEL_ROWS, &each) {
+        each(0..len);
+    }
+}
+
 /// `f(i, &mut items[i])` for every item, on the team when there are enough of them;
 /// each item is updated alone, so the result does not depend on the threads.
 pub fn for_each_indexed<T, F>(items: &mut [T], f: F)
@@ -345,6 +354,26 @@ where
             .iter_mut()
             .enumerate()
             .for_each(|(i, item)| f(i, item));
+    }
+}
+
+/// `f(i, &mut a[i], &mut b[i])` for every `i` (`b` as long as `a`), on the team when
+/// there are enough items; each item is updated alone.
+pub fn for_each_zip<A: Send, B: Send>(
+    (a, b): (&mut [A], &mut [B]),
+    f: impl Fn(usize, &mut A, &mut B) + Sync,
+) {
+    let len = a.len();
+    assert!(b.len() >= len, "zipped slices as long as the first");
+    let (pa, pb) = (Items(a.as_mut_ptr()), Items(b.as_mut_ptr()));
+    // SAFETY: in bounds (checked above), and each chunk takes its own items.
+    let each = |range: Range<usize>| {
+        for i in range {
+            f(i, unsafe { pa.at(i) }, unsafe { pb.at(i) });
+        }
+    };
+    if !shared(len, PARALLEL_ROWS, &each) {
+        each(0..len);
     }
 }
 

@@ -32,10 +32,12 @@ impl Contacts {
             self.update_stats();
             return Ok(());
         }
-        let big = parallel::worth_threads(self.awake_work(bodies.len()));
-        parallel::on_workers(big, || {
+        let (work, mut team) = (self.awake_work(bodies.len()), self.scratch.teams[1]);
+        let solved = team.run(work, || {
             self.solve_stages(bodies, gravity, loads, integrator, h, movers)
-        })
+        });
+        self.scratch.teams[1] = team;
+        solved
     }
 
     fn solve_stages(

@@ -422,12 +422,24 @@ impl StepState {
     /// Integrate velocities: gravity's kick over `h` to every awake body, and the kick of
     /// any other loads (`loads` is indexed by body and may be shorter: no load).
     pub(crate) fn integrate_velocities(&mut self, gravity: DVec3, loads: &[Loads], h: f64) {
-        self.unkicked
-            .resize(self.awake.len(), (DVec3::ZERO, DVec3::ZERO));
-        for &i in &self.moving {
-            let b = &mut self.bodies[i];
-            self.unkicked[i] = (b.v, b.w);
+        let n = self.awake.len();
+        self.unkicked.resize(n, (DVec3::ZERO, DVec3::ZERO));
+        let kick = |i: usize, b: &mut SolverBody, unkicked: &mut (DVec3, DVec3)| {
+            *unkicked = (b.v, b.w);
             (b.v, b.w) = kicked(b, gravity, loads.get(i), h);
+        };
+        if self.moving.len() < parallel::PARALLEL_ROWS {
+            for &i in &self.moving {
+                kick(i, &mut self.bodies[i], &mut self.unkicked[i]);
+            }
+        } else {
+            let awake = &self.awake;
+            let each = (&mut self.bodies[..n], &mut self.unkicked[..]);
+            parallel::for_each_zip(each, |i, b, unkicked| {
+                if awake[i] {
+                    kick(i, b, unkicked);
+                }
+            });
         }
     }
 
