@@ -1,22 +1,25 @@
 //! Whether a stage's team of threads pays, timed rather than guessed. The work a step
-//! has says whether a team may pay ([`parallel::worth_threads`]); whether it does pays
+//! has says whether a team may pay ([`parallel::worth_threads`]); whether it does
 //! depends on the machine. On the 2-core VM this was built on, the host places the two
-//! cores near each other (an atomic's round trip between them 125 ns) or far apart
-//! (430 ns) and moves them between the two for minutes at a time: the forming
-//! 1,000-box pile then took 1.78 ms a step on two threads or 3.5 ms, against 2.8 ms on
-//! one, because a step hands cache lines between the threads thousands of times (each
-//! loop's claims and its end, each body's velocities from colour to colour). So each
-//! stage times its steps both ways, per unit of work, and runs the faster way, trying
-//! the other again every [`RETRY`] steps. Any number of threads gives the same bits
-//! (the parallel loops compute each item alone), so the choice changes time alone.
+//! cores near each other (an atomic's round trip between them 80–160 ns) or far apart
+//! (380–450 ns), and moves them from one placement to the other, sometimes within
+//! seconds: the forming 1,000-box pile then took 1.7 ms a step on two threads or 3.4 ms,
+//! against 2.7 ms on one, because a step hands cache lines between the threads thousands
+//! of times (each loop's claims and its end, each body's velocities from colour to
+//! colour). So each stage times its steps both ways, per unit of work, runs the faster
+//! way and tries the other now and then. Any number of threads gives the same bits (the
+//! parallel loops compute each item alone), so the choice changes time alone.
 
 use std::time::Instant;
 
 use crate::solver::parallel;
 
-/// Steps between tries of the way not taken (2 s at 60 Hz): the placement of the cores
-/// changes over minutes, and a try costs at most one slow step in this many.
-const RETRY: u32 = 120;
+/// Steps between tries of the way not taken: from the fewest, doubled after each try
+/// that loses up to the most (4 s at 60 Hz), back to the fewest after one that wins.
+/// Where the placement holds, a try costs one slow step in the most; where it flips, the
+/// faster way is found again within a few steps.
+const FEWEST_BETWEEN_TRIES: u32 = 8;
+const MOST_BETWEEN_TRIES: u32 = 256;
 
 /// How many of a way's last times make its estimate.
 const KEPT: usize = 3;
@@ -55,13 +58,27 @@ impl Times {
     }
 }
 
-/// A stage's times with a team and alone, and its steps since the way not taken was last
-/// tried.
-#[derive(Clone, Copy, Debug, Default)]
+/// A stage's times with a team and alone, its steps since the way not taken was last
+/// tried, how many steps it waits between tries, and whether this step is a try.
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct TeamChoice {
     team: Times,
     alone: Times,
     since_try: u32,
+    between_tries: u32,
+    trying: bool,
+}
+
+impl Default for TeamChoice {
+    fn default() -> Self {
+        Self {
+            team: Times::default(),
+            alone: Times::default(),
+            since_try: 0,
+            between_tries: FEWEST_BETWEEN_TRIES,
+            trying: false,
+        }
+    }
 }
 
 impl TeamChoice {
@@ -75,36 +92,50 @@ impl TeamChoice {
         let team = self.pick();
         let start = Instant::now();
         let out = parallel::on_workers(team, f);
-        let time = start.elapsed().as_secs_f64() / work as f64;
-        if team {
-            self.team.record(time);
-        } else {
-            self.alone.record(time);
-        }
+        self.record(team, start.elapsed().as_secs_f64() / work as f64);
         out
     }
 
-    /// With a team: each way first tried, then the faster, but for a try of the other
-    /// every [`RETRY`] steps, which stands for that way alone. A step is only ever
-    /// stretched, so a try that comes out faster is.
+    /// With a team: each way first tried, then the faster, with a try of the other after
+    /// [`Self::between_tries`] steps, which alone stands for that way: its earlier times
+    /// are of another phase of the scene (a heap forming costs more per body than one
+    /// falling).
     fn pick(&mut self) -> bool {
         if !(self.team.tried() && self.alone.tried()) {
             return !self.team.tried();
         }
-        self.since_try += 1;
         let faster = self.team.estimate() <= self.alone.estimate();
-        if self.since_try >= RETRY {
-            // The other way's times are of another phase of the scene (a heap forming
-            // costs more per body than one falling): the try alone stands for it.
-            self.since_try = 0;
-            if faster {
-                self.alone = Times::default();
-            } else {
-                self.team = Times::default();
-            }
-            return !faster;
+        self.since_try += 1;
+        if self.since_try < self.between_tries {
+            return faster;
         }
-        faster
+        self.since_try = 0;
+        self.trying = true;
+        if faster {
+            self.alone = Times::default();
+        } else {
+            self.team = Times::default();
+        }
+        !faster
+    }
+
+    /// A step's time per unit of work, kept with its way's; after a try, the wait for
+    /// the next: the fewest steps if the try won (a step is only ever stretched, so a try
+    /// that came out faster is), twice as many as before if it lost.
+    fn record(&mut self, team: bool, time: f64) {
+        let (this, other) = if team {
+            (&mut self.team, &self.alone)
+        } else {
+            (&mut self.alone, &self.team)
+        };
+        this.record(time);
+        if std::mem::take(&mut self.trying) {
+            self.between_tries = if this.estimate() < other.estimate() {
+                FEWEST_BETWEEN_TRIES
+            } else {
+                (2 * self.between_tries).min(MOST_BETWEEN_TRIES)
+            };
+        }
     }
 }
 
@@ -112,33 +143,60 @@ impl TeamChoice {
 mod tests {
     use super::*;
 
+    /// Picks `steps` times, each step timed as `time(team)`; how many ran with a team.
+    fn run_for(choice: &mut TeamChoice, steps: usize, time: impl Fn(bool) -> f64) -> usize {
+        (0..steps)
+            .map(|_| {
+                let team = choice.pick();
+                choice.record(team, time(team));
+                usize::from(team)
+            })
+            .sum()
+    }
+
     #[test]
-    fn both_ways_are_tried_then_the_faster_runs_and_the_other_is_tried_again() {
+    fn the_faster_way_runs_and_the_other_is_tried_less_and_less_often() {
         let mut choice = TeamChoice::default();
         assert!(choice.pick(), "a team first");
-        choice.team.record(3.0);
+        choice.record(true, 3.0);
         assert!(!choice.pick(), "then alone");
-        choice.alone.record(2.0);
-        let picks: Vec<bool> = (0..RETRY).map(|_| choice.pick()).collect();
-        assert_eq!(picks.iter().filter(|&&team| team).count(), 1);
-        assert!(
-            picks[RETRY as usize - 1],
-            "the slower way tried after {RETRY} steps"
+        choice.record(false, 2.0);
+        // Alone stays faster: the team is tried after 8, 16, 32, … steps, up to 256.
+        let tries = run_for(&mut choice, 1000, |team| if team { 3.0 } else { 2.0 });
+        assert_eq!(
+            tries, 7,
+            "tries after 8, 16, 32, 64, 128, 256 and 256 steps"
         );
-        // The try alone stands for the team: it measured faster, and is taken from then on.
-        choice.team.record(1.0);
-        assert!((0..RETRY - 1).all(|_| choice.pick()));
+        assert_eq!(choice.between_tries, MOST_BETWEEN_TRIES);
+    }
+
+    #[test]
+    fn a_try_that_wins_turns_the_choice_and_brings_the_tries_back() {
+        let mut choice = TeamChoice::default();
+        run_for(&mut choice, 600, |team| if team { 3.0 } else { 2.0 });
+        assert_eq!(choice.between_tries, MOST_BETWEEN_TRIES);
+        // The cores placed near each other now: the team's next try, at most 256 steps
+        // on, wins; from then on the team runs but for tries of alone, 8, 16, … apart.
+        let near = |team: bool| if team { 1.0 } else { 2.0 };
+        let first = run_for(&mut choice, 300, near);
+        assert!(
+            first >= 300 - MOST_BETWEEN_TRIES as usize - 4,
+            "{first} of 300"
+        );
+        assert!(choice.between_tries < MOST_BETWEEN_TRIES);
+        let then = run_for(&mut choice, 300, near);
+        assert!(then >= 300 - 3, "{then} of 300");
     }
 
     #[test]
     fn one_slow_step_does_not_turn_the_choice_and_a_run_of_them_does() {
         let mut choice = TeamChoice::default();
-        choice.team.record(1.0);
-        choice.alone.record(2.0);
-        choice.team.record(9.0);
+        choice.record(true, 1.0);
+        choice.record(false, 2.0);
+        choice.record(true, 9.0);
         assert!(choice.pick(), "one slow step with a team");
         for _ in 1..KEPT {
-            choice.team.record(9.0);
+            choice.record(true, 9.0);
         }
         assert!(!choice.pick(), "{KEPT} slow steps in a row with a team");
     }
