@@ -6,9 +6,10 @@
 //! `cargo run --release -p gyrolab-rapier-bench --example heap_counts -- [SIZES…]`
 //! (default 600 800 1000 1200 1500). Add `--trace SIZE` to print one line a second;
 //! `--window SIZE FROM TO` times gyrolab's steps FROM..TO (s) of that heap's fall alone,
-//! ten times over from a copy, on one thread or on `--threads N` (for a profiler); `--rapier-stages SIZE`
-//! prints rapier's own stage timers, a mean step per second of the fall (they read zero
-//! unless built with `--features rapier3d/profiler`, which the bench leaves off).
+//! ten times over from a copy, on one thread or on `--threads N` (for a profiler);
+//! `--rapier-stages SIZE` prints rapier's own stage timers, a mean step per second of the fall (they read zero
+//! unless built with `--features rapier3d/profiler`, which the bench leaves off);
+//! `--latency` prints the round trip of a value between two threads.
 
 use std::time::Instant;
 
@@ -295,6 +296,37 @@ fn window(size: usize, from: f64, to: f64) {
     println!("pile {size}, {from}-{to} s: {:.2} ms a step", per * 1e3);
 }
 
+/// The mean round trip (ns) of a value handed back and forth between two threads
+/// through one atomic, 200,000 times: what each claim and hand-over of a team of threads
+/// costs. On a VM it depends on where the host placed the cores (see
+/// `physics/src/solver/choice.rs`); `--latency` prints it, to be read beside a timing.
+fn latency() {
+    use std::sync::atomic::{
+        AtomicU64,
+        Ordering::{Acquire, Release},
+    };
+    #[repr(align(128))]
+    struct Alone(AtomicU64);
+    const TRIPS: u64 = 200_000;
+    let flag = Alone(AtomicU64::new(0));
+    let wait_for = |value: u64| while flag.0.load(Acquire) != value {};
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            for i in 0..TRIPS {
+                wait_for(2 * i + 1);
+                flag.0.store(2 * i + 2, Release);
+            }
+        });
+        let start = Instant::now();
+        for i in 0..TRIPS {
+            flag.0.store(2 * i + 1, Release);
+            wait_for(2 * i + 2);
+        }
+        let trip = start.elapsed().as_nanos() as f64 / TRIPS as f64;
+        println!("{trip:.0} ns a round trip between two threads");
+    });
+}
+
 /// Rapier's stage timers (its `Counters`) over the fall of the heap of `size` boxes:
 /// each second's mean step, whole and by stage, in ms, while a box is awake.
 fn rapier_stages(size: usize) {
@@ -342,6 +374,10 @@ fn main() {
             std::process::exit(2);
         };
         pool.install(|| window(size as usize, from, to));
+        return;
+    }
+    if args.iter().any(|a| a == "--latency") {
+        latency();
         return;
     }
     if let Some(i) = args.iter().position(|a| a == "--rapier-stages") {
