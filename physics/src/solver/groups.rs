@@ -124,7 +124,10 @@ impl Group {
     /// No other row that runs at the same time has a moving body of these rows.
     #[inline(always)]
     unsafe fn run_on(&mut self, bodies: &Shared, pass: RowPass) {
-        // SAFETY: the caller's promise; the borrows end before the writes.
+        let ends = self.a.iter().chain(&self.b).copied();
+        assert!(bodies.holds(ends), "a group's bodies");
+        // SAFETY: the caller's promise, the ends in bounds; the borrows end before the
+        // writes.
         unsafe {
             let start = (
                 Velocities::<RowWide>::gather_from(|l| bodies.get(self.a[l])),
