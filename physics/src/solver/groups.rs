@@ -202,7 +202,7 @@ impl Kernel {
         let at = (bodies, matrix_poses, follow);
         // SAFETY: each kernel only where the processor has its extensions.
         match self {
-            Self::Baseline => group.refresh(bodies, matrix_poses, follow),
+            Self::Baseline => group.refresh(at.0, at.1, at.2),
             #[cfg(target_arch = "x86_64")]
             Self::Avx2 => unsafe { avx2::refresh(group, at) },
             #[cfg(target_arch = "x86_64")]
