@@ -9,7 +9,9 @@
 //! ten times over from a copy, on one thread or on `--threads N` (for a profiler);
 //! `--rapier-stages SIZE` prints rapier's own stage timers, a mean step per second of the fall (they read zero
 //! unless built with `--features rapier3d/profiler`, which the bench leaves off);
-//! `--latency` prints the round trip of a value between two threads.
+//! `--latency` prints the round trip of a value between two threads; `--lone [STEPS]`
+//! runs the bench's lone box beside the asleep heap and prints each 2,000 steps' mean
+//! (`--wander`: thrown from where it landed, as the bench threw it before).
 
 use std::time::Instant;
 
@@ -327,6 +329,53 @@ fn latency() {
     });
 }
 
+/// The bench's lone box (`pile-1000 at rest`, "one lone box awake"): the box farthest
+/// from any other, thrown up whenever it falls asleep (from where it rested at first,
+/// or with `wander` from where it landed), beside the asleep 1,000-box heap, for `steps`
+/// steps; every 2,000 steps the mean step, the most bodies awake in a step and where the
+/// box is.
+fn lone(steps: usize, wander: bool) {
+    let mut w = gyrolab_world(1000);
+    (0..FALL_STEPS).for_each(|_| w.advance(1.0 / 60.0).expect("finite step"));
+    let centres: Vec<_> = w.bodies().iter().map(|b| b.state.position).collect();
+    let nearest = |i: usize| {
+        (centres.iter().enumerate())
+            .filter(|&(j, _)| j != i)
+            .map(|(_, c)| (*c - centres[i]).length())
+            .fold(f64::INFINITY, f64::min)
+    };
+    let lone = (0..centres.len())
+        .max_by(|&i, &j| nearest(i).total_cmp(&nearest(j)))
+        .expect("boxes");
+    let rest = w.bodies()[lone].state;
+    println!("   steps | mean step | most awake | the box at");
+    for block in 0..steps / 2000 {
+        let (start, mut most) = (Instant::now(), 0);
+        for _ in 0..2000 {
+            let contacts = w.contacts_mut().expect("contacts");
+            if contacts.is_asleep(lone) {
+                contacts.wake(lone);
+                if !wander {
+                    w.bodies_mut()[lone].state = rest;
+                }
+                w.bodies_mut()[lone].state.velocity.y = 5.0;
+            }
+            w.advance(1.0 / 60.0).expect("finite step");
+            most = most.max(w.contacts().expect("contacts").stats().awake);
+        }
+        let mean = start.elapsed().as_secs_f64() / 2000.0;
+        let p = w.bodies()[lone].state.position;
+        println!(
+            "{:8} | {:6.1} µs | {most:10} | ({:.2}, {:.2}, {:.2})",
+            (block + 1) * 2000,
+            mean * 1e6,
+            p.x,
+            p.y,
+            p.z
+        );
+    }
+}
+
 /// Rapier's stage timers (its `Counters`) over the fall of the heap of `size` boxes:
 /// each second's mean step, whole and by stage, in ms, while a box is awake.
 fn rapier_stages(size: usize) {
@@ -374,6 +423,15 @@ fn main() {
             std::process::exit(2);
         };
         pool.install(|| window(size as usize, from, to));
+        return;
+    }
+    if let Some(i) = args.iter().position(|a| a == "--lone") {
+        let steps = args
+            .get(i + 1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(400_000);
+        let wander = args.iter().any(|a| a == "--wander");
+        pool.install(|| lone(steps, wander));
         return;
     }
     if args.iter().any(|a| a == "--latency") {
