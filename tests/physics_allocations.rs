@@ -22,11 +22,18 @@ fn allocations(world: &mut World, steps: usize) -> usize {
 }
 
 /// The 1,000-box pile kept awake, once it has settled into a heap (5 s), on one thread
-/// and on a team of two; and the ten-box stack. Each step still detects and solves every
-/// contact: only the buffers are the last step's.
+/// and on two (each stage timing its team, and on a team every step); and the ten-box
+/// stack. Each step still detects and solves every contact: only the buffers are the
+/// last step's.
 #[test]
 fn a_settled_heap_s_step_allocates_nothing() {
-    for (name, threads, settle) in [("pile", 1, 300), ("pile", 2, 300), ("stack", 1, 120)] {
+    let cases = [
+        ("pile", 1, true, 300),
+        ("pile", 2, true, 300),
+        ("pile", 2, false, 300),
+        ("stack", 1, true, 120),
+    ];
+    for (name, threads, timed, settle) in cases {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
@@ -34,6 +41,7 @@ fn a_settled_heap_s_step_allocates_nothing() {
         pool.install(|| {
             let mut world = Scene::load(name).unwrap().build();
             world.change_solver_settings(|s| s.sleep = false);
+            world.contacts_mut().unwrap().set_timed_teams(timed);
             let settling = allocations(&mut world, settle);
             assert!(settling > 0, "{name}: the count sees nothing");
             let settled = allocations(&mut world, 20);

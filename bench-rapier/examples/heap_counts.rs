@@ -6,12 +6,13 @@
 //! `cargo run --release -p gyrolab-rapier-bench --example heap_counts -- [SIZES…]`
 //! (default 600 800 1000 1200 1500). Add `--trace SIZE` to print one line a second;
 //! `--window SIZE FROM TO` times gyrolab's steps FROM..TO (s) of that heap's fall alone,
-//! ten times over from a copy, on one thread or on `--threads N` (for a profiler);
-//! `--rapier-stages SIZE` prints rapier's own stage timers, a mean step per second of the fall (they read zero
-//! unless built with `--features rapier3d/profiler`, which the bench leaves off);
-//! `--latency` prints the round trip of a value between two threads; `--lone [STEPS]`
-//! runs the bench's lone box beside the asleep heap and prints each 2,000 steps' mean
-//! (`--wander`: thrown from where it landed, as the bench threw it before).
+//! ten times over from a copy (for a profiler); `--rapier-stages SIZE` prints rapier's
+//! own stage timers, a mean step per second of the fall (they read zero unless built
+//! with `--features rapier3d/profiler`, which the bench leaves off); `--latency` prints
+//! the round trip of a value between two threads; `--lone [STEPS]` runs the bench's lone
+//! box beside the asleep heap and prints each 2,000 steps' mean (`--wander`: thrown from
+//! where it landed, as the bench threw it before). gyrolab runs on a pool of one thread,
+//! or of `--threads N`.
 
 use std::time::Instant;
 

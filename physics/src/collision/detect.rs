@@ -33,8 +33,9 @@ impl Contacts {
             self.state.stats.made = 0;
             return;
         }
-        let (work, mut team) = (self.awake_work(bodies.len()), self.scratch.teams[0]);
-        team.run(work, || {
+        let (work, teams) = (self.awake_work(bodies.len()), self.scratch.teams);
+        let mut team = teams.detect;
+        team.run((work, teams.timed), || {
             self.update_proxies(bodies, h);
             self.broad_phase();
             self.collide_pairs(bodies);
@@ -48,7 +49,7 @@ impl Contacts {
             self.scratch.found_buffers.touches = grounded;
             self.erase_stale();
         });
-        self.scratch.teams[0] = team;
+        self.scratch.teams.detect = team;
     }
 
     /// Proxies: each part's proxy and its box, grown by the reach, on its own (on the

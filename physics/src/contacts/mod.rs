@@ -19,7 +19,7 @@ use crate::collision::{Aabb, Contact, ContactGraph, Kinematic, Manifold, Plane, 
 use crate::contacts::buffers::Buffers;
 use crate::joints::joint::{Break, Joint, JointKind, Motor, Placement, SLOTS};
 use crate::joints::user_row::{UserRow, UserRows};
-use crate::solver::choice::TeamChoice;
+use crate::solver::choice::Teams;
 use crate::solver::islands::Sleeping;
 use crate::solver::settings::{SolverKind, SolverSettings};
 use crate::solver::step::StepState;
@@ -130,7 +130,7 @@ pub(crate) struct Scratch {
     /// The detection's buffers of its own types.
     pub(crate) found_buffers: FoundBuffers,
     /// Whether detection's and the solve's teams of threads have paid.
-    pub(crate) teams: [TeamChoice; 2],
+    pub(crate) teams: Teams,
 }
 
 /// A state file holds the state alone.
@@ -246,6 +246,14 @@ impl Contacts {
     /// every island; on, islands fall asleep as their timers allow.
     pub fn set_sleeping(&mut self, sleep: bool) {
         self.state.settings.sleep = sleep;
+    }
+
+    /// Whether each stage times its steps with a team of threads and alone and runs the
+    /// faster way (`true`, the default), or takes a team whenever its work is worth one
+    /// (`false`: what a team costs by itself, and its loops run every step, for tests).
+    /// The results are the same bits either way.
+    pub fn set_timed_teams(&mut self, timed: bool) {
+        self.scratch.teams.timed = timed;
     }
 
     /// Sets the force (N) and torque (N·m) past which joint `k` breaks (`None`: never).

@@ -1,14 +1,13 @@
 //! Whether a stage's team of threads pays, timed rather than guessed. The work a step
 //! has says whether a team may pay ([`parallel::worth_threads`]); whether it does
-//! depends on the machine. On the 2-core VM this was built on, the host places the two
-//! cores near each other (an atomic's round trip between them 80–160 ns) or far apart
-//! (380–450 ns), and moves them from one placement to the other, sometimes within
-//! seconds: the forming 1,000-box pile then took 1.7 ms a step on two threads or 3.4 ms,
-//! against 2.7 ms on one, because a step hands cache lines between the threads thousands
-//! of times (each loop's claims and its end, each body's velocities from colour to
-//! colour). So each stage times its steps both ways, per unit of work, runs the faster
-//! way and tries the other now and then. Any number of threads gives the same bits (the
-//! parallel loops compute each item alone), so the choice changes time alone.
+//! depends on the machine: a two-thread step hands cache lines between the cores
+//! thousands of times (each loop's claims and its end, each body's velocities from
+//! colour to colour), and a VM's host may place its cores near each other or far apart,
+//! and move them from one placement to the other. Far apart, the team cost more than it
+//! saved (docs/speed.md, "Issue 46, a third round"). So each stage times its steps both
+//! ways, per unit of work, runs the faster way and tries the other now and then. Any
+//! number of threads gives the same bits (the parallel loops compute each item alone),
+//! so the choice changes time alone.
 
 use std::time::Instant;
 
@@ -58,6 +57,26 @@ impl Times {
     }
 }
 
+/// The two stages' choices (detection's, the solve's), and whether they are timed: untimed,
+/// a stage takes a team whenever its work is worth one, for a team's own cost to be
+/// measured and its loops tested.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Teams {
+    pub(crate) detect: TeamChoice,
+    pub(crate) solve: TeamChoice,
+    pub(crate) timed: bool,
+}
+
+impl Default for Teams {
+    fn default() -> Self {
+        Self {
+            detect: TeamChoice::default(),
+            solve: TeamChoice::default(),
+            timed: true,
+        }
+    }
+}
+
 /// A stage's times with a team and alone, its steps since the way not taken was last
 /// tried, how many steps it waits between tries, and whether this step is a try.
 #[derive(Clone, Copy, Debug)]
@@ -83,11 +102,22 @@ impl Default for TeamChoice {
 
 impl TeamChoice {
     /// Runs the stage `f`, of `work` bodies or contacts, with a team of rayon's threads
-    /// or alone, whichever has been the faster; times it if the choice was open.
-    pub(crate) fn run<R: Send>(&mut self, work: usize, f: impl FnOnce() -> R + Send) -> R {
-        // One thread (wasm32's, or a pool of one): nothing to choose, nothing timed.
-        if !parallel::worth_threads(work) || rayon::current_num_threads() < 2 {
+    /// or alone: if `timed`, whichever has been the faster, and times it; else with a
+    /// team. (Inside another stage's team a stage runs on that team's leader alone, and
+    /// none is nested so.)
+    pub(crate) fn run<R: Send>(
+        &mut self,
+        (work, timed): (usize, bool),
+        f: impl FnOnce() -> R + Send,
+    ) -> R {
+        let worth = parallel::worth_threads(work);
+        // One thread (a pool of one; wasm32's, where there is no clock to time with
+        // either): nothing to choose.
+        if cfg!(target_arch = "wasm32") || !worth || rayon::current_num_threads() < 2 {
             return f();
+        }
+        if !timed {
+            return parallel::on_workers(true, f);
         }
         let team = self.pick();
         let start = Instant::now();
@@ -96,7 +126,7 @@ impl TeamChoice {
         out
     }
 
-    /// With a team: each way first tried, then the faster, with a try of the other after
+    /// Each way first tried, then the faster, with a try of the other after
     /// [`Self::between_tries`] steps, which alone stands for that way: its earlier times
     /// are of another phase of the scene (a heap forming costs more per body than one
     /// falling).
@@ -104,7 +134,7 @@ impl TeamChoice {
         if !(self.team.tried() && self.alone.tried()) {
             return !self.team.tried();
         }
-        let faster = self.team.estimate() <= self.alone.estimate();
+        let faster = self.team_faster();
         self.since_try += 1;
         if self.since_try < self.between_tries {
             return faster;
@@ -119,18 +149,22 @@ impl TeamChoice {
         !faster
     }
 
+    /// Whether the team's estimate is the better (on a tie, the team's).
+    fn team_faster(&self) -> bool {
+        self.team.estimate() <= self.alone.estimate()
+    }
+
     /// A step's time per unit of work, kept with its way's; after a try, the wait for
     /// the next: the fewest steps if the try won (a step is only ever stretched, so a try
     /// that came out faster is), twice as many as before if it lost.
     fn record(&mut self, team: bool, time: f64) {
-        let (this, other) = if team {
-            (&mut self.team, &self.alone)
+        if team {
+            self.team.record(time);
         } else {
-            (&mut self.alone, &self.team)
-        };
-        this.record(time);
+            self.alone.record(time);
+        }
         if std::mem::take(&mut self.trying) {
-            self.between_tries = if this.estimate() < other.estimate() {
+            self.between_tries = if self.team_faster() == team {
                 FEWEST_BETWEEN_TRIES
             } else {
                 (2 * self.between_tries).min(MOST_BETWEEN_TRIES)
@@ -205,7 +239,7 @@ mod tests {
     fn one_thread_runs_the_stage_untimed() {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build();
         let mut choice = TeamChoice::default();
-        let ran = pool.unwrap().install(|| choice.run(1 << 20, || 7));
+        let ran = pool.unwrap().install(|| choice.run((1 << 20, true), || 7));
         assert_eq!(ran, 7);
         assert!(!choice.team.tried() && !choice.alone.tried());
     }

@@ -107,7 +107,7 @@ impl Group {
     /// Hands each slot's accumulated impulses to its contact's manifold.
     ///
     /// # Safety
-    /// No other thread writes these rows' contacts now (`contacts` reaches `len` items).
+    /// No other thread uses these rows' contacts now (`contacts` reaches `len` items).
     unsafe fn store(&self, rows: &[ContactRows], contacts: &Items<Contact>, len: usize) {
         for (l, &i) in self.members.iter().enumerate() {
             let c = rows[i].contact;
@@ -312,11 +312,22 @@ impl Groups {
     /// Hands every row's accumulated impulses to its contact's manifold, for the next
     /// step's warm start: from the slots, and from the rows left over.
     ///
-    /// The groups store on the stage's team: each row is of its own contact (a step
-    /// lists a contact once), so no two of them write the same manifold. Written one
-    /// after another, the stores into manifolds all over the graph were 3% of a
-    /// two-thread step that the second thread spent waiting.
-    pub fn store(&self, rows: &[ContactRows], contacts: &mut [Contact]) {
+    /// The groups store on the stage's team. Written one after another, the stores into
+    /// manifolds all over the graph were 3% of a two-thread step that the second thread
+    /// spent waiting.
+    ///
+    /// # Safety
+    /// Each row is of its own contact: no two rows name one (a step lists each contact
+    /// once, `StepState::list_jobs`), so no two groups write one manifold.
+    pub unsafe fn store(&self, rows: &[ContactRows], contacts: &mut [Contact]) {
+        debug_assert!(
+            {
+                let mut named: Vec<usize> = rows.iter().map(|r| r.contact).collect();
+                named.sort_unstable();
+                named.windows(2).all(|w| w[0] != w[1])
+            },
+            "a contact named by two rows"
+        );
         if !self.grouped() {
             rows.iter()
                 .for_each(|r| r.store(&mut contacts[r.contact].manifold));
@@ -326,7 +337,8 @@ impl Groups {
             rows[i].store(&mut contacts[rows[i].contact].manifold);
         }
         let (len, at) = (contacts.len(), Items(contacts.as_mut_ptr()));
-        // SAFETY: each group's rows are of contacts no other group's are.
+        // SAFETY: each group's rows are of contacts no other group's are (the caller's
+        // promise, and a row is in one group: the plan splits each colour's rows).
         parallel::for_each(self.groups.len(), |g| unsafe {
             self.groups[g].store(rows, &at, len)
         });
@@ -558,6 +570,25 @@ where
                 bodies.run(self.at.1.at(r), &self.f);
             }
         }
+    }
+}
+
+#[cfg(test)]
+impl Kernel {
+    /// Every kernel this processor can run.
+    fn every() -> Vec<Self> {
+        let mut every = vec![Self::Baseline];
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            if has!("avx2") {
+                every.push(Self::Avx2);
+            }
+            if has!("avx2") && has!("avx512f") && has!("avx512vl") {
+                every.push(Self::Avx512);
+            }
+        }
+        every
     }
 }
 
@@ -839,8 +870,8 @@ mod tests {
                     r.run(a, b, pass);
                 }
             }
-            // The baseline kernel, and the processor's (AVX2, where it has it).
-            for kernel in [Kernel::Baseline, Kernel::detect()] {
+            // Every kernel the processor has.
+            for kernel in Kernel::every() {
                 let (mut rows, mut bodies) = (rows.clone(), bodies.clone());
                 let mut slots = Groups::default();
                 load_rows(&mut slots, &rows, &colours, kernel);
@@ -856,7 +887,8 @@ mod tests {
                     store(&mut contacts);
                     manifold_bits(&contacts)
                 };
-                let from_slots = stored(&|c| slots.store(&rows, c));
+                // SAFETY: row `i` is of contact `i` (`contact_of`, one per row).
+                let from_slots = stored(&|c| unsafe { slots.store(&rows, c) });
                 let alone = stored(&|c| {
                     scalar_rows
                         .iter()
@@ -980,7 +1012,7 @@ mod tests {
                 r.refresh(&bodies, &matrix_poses, follow);
             }
             let colours = one_colour(count);
-            for kernel in [Kernel::Baseline, Kernel::detect()] {
+            for kernel in Kernel::every() {
                 let (mut rows, mut slots) = (rows.clone(), Groups::default());
                 slots.load(&rows, &colours, kernel);
                 mixed += slots.groups.iter().filter(|g| g.rows.mixed).count();

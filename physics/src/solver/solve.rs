@@ -32,11 +32,12 @@ impl Contacts {
             self.update_stats();
             return Ok(());
         }
-        let (work, mut team) = (self.awake_work(bodies.len()), self.scratch.teams[1]);
-        let solved = team.run(work, || {
+        let (work, teams) = (self.awake_work(bodies.len()), self.scratch.teams);
+        let mut team = teams.solve;
+        let solved = team.run((work, teams.timed), || {
             self.solve_stages(bodies, gravity, loads, integrator, h, movers)
         });
-        self.scratch.teams[1] = team;
+        self.scratch.teams.solve = team;
         solved
     }
 

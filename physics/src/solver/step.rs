@@ -665,7 +665,8 @@ impl StepState {
         graph: &mut ContactGraph<Contact>,
         (joints, users): (&mut [Joint], &mut UserRows),
     ) {
-        self.groups.store(&self.contact_rows, graph.values_mut());
+        // SAFETY: `list_jobs` lists each contact once, and each row is of a job's contact.
+        unsafe { self.groups.store(&self.contact_rows, graph.values_mut()) };
         self.joint_rows.store(joints, users);
     }
 }
