@@ -6,7 +6,8 @@
 //! `cargo run --release -p gyrolab-rapier-bench --example heap_counts -- [SIZES…]`
 //! (default 600 800 1000 1200 1500). Add `--trace SIZE` to print one line a second;
 //! `--window SIZE FROM TO` times gyrolab's steps FROM..TO (s) of that heap's fall alone,
-//! ten times over from a copy (for a profiler); `--rapier-stages SIZE` prints rapier's
+//! ten times over from a copy (for a profiler; `--untimed`: a team every step, where
+//! the stages would time theirs); `--rapier-stages SIZE` prints rapier's
 //! own stage timers, a mean step per second of the fall (they read zero unless built
 //! with `--features rapier3d/profiler`, which the bench leaves off); `--latency` prints
 //! the round trip of a value between two threads; `--lone [STEPS]` runs the bench's lone
@@ -282,10 +283,12 @@ fn report(size: usize, traced: bool, pool: &rayon::ThreadPool) {
     }
 }
 
-/// Ten runs of gyrolab's steps from `from` to `to` seconds of the fall; the mean step.
-fn window(size: usize, from: f64, to: f64) {
+/// Ten runs of gyrolab's steps from `from` to `to` seconds of the fall; the mean step
+/// (`timed`: each stage times its team, see `Contacts::set_timed_teams`).
+fn window(size: usize, from: f64, to: f64, timed: bool) {
     let h = 1.0 / 60.0;
     let mut start = gyrolab_world(size);
+    (start.contacts_mut().expect("contacts")).set_timed_teams(timed);
     while start.time() < from - 0.5 * h {
         start.advance(h).expect("finite step");
     }
@@ -423,7 +426,8 @@ fn main() {
             eprintln!("--window SIZE FROM TO: a box count and two times in seconds");
             std::process::exit(2);
         };
-        pool.install(|| window(size as usize, from, to));
+        let timed = !args.iter().any(|a| a == "--untimed");
+        pool.install(|| window(size as usize, from, to, timed));
         return;
     }
     if let Some(i) = args.iter().position(|a| a == "--lone") {

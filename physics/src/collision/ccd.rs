@@ -20,6 +20,7 @@ use crate::collision::geometry::Geom;
 use crate::collision::pose::Pose;
 use crate::collision::proxy::Proxy;
 use crate::contacts::Contacts;
+use crate::solver::parallel;
 use glam::DVec3;
 
 /// A body is fast when what it can move in a step (its reach past the speculative
@@ -107,25 +108,34 @@ impl Contacts {
 
     /// The fast bodies (in order) at an end of a pair that ended the step more than
     /// [`DEEP`] slops deep and a slop deeper than with its fast ends where the step
-    /// began. Most pairs of a forming heap have a falling box at one end: this loop runs
-    /// on one thread, since shared with the solve's team it made the 1,000-box heap's
-    /// two-thread step twice as slow.
-    fn ended_deep(&self, bodies: &[Body], fast: impl Fn(&Proxy) -> bool) -> Vec<u32> {
+    /// began; each pair on its own, on the stage's team. (Most pairs of a forming heap
+    /// have a falling box at one end. This loop once ran on one thread because on two it
+    /// made the 1,000-box heap's step twice as slow: the cores placed far apart, which
+    /// slowed every loop on two threads; see `solver/choice.rs`.)
+    fn ended_deep(&self, bodies: &[Body], fast: impl Fn(&Proxy) -> bool + Sync) -> Vec<u32> {
         let slop = self.state.settings.slop;
         let apart = |e: &[&Proxy; 2]| {
             let [a, b] = e.map(|p| bodies[p.body as usize].state.position);
             a.distance(b) > e[0].extent + e[1].extent
         };
-        let mut swept: Vec<u32> = (self.scratch.pairs.iter())
-            .flat_map(|&(i, j)| {
-                let ends = [i, j].map(|k| &self.scratch.proxies[k as usize]);
-                let moving = ends.map(&fast);
-                let deep = moving != [false, false] && !apart(&ends) && {
-                    let end = at(&ends, moving, bodies, 1.0);
-                    end < -DEEP * slop && end < at(&ends, moving, bodies, 0.0) - slop
-                };
-                (ends.into_iter().zip(moving))
-                    .filter_map(move |(p, m)| (deep && m).then_some(p.body))
+        let ends = |k: usize| {
+            let (i, j) = self.scratch.pairs[k];
+            [i, j].map(|p| &self.scratch.proxies[p as usize])
+        };
+        // Which ends of each pair are fast and deep.
+        let mut deep_ends = Vec::new();
+        parallel::collect(self.scratch.pairs.len(), &mut deep_ends, |k| {
+            let ends = ends(k);
+            let moving = ends.map(&fast);
+            let deep = moving != [false, false] && !apart(&ends) && {
+                let end = at(&ends, moving, bodies, 1.0);
+                end < -DEEP * slop && end < at(&ends, moving, bodies, 0.0) - slop
+            };
+            moving.map(|m| deep && m)
+        });
+        let mut swept: Vec<u32> = (deep_ends.iter().enumerate())
+            .flat_map(|(k, deep)| {
+                (ends(k).into_iter().zip(deep)).filter_map(|(p, &d)| d.then_some(p.body))
             })
             .collect();
         swept.sort_unstable();

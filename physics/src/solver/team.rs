@@ -29,8 +29,11 @@ const CHUNK_MASK: u64 = (1 << CHUNK_BITS) - 1;
 /// Items a chunk takes at least: claiming one costs an atomic operation. (An item may
 /// be a group of eight manifolds, so this is small.)
 const MIN_CHUNK: usize = 4;
-/// Chunks per member, for balance when members run at different speeds.
-const CHUNKS_PER_MEMBER: usize = 4;
+/// Chunks per member, for balance when members run at different speeds: the leader
+/// waits at each loop's end for the last chunk another member claimed, so smaller ones
+/// end the loops closer together. (Eight: the forming 1,000-box pile on two threads 1.6%
+/// faster than four, sixteen no faster, with the cores near each other.)
+const CHUNKS_PER_MEMBER: usize = 8;
 /// Idle polls spent spinning before a member starts yielding its core.
 const SPINS: u32 = 1 << 12;
 
