@@ -24,7 +24,7 @@ use rapier3d::prelude::*;
 
 #[path = "../shared/worlds.rs"]
 mod worlds;
-use worlds::{sleepy_gyrolab_world, sleepy_rapier_world};
+use worlds::{LoneBox, sleepy_gyrolab_world, sleepy_rapier_world};
 
 fn gyrolab_world(scene: &str, size: usize) -> World {
     sleepy_gyrolab_world(scene, size, false)
@@ -324,35 +324,15 @@ fn at_rest(c: &mut Criterion, size: usize) {
             })
         });
     }
-    // One box awake, the one farthest from any other (an island of its own), thrown
-    // straight up from where it rested whenever it falls asleep: what the asleep rest of
-    // the heap costs beside it. (Thrown from where it last landed, it wandered: within
-    // 230,000 steps it reached the heap's edge and woke it, 913 boxes, for thousands of
-    // steps, which criterion's samples caught now and then; `heap_counts --lone`.)
+    // One box awake beside the asleep rest of the heap: what the rest costs beside it.
     let mut w = rested;
-    let centres: Vec<_> = w.bodies().iter().map(|b| b.state.position).collect();
-    let nearest = |i: usize| {
-        (centres.iter().enumerate())
-            .filter(|&(j, _)| j != i)
-            .map(|(_, c)| (*c - centres[i]).length())
-            .fold(f64::INFINITY, f64::min)
-    };
-    let lone = (0..centres.len())
-        .max_by(|&i, &j| nearest(i).total_cmp(&nearest(j)))
-        .expect("boxes");
-    let rest = w.bodies()[lone].state;
+    let lone = LoneBox::of(&w);
     group.bench_function("gyrolab, one lone box awake", |b| {
         b.iter_custom(|n| {
             one.install(|| {
                 let start = Instant::now();
                 for _ in 0..n {
-                    let contacts = w.contacts_mut().expect("contacts");
-                    if contacts.is_asleep(lone) {
-                        contacts.wake(lone);
-                        w.bodies_mut()[lone].state = rest;
-                        w.bodies_mut()[lone].state.velocity.y = 5.0;
-                    }
-                    step_gyrolab(black_box(&mut w));
+                    lone.step(black_box(&mut w), false);
                 }
                 start.elapsed()
             })

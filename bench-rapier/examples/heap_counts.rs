@@ -22,7 +22,7 @@ use rapier3d::prelude::*;
 
 #[path = "../shared/worlds.rs"]
 mod worlds;
-use worlds::{sleepy_gyrolab_world, sleepy_rapier_world};
+use worlds::{LoneBox, sleepy_gyrolab_world, sleepy_rapier_world};
 
 /// 30 s at 60 Hz, as the bench's fall.
 const FALL_STEPS: usize = 1800;
@@ -333,42 +333,23 @@ fn latency() {
     });
 }
 
-/// The bench's lone box (`pile-1000 at rest`, "one lone box awake"): the box farthest
-/// from any other, thrown up whenever it falls asleep (from where it rested at first,
-/// or with `wander` from where it landed), beside the asleep 1,000-box heap, for `steps`
-/// steps; every 2,000 steps the mean step, the most bodies awake in a step and where the
-/// box is.
+/// The bench's lone box (`pile-1000 at rest`, "one lone box awake", [`LoneBox`]) beside
+/// the asleep 1,000-box heap for `steps` steps, thrown from where it rested (or with
+/// `wander` from where it landed); every 2,000 steps the mean step, the most bodies
+/// awake in a step and where the box is.
 fn lone(steps: usize, wander: bool) {
     let mut w = gyrolab_world(1000);
     (0..FALL_STEPS).for_each(|_| w.advance(1.0 / 60.0).expect("finite step"));
-    let centres: Vec<_> = w.bodies().iter().map(|b| b.state.position).collect();
-    let nearest = |i: usize| {
-        (centres.iter().enumerate())
-            .filter(|&(j, _)| j != i)
-            .map(|(_, c)| (*c - centres[i]).length())
-            .fold(f64::INFINITY, f64::min)
-    };
-    let lone = (0..centres.len())
-        .max_by(|&i, &j| nearest(i).total_cmp(&nearest(j)))
-        .expect("boxes");
-    let rest = w.bodies()[lone].state;
+    let lone = LoneBox::of(&w);
     println!("   steps | mean step | most awake | the box at");
     for block in 0..steps / 2000 {
         let (start, mut most) = (Instant::now(), 0);
         for _ in 0..2000 {
-            let contacts = w.contacts_mut().expect("contacts");
-            if contacts.is_asleep(lone) {
-                contacts.wake(lone);
-                if !wander {
-                    w.bodies_mut()[lone].state = rest;
-                }
-                w.bodies_mut()[lone].state.velocity.y = 5.0;
-            }
-            w.advance(1.0 / 60.0).expect("finite step");
+            lone.step(&mut w, wander);
             most = most.max(w.contacts().expect("contacts").stats().awake);
         }
         let mean = start.elapsed().as_secs_f64() / 2000.0;
-        let p = w.bodies()[lone].state.position;
+        let p = w.bodies()[lone.index].state.position;
         println!(
             "{:8} | {:6.1} µs | {most:10} | ({:.2}, {:.2}, {:.2})",
             (block + 1) * 2000,

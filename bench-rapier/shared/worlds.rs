@@ -2,6 +2,7 @@
 //! and rapier's copy of them at equal iterations (one file, included by both with
 //! `#[path]`: the bench crate has no library, since rapier3d is only its dev-dependency).
 
+use gyrolab::body::BodyState;
 use gyrolab::scene::Scene;
 use gyrolab::world::World;
 use rapier3d::prelude::*;
@@ -46,4 +47,47 @@ pub fn sleepy_rapier_world(gyro: &World, sleep: bool) -> PhysicsWorld {
         );
     }
     w
+}
+
+/// The box of a settled heap farthest from any other (an island of its own), and its
+/// state where it rests: the bench's lone box, thrown straight up from there whenever it
+/// falls asleep. (Thrown from where it last landed, it wandered back to the heap and,
+/// some 228,000 steps in, woke it for thousands of steps: `heap_counts --lone --wander`.)
+pub struct LoneBox {
+    pub index: usize,
+    rest: BodyState,
+}
+
+impl LoneBox {
+    pub fn of(w: &World) -> Self {
+        let centres: Vec<_> = w.bodies().iter().map(|b| b.state.position).collect();
+        let nearest = |i: usize| {
+            (centres.iter().enumerate())
+                .filter(|&(j, _)| j != i)
+                .map(|(_, c)| (*c - centres[i]).length())
+                .fold(f64::INFINITY, f64::min)
+        };
+        let index = (0..centres.len())
+            .max_by(|&i, &j| nearest(i).total_cmp(&nearest(j)))
+            .expect("boxes");
+        Self {
+            index,
+            rest: w.bodies()[index].state,
+        }
+    }
+
+    /// One step of `w` at 60 Hz, the box first thrown up at 5 m/s if it sleeps: from
+    /// where it rested, or with `wander` from where it landed.
+    pub fn step(&self, w: &mut World, wander: bool) {
+        let contacts = w.contacts_mut().expect("contacts");
+        if contacts.is_asleep(self.index) {
+            contacts.wake(self.index);
+            let state = &mut w.bodies_mut()[self.index].state;
+            if !wander {
+                *state = self.rest;
+            }
+            state.velocity.y = 5.0;
+        }
+        w.advance(1.0 / 60.0).expect("finite step");
+    }
 }
