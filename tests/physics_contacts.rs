@@ -4,10 +4,11 @@
 //! precession; and the broad phase against a brute-force pass over distinct pairs.
 
 mod common;
-use common::{crossings, stepping};
+use common::{crossings, momentum, stepping};
 use std::f64::consts::{PI, TAU};
 
 use crossings::Crossings;
+use momentum::total_momentum;
 use stepping::{parse, run};
 
 use glam::DVec3;
@@ -280,26 +281,10 @@ fn momentum_is_conserved_in_free_collisions() {
                  position: (1.0, -0.1, 0.05), orientation_deg: (0.0, 0.0, 70.0), velocity: (-2.0, 0.0, 0.0)),
               ])"
         ));
-        let momentum = |w: &World| -> (DVec3, DVec3) {
-            let p = w
-                .bodies()
-                .iter()
-                .map(|b| b.state.velocity * b.props.mass)
-                .sum();
-            let l = w
-                .bodies()
-                .iter()
-                .map(|b| {
-                    b.state.position.cross(b.state.velocity * b.props.mass)
-                        + b.state.angular_momentum
-                })
-                .sum();
-            (p, l)
-        };
-        let (p0, l0) = momentum(&world);
+        let (p0, l0) = total_momentum(&world);
         let v_rel0 = world.bodies()[1].state.velocity - world.bodies()[0].state.velocity;
         run(&mut world, 0.005, 1.0, |_| {});
-        let (p1, l1) = momentum(&world);
+        let (p1, l1) = total_momentum(&world);
         let v_rel1 = world.bodies()[1].state.velocity - world.bodies()[0].state.velocity;
         assert!(
             v_rel1.x > 0.0,
@@ -922,12 +907,7 @@ fn a_spinning_plank_does_not_sweep_its_end_into_a_box() {
     ],
 )"#
         ));
-        let momentum = |w: &World| -> DVec3 {
-            w.bodies()
-                .iter()
-                .map(|b| b.state.velocity * b.props.mass)
-                .sum()
-        };
+        let momentum = |w: &World| total_momentum(w).0;
         let (p0, slop) = (momentum(&world), world.contacts().unwrap().settings().slop);
         let mut deepest = 0.0f64;
         run(&mut world, 1.0 / 60.0, 1.0, |w| {

@@ -2,6 +2,9 @@
 //! wall and never fall asleep inside it or anything else, a fast box dropped onto a
 //! resting heap does not sink into it, and a heap that starts clear comes to rest and gains no energy asleep.
 
+mod common;
+use common::momentum::total_momentum;
+
 use glam::swizzles::Vec3Swizzles;
 use glam::{DQuat, DVec3, EulerRot};
 use gyrolab::collision::Geom;
@@ -531,29 +534,14 @@ fn recycled_manifolds_keep_momentum() {
              position: (0.1, 0.2995, 0.0), velocity: (0.02, -0.01, 0.01), omega: (0.0, 0.3, 0.0)),
         ],
     )"#;
-    let momentum = |w: &World| -> (DVec3, DVec3) {
-        let p = w
-            .bodies()
-            .iter()
-            .map(|b| b.state.velocity * b.props.mass)
-            .sum();
-        let l = w
-            .bodies()
-            .iter()
-            .map(|b| {
-                b.state.position.cross(b.state.velocity * b.props.mass) + b.state.angular_momentum
-            })
-            .sum();
-        (p, l)
-    };
     let mut world = parse(text);
-    let (p0, l0) = momentum(&world);
+    let (p0, l0) = total_momentum(&world);
     let mut carried = 0;
     while world.time() < 2.0 {
         world.advance(0.005).unwrap();
         carried += world.contacts().unwrap().stats().recycled;
     }
-    let (p1, l1) = momentum(&world);
+    let (p1, l1) = total_momentum(&world);
     assert!(carried > 200, "{carried} manifolds carried on in 400 steps");
     // To the round-off of the contact rows' precision, over 400 steps of contact: each
     // impulse's effect on a velocity is rounded to it (9 and 4 f32 epsilons measured).

@@ -9,6 +9,7 @@ pub mod counting;
 pub mod crossings;
 pub mod exploding;
 pub mod listing;
+pub mod momentum;
 pub mod saved_scenes;
 pub mod setup_code;
 pub mod stepping;
